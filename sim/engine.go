@@ -1,0 +1,379 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// Options are the run-time semantics that simulators disagree on. The zero
+// value is the default; sim/README.md compares each with other simulators.
+type Options struct {
+	// AllowOverrun lets a job run past its estimate to its full run time. By
+	// default a job still running at its estimate is killed there, as batch
+	// systems enforce wall-time limits; it is then counted as Killed.
+	AllowOverrun bool
+	// MissingEstimate says what to do with a job whose estimate is missing.
+	MissingEstimate MissingEstimate
+	// Tracer, if set, receives the promises and withdrawals of every pass.
+	Tracer Tracer
+}
+
+// MissingEstimate selects the treatment of a job without an estimate.
+type MissingEstimate uint8
+
+const (
+	// EstimateFromRuntime uses the run time as the estimate (a perfect
+	// estimate) and counts the job in Result.EstimatesFilled. Default.
+	EstimateFromRuntime MissingEstimate = iota
+	// RejectMissingEstimate rejects the job with reason NoEstimate.
+	RejectMissingEstimate
+)
+
+// Sentinel errors wrapped by *DecisionError and Run.
+var (
+	ErrNotWaiting  = errors.New("job is not waiting")
+	ErrOvercommit  = errors.New("job does not fit the free resources")
+	ErrBadPromise  = errors.New("invalid promise")
+	ErrBadWake     = errors.New("wake time is not in the future")
+	ErrStalled     = errors.New("jobs left waiting on an idle machine with no timer")
+	ErrSourceOrder = errors.New("submit times go backwards")
+)
+
+// DecisionError reports a decision the engine refused. The run stops there.
+type DecisionError struct {
+	Policy string
+	Time   Time
+	Job    JobID
+	Err    error
+}
+
+func (e *DecisionError) Error() string {
+	return fmt.Sprintf("policy %q at t=%d: job %d: %v", e.Policy, e.Time, e.Job, e.Err)
+}
+
+func (e *DecisionError) Unwrap() error { return e.Err }
+
+// Run simulates policy p on machine m over the jobs of src and returns every
+// job's outcome. Events at one time are applied in the order completions,
+// arrivals, then one scheduling pass; equal completion times are broken by the
+// order in which jobs started. The same inputs always give the same Result.
+//
+// Run is single-threaded and O((E + S) log R) in the engine itself for E
+// events, S starts and R running jobs; the policy's cost comes on top.
+func Run(m Machine, p Policy, src Source, opt Options) (*Result, error) {
+	e := &engine{
+		m:      m,
+		p:      p,
+		opt:    opt,
+		src:    src,
+		res:    &Result{Policy: p.Name(), Capacity: m.Capacity()},
+		nextAt: -1,
+	}
+	e.obs, _ = p.(Observer)
+	if err := e.run(); err != nil {
+		return nil, err
+	}
+	e.res.Jobs = make([]Outcome, 0, e.n)
+	for _, c := range e.chunks {
+		for i := range c {
+			if len(e.res.Jobs) == e.n {
+				break
+			}
+			e.res.Jobs = append(e.res.Jobs, c[i].Outcome)
+		}
+	}
+	return e.res, nil
+}
+
+const chunkSize = 1024
+
+type phase uint8
+
+const (
+	waiting phase = iota
+	running
+	done
+)
+
+// slot is the engine's record of one job. Slots live in fixed-size chunks so
+// that the *Job pointers handed to policies stay valid as the workload grows.
+type slot struct {
+	Outcome
+	phase phase
+}
+
+type engine struct {
+	m   Machine
+	p   Policy
+	obs Observer
+	opt Options
+	src Source
+	res *Result
+
+	chunks []*[chunkSize]slot
+	n      int // jobs read so far
+
+	next    Record // the next arrival, valid when nextAt >= 0
+	nextAt  Time   // its submit time; -1 when the source is exhausted
+	lastSub Time
+	now     Time
+	wake    Time
+
+	waiting []*Job
+	running []Allocation // by (estimated end, seq)
+	ends    endHeap
+	evSeq   uint64
+}
+
+func (e *engine) slot(seq int) *slot { return &e.chunks[seq/chunkSize][seq%chunkSize] }
+
+// View methods.
+func (e *engine) Waiting() []*Job       { return e.waiting }
+func (e *engine) Running() []Allocation { return e.running }
+func (e *engine) Free() Resources       { return e.m.Free() }
+func (e *engine) Capacity() Resources   { return e.m.Capacity() }
+
+func (e *engine) run() error {
+	if err := e.readNext(); err != nil {
+		return err
+	}
+	for {
+		t, ok := e.nextTime()
+		if !ok {
+			break
+		}
+		e.now = t
+		for len(e.ends) > 0 && e.ends[0].at == t {
+			e.complete(e.ends.pop().s)
+		}
+		for e.nextAt == t {
+			e.arrive()
+			if err := e.readNext(); err != nil {
+				return err
+			}
+		}
+		if e.wake == t {
+			e.wake = 0
+		}
+		if len(e.waiting) > 0 {
+			if err := e.pass(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(e.waiting) > 0 {
+		j := e.waiting[0]
+		return fmt.Errorf("policy %q at t=%d: %d %w (first: job %d, submitted at t=%d, needs %v)",
+			e.p.Name(), e.now, len(e.waiting), ErrStalled, j.ID, j.Submit, j.Need)
+	}
+	return nil
+}
+
+// nextTime returns the time of the earliest pending event.
+func (e *engine) nextTime() (Time, bool) {
+	t, ok := Time(0), false
+	if len(e.ends) > 0 {
+		t, ok = e.ends[0].at, true
+	}
+	if e.nextAt >= 0 && (!ok || e.nextAt < t) {
+		t, ok = e.nextAt, true
+	}
+	if e.wake > 0 && (!ok || e.wake < t) {
+		t, ok = e.wake, true
+	}
+	return t, ok
+}
+
+func (e *engine) readNext() error {
+	rec, err := e.src.Next()
+	if err == io.EOF {
+		e.nextAt = -1
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading workload: %w", err)
+	}
+	if rec.Submit < 0 {
+		return fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
+	}
+	if rec.Submit < e.lastSub {
+		return fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
+			rec.ID, rec.Submit, e.lastSub, ErrSourceOrder)
+	}
+	e.lastSub = rec.Submit
+	e.next, e.nextAt = rec, rec.Submit
+	return nil
+}
+
+// arrive admits e.next: it is rejected with a reason or joins the queue.
+func (e *engine) arrive() {
+	if e.n%chunkSize == 0 {
+		e.chunks = append(e.chunks, new([chunkSize]slot))
+	}
+	s := e.slot(e.n)
+	s.Outcome = Outcome{Record: e.next, Start: -1, End: -1}
+	s.Seq = e.n
+	e.n++
+	if r := e.admit(&s.Outcome); r != NoReason {
+		s.State, s.Reason, s.phase = Rejected, r, done
+		e.res.Rejected++
+		e.res.RejectedBy[r]++
+		return
+	}
+	s.phase = waiting
+	e.waiting = append(e.waiting, &s.Job)
+	if e.obs != nil {
+		e.obs.Submitted(e.now, &s.Job)
+	}
+}
+
+// admit applies the estimate rules and returns why o cannot run, if so.
+func (e *engine) admit(o *Outcome) Reason {
+	switch {
+	case o.Runtime < 0:
+		return NoRuntime
+	case o.Need[Procs] == 0:
+		return NoProcessors
+	case o.Estimate < Missing:
+		return NegativeRequest
+	}
+	for _, v := range o.Need {
+		if v < 0 {
+			return NegativeRequest
+		}
+	}
+	if _, over := o.Need.Exceeds(e.m.Capacity()); over {
+		return TooLarge
+	}
+	if o.Estimate == Missing {
+		if e.opt.MissingEstimate == RejectMissingEstimate {
+			return NoEstimate
+		}
+		o.Estimate, o.EstimateFilled = o.Runtime, true
+		e.res.EstimatesFilled++
+	}
+	return NoReason
+}
+
+func (e *engine) pass() error {
+	e.res.Passes++
+	d, err := e.p.Schedule(e.now, e)
+	if err != nil {
+		return fmt.Errorf("policy %q at t=%d: %w", e.p.Name(), e.now, err)
+	}
+	for _, j := range d.Start {
+		if err := e.start(j); err != nil {
+			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: j.ID, Err: err}
+		}
+	}
+	if len(d.Start) > 0 {
+		e.compactWaiting()
+	}
+	for _, r := range d.Promise {
+		if err := e.checkPromise(r); err != nil {
+			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: r.Job.ID, Err: err}
+		}
+		if e.opt.Tracer != nil {
+			e.opt.Tracer.Promised(e.now, r.Job, r.Start)
+		}
+	}
+	if e.opt.Tracer != nil {
+		for _, j := range d.Withdraw {
+			e.opt.Tracer.Withdrawn(e.now, j)
+		}
+	}
+	if d.WakeAt != 0 {
+		if d.WakeAt <= e.now {
+			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: Missing,
+				Err: fmt.Errorf("%w: %d", ErrBadWake, d.WakeAt)}
+		}
+		e.wake = d.WakeAt
+	}
+	return nil
+}
+
+// own returns the slot behind j if j is a job this engine handed out.
+func (e *engine) own(j *Job) (*slot, bool) {
+	if j == nil || j.Seq < 0 || j.Seq >= e.n {
+		return nil, false
+	}
+	s := e.slot(j.Seq)
+	return s, &s.Job == j
+}
+
+func (e *engine) start(j *Job) error {
+	s, ok := e.own(j)
+	if !ok || s.phase != waiting {
+		return ErrNotWaiting
+	}
+	if !e.m.Place(j) {
+		return fmt.Errorf("%w: needs %v, free %v", ErrOvercommit, j.Need, e.m.Free())
+	}
+	s.phase = running
+	s.Start = e.now
+	run := s.Runtime
+	s.State = Finished
+	if !e.opt.AllowOverrun && run > j.Estimate {
+		run, s.State = j.Estimate, Killed
+	}
+	s.End = e.now + run
+	e.evSeq++
+	e.ends.push(endEvent{at: s.End, n: e.evSeq, s: s})
+	a := Allocation{Job: j, Start: e.now}
+	i := sort.Search(len(e.running), func(i int) bool { return allocBefore(a, e.running[i]) })
+	e.running = append(e.running, Allocation{})
+	copy(e.running[i+1:], e.running[i:])
+	e.running[i] = a
+	return nil
+}
+
+func allocBefore(a, b Allocation) bool {
+	ea, eb := a.EstimatedEnd(), b.EstimatedEnd()
+	return ea < eb || ea == eb && a.Job.Seq < b.Job.Seq
+}
+
+func (e *engine) complete(s *slot) {
+	j := &s.Job
+	e.m.Release(j)
+	a := Allocation{Job: j, Start: s.Start}
+	i := sort.Search(len(e.running), func(i int) bool { return !allocBefore(e.running[i], a) })
+	if i == len(e.running) || e.running[i].Job != j {
+		panic("sim: running list lost a job") // broken internal invariant
+	}
+	e.running = append(e.running[:i], e.running[i+1:]...)
+	s.phase = done
+	if s.State == Killed {
+		e.res.Killed++
+	} else {
+		e.res.Finished++
+	}
+	if e.obs != nil {
+		e.obs.Finished(e.now, j, s.End-s.Start)
+	}
+}
+
+func (e *engine) compactWaiting() {
+	w := e.waiting[:0]
+	for _, j := range e.waiting {
+		if e.slot(j.Seq).phase == waiting {
+			w = append(w, j)
+		}
+	}
+	clear(e.waiting[len(w):])
+	e.waiting = w
+}
+
+func (e *engine) checkPromise(r Reservation) error {
+	s, ok := e.own(r.Job)
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: unknown job", ErrBadPromise)
+	case s.phase != waiting && !(s.phase == running && s.Start == e.now):
+		return fmt.Errorf("%w: job is not waiting", ErrBadPromise)
+	case r.Start < e.now:
+		return fmt.Errorf("%w: start %d is in the past", ErrBadPromise, r.Start)
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package sim
+
+import "fmt"
+
+// State is how a job left the simulation.
+type State uint8
+
+// Job states in a Result.
+const (
+	Finished State = iota + 1 // ran to its full run time
+	Killed                    // stopped at its estimate (Options.AllowOverrun off)
+	Rejected                  // never queued; Reason says why
+)
+
+var stateNames = [...]string{Finished: "finished", Killed: "killed", Rejected: "rejected"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) && stateNames[s] != "" {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("state(%d)", int(s))
+}
+
+// Reason says why a job was rejected at submission.
+type Reason uint8
+
+// Rejection reasons. A rejected job is counted in Result, never dropped.
+const (
+	NoReason        Reason = iota
+	TooLarge               // its need exceeds the cluster's capacity on some kind
+	NoProcessors           // it asks for no processors (SWF fields 5 and 8 both missing)
+	NoRuntime              // the trace does not give its run time
+	NoEstimate             // it has no estimate and Options.MissingEstimate is RejectMissingEstimate
+	NegativeRequest        // a need or the estimate is negative
+	numReasons
+)
+
+var reasonNames = [numReasons]string{
+	NoReason:        "",
+	TooLarge:        "too-large",
+	NoProcessors:    "no-processors",
+	NoRuntime:       "no-runtime",
+	NoEstimate:      "no-estimate",
+	NegativeRequest: "negative-request",
+}
+
+func (r Reason) String() string {
+	if r < numReasons {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("reason(%d)", int(r))
+}
+
+// Outcome is one job's fate: the record it came from and what the simulation
+// did with it.
+type Outcome struct {
+	Record
+	Start, End Time // -1 for rejected jobs
+	State      State
+	Reason     Reason // set when State is Rejected
+	// EstimateFilled is true when the trace gave no estimate and the engine
+	// used the run time instead (Options.MissingEstimate).
+	EstimateFilled bool
+}
+
+// Wait returns Start − Submit; meaningless for rejected jobs.
+func (o *Outcome) Wait() Time { return o.Start - o.Submit }
+
+// Result is everything a run produced.
+type Result struct {
+	Policy   string
+	Capacity Resources
+	// Jobs holds every job the source gave, in arrival order: Jobs[i].Seq == i.
+	Jobs []Outcome
+	// Counts by State, and rejections by Reason.
+	Finished, Killed, Rejected int
+	RejectedBy                 [numReasons]int
+	// EstimatesFilled counts jobs whose missing estimate became their run time.
+	EstimatesFilled int
+	// Passes counts calls to Policy.Schedule.
+	Passes int
+}
+
+// RejectionReasons returns the reasons that occurred, in Reason order, with
+// their counts.
+func (r *Result) RejectionReasons() []ReasonCount {
+	var out []ReasonCount
+	for i, n := range r.RejectedBy {
+		if n > 0 {
+			out = append(out, ReasonCount{Reason(i), n})
+		}
+	}
+	return out
+}
+
+// ReasonCount pairs a rejection reason with how many jobs it hit.
+type ReasonCount struct {
+	Reason Reason
+	Count  int
+}

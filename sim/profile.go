@@ -1,0 +1,153 @@
+package sim
+
+import "sort"
+
+// Profile is the free resources of a cluster over future time, as estimates
+// predict them: a step function that starts at the current time and ends with
+// a last step that lasts forever. Backfilling policies build one per pass from
+// the running jobs and lay their reservations into it.
+//
+// A job occupies [start, start+max(estimate, 1)) in a profile: a job with a
+// zero estimate still needs its resources at the instant it starts.
+//
+// With n steps, Fit is O(n) and Reserve and Unreserve are O(log n + steps
+// covered), plus a slice insertion when they add a step. They never remove
+// steps, so that lifting a reservation and laying it again in place moves no
+// memory; Compact merges what they leave behind.
+type Profile struct {
+	steps []step
+}
+
+type step struct {
+	at   Time
+	free Resources // free on [at, next step's at)
+}
+
+// Span returns how long a job with estimate est occupies a profile.
+func Span(est Time) Time { return max(est, 1) }
+
+// Reset makes p the profile at now of a cluster with free resources free now
+// and the given running jobs, which must be ordered by estimated end (as
+// View.Running returns them). A job whose estimated end is not after now (it
+// overran its estimate, with Options.AllowOverrun) is taken to end at now+1.
+func (p *Profile) Reset(now Time, free Resources, running []Allocation) {
+	p.steps = append(p.steps[:0], step{at: now, free: free})
+	for _, a := range running {
+		end := max(a.EstimatedEnd(), now+1)
+		last := &p.steps[len(p.steps)-1]
+		if last.at == end {
+			last.free = last.free.Add(a.Job.Need)
+			continue
+		}
+		p.steps = append(p.steps, step{at: end, free: last.free.Add(a.Job.Need)})
+	}
+}
+
+// Advance moves the profile's start to now, forgetting the past. now must not
+// be before Start. It keeps a profile valid across passes for a policy that
+// maintains one incrementally.
+func (p *Profile) Advance(now Time) {
+	i := p.find(now)
+	if i > 0 {
+		n := copy(p.steps, p.steps[i:])
+		p.steps = p.steps[:n]
+	}
+	p.steps[0].at = now
+}
+
+// Start returns the profile's first instant.
+func (p *Profile) Start() Time { return p.steps[0].at }
+
+// Len returns the number of steps.
+func (p *Profile) Len() int { return len(p.steps) }
+
+// FreeAt returns the free resources at t, which must not be before Start.
+func (p *Profile) FreeAt(t Time) Resources { return p.steps[p.find(t)].free }
+
+// find returns the index of the step that holds t.
+func (p *Profile) find(t Time) int {
+	return sort.Search(len(p.steps), func(i int) bool { return p.steps[i].at > t }) - 1
+}
+
+// Fit returns the earliest time at or after from at which need fits for dur
+// seconds (Span(dur) in fact). It returns -1 if need never fits, which happens
+// only if need exceeds what the last step frees.
+func (p *Profile) Fit(from Time, dur Time, need Resources) Time {
+	dur = Span(dur)
+	i := max(p.find(from), 0)
+	cand := max(from, p.steps[i].at)
+	for ; i < len(p.steps); i++ {
+		if !need.FitsIn(p.steps[i].free) {
+			cand = -1
+			continue
+		}
+		if cand < 0 {
+			cand = p.steps[i].at
+		}
+		if i+1 == len(p.steps) || p.steps[i+1].at >= cand+dur {
+			return cand
+		}
+	}
+	return -1
+}
+
+// Reserve takes need away on [start, start+Span(dur)). It does not check that
+// need fits; call Fit first. The result may go negative if it does not.
+func (p *Profile) Reserve(start, dur Time, need Resources) {
+	p.apply(start, start+Span(dur), need, -1)
+}
+
+// Unreserve gives back what Reserve with the same arguments took.
+func (p *Profile) Unreserve(start, dur Time, need Resources) {
+	p.apply(start, start+Span(dur), need, +1)
+}
+
+// Negative reports whether some step has a negative amount of some kind, which
+// means reservations were laid that do not fit.
+func (p *Profile) Negative() bool {
+	for i := range p.steps {
+		for _, v := range p.steps[i].free {
+			if v < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (p *Profile) apply(from, to Time, need Resources, sign int64) {
+	i := p.split(from)
+	j := p.split(to)
+	for k := i; k < j; k++ {
+		for r := range need {
+			p.steps[k].free[r] += sign * need[r]
+		}
+	}
+}
+
+// Compact merges neighbouring steps with equal free resources, which
+// Reserve and Unreserve leave behind. It is O(n); call it once after a batch
+// of changes rather than after each.
+func (p *Profile) Compact() {
+	w := 1
+	for r := 1; r < len(p.steps); r++ {
+		if p.steps[r].free != p.steps[w-1].free {
+			p.steps[w] = p.steps[r]
+			w++
+		}
+	}
+	p.steps = p.steps[:w]
+}
+
+// split makes sure a step starts at t and returns its index. t must not be
+// before Start.
+func (p *Profile) split(t Time) int {
+	i := p.find(t)
+	if p.steps[i].at == t {
+		return i
+	}
+	p.steps = append(p.steps, step{})
+	copy(p.steps[i+2:], p.steps[i+1:])
+	p.steps[i+1] = step{at: t, free: p.steps[i].free}
+	return i + 1
+}

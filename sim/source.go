@@ -1,0 +1,27 @@
+package sim
+
+import "io"
+
+// Source yields a workload's jobs in non-decreasing submit order, then io.EOF.
+// Any other error ends the run and is returned wrapped.
+type Source interface {
+	Next() (Record, error)
+}
+
+// SliceSource serves records from memory, in order.
+type SliceSource struct {
+	recs []Record
+	i    int
+}
+
+// NewSliceSource returns a Source over recs. It does not copy recs.
+func NewSliceSource(recs []Record) *SliceSource { return &SliceSource{recs: recs} }
+
+// Next returns the next record or io.EOF.
+func (s *SliceSource) Next() (Record, error) {
+	if s.i >= len(s.recs) {
+		return Record{}, io.EOF
+	}
+	s.i++
+	return s.recs[s.i-1], nil
+}
