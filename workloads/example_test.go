@@ -1,0 +1,111 @@
+package workloads_test
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+func ExampleNewSWFReader() {
+	const swf = `; Version: 2.2
+; MaxProcs: 8
+; schedsweep.memory_kb: 8192
+1    0  -1  600  4  -1  1024  4  900  2048  1  1  1  1  1  1  -1  -1
+2   30  -1  120  1  -1   256  1   -1   512  1  2  1  2  2  1  -1  -1
+`
+	r := workloads.NewSWFReader(strings.NewReader(swf), "example.swf",
+		workloads.SWFOptions{Memory: workloads.RequestedMemory})
+	h, err := r.Header()
+	if err != nil {
+		log.Fatal(err)
+	}
+	kb, _ := h.Get("schedsweep.memory_kb")
+	fmt.Printf("MaxProcs %d, memory %s KB\n", h.MaxProcs, kb)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("job %d: submit %d, run %d, estimate %d, %v\n",
+			rec.ID, rec.Submit, rec.Runtime, rec.Estimate, rec.Need)
+	}
+
+	_, err = workloads.NewSWFReader(strings.NewReader("1 0 -1 600 -7 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"),
+		"bad.swf", workloads.SWFOptions{}).Next()
+	fmt.Println(err)
+
+	var _ sim.Source = r
+	// Output:
+	// MaxProcs 8, memory 8192 KB
+	// job 1: submit 0, run 600, estimate 900, procs=4 memory=8388608
+	// job 2: submit 30, run 120, estimate -1, procs=1 memory=524288
+	// bad.swf:1: field 5 (allocated processors): "-7" is negative
+}
+
+func ExampleParseLine() {
+	l, err := workloads.ParseLine([]byte("17 600476 364560 215337 5 -1 -1 5 215400 -1 0 14 14 -1 -1 -1 -1 -1"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.JobID, l.Runtime, l.ReqProcs, l.Status)
+	l.AvgCPUTime = 12.5
+	fmt.Println(string(workloads.AppendLine(nil, l)))
+
+	_, err = workloads.ParseLine([]byte("1 2 3"))
+	fmt.Println(err)
+	// Output:
+	// 17 215337 5 0
+	// 17 600476 364560 215337 5 12.5 -1 5 215400 -1 0 14 14 -1 -1 -1 -1 -1
+	// has 3 fields, want at least 18
+}
+
+func ExampleReadMachines() {
+	const machines = "0\tzewura\t20\t80\t1\t529426432\n1\tzegox\t48\t12\t1\t94035968\n"
+	groups, err := workloads.ReadMachines(strings.NewReader(machines), "wagap-2013.swf.machines")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range groups {
+		fmt.Printf("%s: %d × %d CPUs, %d GiB per node\n", g.Name, g.Nodes, g.CPUsPerNode, g.MemPerNode>>30)
+	}
+	fmt.Println(workloads.Capacity(groups))
+	// Output:
+	// zewura: 20 × 80 CPUs, 504 GiB per node
+	// zegox: 48 × 12 CPUs, 89 GiB per node
+	// procs=2176 memory=15464709226496
+}
+
+func ExampleSWFWriter_WriteOutcome() {
+	w := workloads.NewSWFWriter(os.Stdout)
+	h := &workloads.Header{}
+	if err := h.Set("MaxProcs", "8"); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.WriteHeader(h); err != nil {
+		log.Fatal(err)
+	}
+	o := sim.Outcome{
+		Record: sim.Record{
+			Job:     sim.Job{ID: 1, User: 3, Group: 1, Queue: 1, Partition: 1, Submit: 100, Estimate: 900, Need: sim.Resources{sim.Procs: 4}},
+			Runtime: 600, Status: 1, Preceding: -1, Think: -1,
+		},
+		Start: 160, End: 760, State: sim.Finished,
+	}
+	if err := w.WriteOutcome(&o); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// ; MaxProcs: 8
+	// 1 100 60 600 4 -1 -1 4 900 -1 1 3 1 -1 1 1 -1 -1
+}

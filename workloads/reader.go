@@ -1,0 +1,397 @@
+package workloads
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// ProcsField selects the SWF field that gives a job's processors.
+type ProcsField uint8
+
+const (
+	// RequestedProcs takes field 8 (requested processors) if it is positive,
+	// else field 5 (allocated processors) if that is positive, else 0. This
+	// is the default, and what a scheduler would have seen.
+	RequestedProcs ProcsField = iota
+	// AllocatedProcs takes field 5 if it is positive, else 0.
+	AllocatedProcs
+)
+
+// MemoryField selects the SWF field that gives a job's memory.
+type MemoryField uint8
+
+const (
+	// NoMemory leaves Need[sim.Memory] at 0. Default.
+	NoMemory MemoryField = iota
+	// RequestedMemory takes field 10 (requested memory).
+	RequestedMemory
+	// UsedMemory takes field 7 (used memory), rounded up to whole bytes.
+	UsedMemory
+)
+
+// MemoryUnit says what the number in a memory field means.
+type MemoryUnit uint8
+
+const (
+	// KBPerProc is the SWF standard: kilobytes per processor, so a job needs
+	// value × 1024 × processors bytes (processors as ProcsField gives them).
+	// Default.
+	KBPerProc MemoryUnit = iota
+	// BytesPerJob is the unit of Alea's data sets (wagap, zewura): bytes for
+	// the whole job.
+	BytesPerJob
+)
+
+// SWFOptions says how SWF fields map to a job's needs. The zero value is
+// the standard reading: requested processors, no memory.
+type SWFOptions struct {
+	Procs      ProcsField
+	Memory     MemoryField
+	MemoryUnit MemoryUnit // ignored when Memory is NoMemory
+	// NegativeAsMissing reads a negative value other than -1 in any field
+	// but the submit time as -1, missing, instead of failing with a
+	// *ParseError; SWFReader.Repaired lists each such value. Off by default.
+	// wagap-2013 needs it: two of its jobs (lines 4186 and 4200) have run
+	// time −(submit time + 1). Such a job then has no run time, and the
+	// engine rejects and counts it.
+	NegativeAsMissing bool
+}
+
+const (
+	bufSize    = 64 << 10
+	maxLineLen = 64 << 20 // longer lines are an error, not an out-of-memory
+)
+
+// SWFReader reads an SWF stream, plain or gzip-compressed, as a sim.Source.
+// It reads lazily: nothing happens until the first call to Header, Next or
+// NextLine. After an error every later call returns the same error.
+// An SWFReader is not safe for concurrent use.
+type SWFReader struct {
+	src  io.Reader
+	name string
+	opt  SWFOptions
+
+	br      *bufio.Reader
+	line    int    // number of the last line read
+	eof     bool   // the stream is exhausted
+	long    []byte // a line longer than br's buffer
+	maxLine int
+
+	hdr     *Header
+	held    []byte // the first job line, read while reading the header
+	heldAt  int    // its line number
+	hasHeld bool
+	jobLine int   // line number of the job line last parsed
+	err     error // sticky
+	repairs []*ParseError
+}
+
+var _ sim.Source = (*SWFReader)(nil)
+
+// NewSWFReader returns a reader of the SWF stream r. name, usually the file's
+// base name, prefixes every error. The constructor does no I/O: the stream
+// is read, and gzip compression detected by its magic bytes, on first use.
+func NewSWFReader(r io.Reader, name string, opt SWFOptions) *SWFReader {
+	return &SWFReader{src: r, name: name, opt: opt, maxLine: maxLineLen}
+}
+
+// Header returns the header: the comment lines before the first job line,
+// reading them if no call has done so yet. The first job line is kept for
+// Next. The header is empty, not nil, for a file without one (such as
+// METACENTRUM-2009-2 or wagap-2013). A malformed numeric value is a
+// *ParseError naming its line.
+func (r *SWFReader) Header() (*Header, error) {
+	if r.hdr == nil {
+		if err := r.readHeader(); err != nil {
+			return nil, err
+		}
+	}
+	return r.hdr, nil
+}
+
+// Next returns the next job as a sim.Record, or io.EOF after the last one.
+// Empty lines and ';' comment lines are skipped. The mapping is: ID field
+// 1, Submit 2, Runtime 4, Need[sim.Procs] and Need[sim.Memory] as the
+// options say, Estimate 9, Status 11, User 12, Group 13, Queue 15, Partition
+// 16, Preceding 17, Think 18. Missing values stay -1 (the engine rejects a
+// job without run time and fills a missing estimate); Seq is left 0 for the
+// engine. A user, group, queue or partition beyond int32, or memory beyond
+// int64 bytes, is a *ParseError. Next does not allocate per line.
+func (r *SWFReader) Next() (sim.Record, error) {
+	l, err := r.NextLine()
+	if err != nil {
+		return sim.Record{}, err
+	}
+	rec, perr := r.record(&l)
+	if perr != nil {
+		perr.File, perr.Line = r.name, r.jobLine
+		r.err = perr
+		return sim.Record{}, perr
+	}
+	return rec, nil
+}
+
+// NextLine returns the next job line as the file gives it, or io.EOF after
+// the last one. It is Next without the mapping to a record; the two may be
+// mixed, each consuming one job line.
+func (r *SWFReader) NextLine() (Line, error) {
+	if r.err != nil {
+		return Line{}, r.err
+	}
+	if r.hdr == nil {
+		if err := r.readHeader(); err != nil {
+			return Line{}, err
+		}
+	}
+	for {
+		var b []byte
+		if r.hasHeld {
+			b, r.jobLine, r.hasHeld = r.held, r.heldAt, false
+		} else {
+			var err error
+			if b, err = r.readLine(); err != nil {
+				if err != io.EOF {
+					r.err = err
+				}
+				return Line{}, err
+			}
+			r.jobLine = r.line
+		}
+		b = trimLeftSpace(b)
+		if len(b) == 0 || b[0] == ';' {
+			continue
+		}
+		var repairs *[]*ParseError
+		if r.opt.NegativeAsMissing {
+			repairs = &r.repairs
+		}
+		n := len(r.repairs)
+		l, perr := parseLine(b, repairs)
+		for _, pe := range r.repairs[n:] {
+			pe.File, pe.Line = r.name, r.jobLine
+		}
+		if perr != nil {
+			perr.File, perr.Line = r.name, r.jobLine
+			r.err = perr
+			return Line{}, perr
+		}
+		return l, nil
+	}
+}
+
+// Repaired returns the errors that SWFOptions.NegativeAsMissing turned into
+// missing values so far, in file order. Their messages name file, line and
+// field as the errors would have. The slice belongs to the reader.
+func (r *SWFReader) Repaired() []*ParseError { return r.repairs }
+
+// start sets up the buffered (and, for gzip, decompressing) reader.
+func (r *SWFReader) start() error {
+	switch {
+	case r.opt.Procs > AllocatedProcs:
+		return fmt.Errorf("%s: invalid SWFOptions.Procs %d", r.name, r.opt.Procs)
+	case r.opt.Memory > UsedMemory:
+		return fmt.Errorf("%s: invalid SWFOptions.Memory %d", r.name, r.opt.Memory)
+	case r.opt.MemoryUnit > BytesPerJob:
+		return fmt.Errorf("%s: invalid SWFOptions.MemoryUnit %d", r.name, r.opt.MemoryUnit)
+	}
+	raw := bufio.NewReaderSize(r.src, bufSize)
+	magic, err := raw.Peek(2)
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("%s: %w", r.name, err)
+	}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		r.br = bufio.NewReaderSize(zr, bufSize)
+		return nil
+	}
+	r.br = raw
+	return nil
+}
+
+// readHeader reads the header; it is called once, before the first job line.
+func (r *SWFReader) readHeader() error {
+	if r.err != nil {
+		return r.err
+	}
+	if err := r.start(); err != nil {
+		r.err = err
+		return err
+	}
+	h := &Header{}
+	for {
+		b, err := r.readLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.err = err
+			return err
+		}
+		t := trimLeftSpace(b)
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] == ';' {
+			h.addComment(t[1:], r.line)
+			continue
+		}
+		r.held = append(r.held[:0], b...)
+		r.heldAt, r.hasHeld = r.line, true
+		break
+	}
+	if err := h.derive(); err != nil {
+		if pe, ok := err.(*ParseError); ok {
+			pe.File = r.name
+		}
+		r.err = err
+		return err
+	}
+	r.hdr = h
+	return nil
+}
+
+// readLine returns the next line, with its newline if it has one, or io.EOF.
+// The slice is valid until the next call.
+func (r *SWFReader) readLine() ([]byte, error) {
+	if r.eof {
+		return nil, io.EOF
+	}
+	b, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], b...)
+		for err == bufio.ErrBufferFull && len(r.long) <= r.maxLine {
+			b, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, b...)
+		}
+		b = r.long
+		if len(b) > r.maxLine {
+			return nil, &ParseError{File: r.name, Line: r.line + 1,
+				Err: fmt.Errorf("line is longer than %d bytes", r.maxLine)}
+		}
+	}
+	if err != nil {
+		if err != io.EOF {
+			return nil, fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
+		}
+		r.eof = true
+		if len(b) == 0 {
+			return nil, io.EOF
+		}
+	}
+	r.line++
+	return b, nil
+}
+
+func trimLeftSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// record maps a parsed line to a sim.Record as the options say. Errors lack
+// file and line.
+func (r *SWFReader) record(l *Line) (sim.Record, *ParseError) {
+	rec := sim.Record{
+		Job: sim.Job{
+			ID:       sim.JobID(l.JobID),
+			Submit:   sim.Time(l.Submit),
+			Estimate: sim.Time(l.ReqTime),
+		},
+		Runtime:   sim.Time(l.Runtime),
+		Status:    sim.Status(l.Status),
+		Preceding: sim.JobID(l.Preceding),
+		Think:     sim.Time(l.Think),
+	}
+	for _, f := range [...]struct {
+		dst *int32
+		v   int64
+		k   int
+	}{
+		{&rec.User, l.User, fieldUser},
+		{&rec.Group, l.Group, fieldGroup},
+		{&rec.Queue, l.Queue, fieldQueue},
+		{&rec.Partition, l.Partition, fieldPartition},
+	} {
+		if f.v > math.MaxInt32 {
+			return sim.Record{}, fieldError(f.k, fmt.Errorf("\"%d\" overflows int32", f.v))
+		}
+		*f.dst = int32(f.v)
+	}
+
+	var procs int64
+	if r.opt.Procs == RequestedProcs && l.ReqProcs > 0 {
+		procs = l.ReqProcs
+	} else if l.AllocProcs > 0 {
+		procs = l.AllocProcs
+	}
+	rec.Need[sim.Procs] = procs
+
+	mem, perr := r.memory(l, procs)
+	if perr != nil {
+		return sim.Record{}, perr
+	}
+	rec.Need[sim.Memory] = mem
+	return rec, nil
+}
+
+// memory returns the job's memory in bytes as the options say.
+func (r *SWFReader) memory(l *Line, procs int64) (int64, *ParseError) {
+	var v int64 // whole bytes (BytesPerJob) or whole bytes per processor
+	k := fieldReqMemory
+	switch r.opt.Memory {
+	case NoMemory:
+		return 0, nil
+	case RequestedMemory:
+		if l.ReqMemory == -1 {
+			return 0, nil
+		}
+		v = l.ReqMemory
+		if r.opt.MemoryUnit == KBPerProc {
+			var ok bool
+			if v, ok = mulNonNeg(v, 1024); !ok {
+				return 0, fieldError(k, fmt.Errorf("\"%d\" KB overflows int64 bytes", l.ReqMemory))
+			}
+		}
+	case UsedMemory:
+		k = fieldUsedMemory
+		if l.UsedMemory == -1 {
+			return 0, nil
+		}
+		f := l.UsedMemory
+		if r.opt.MemoryUnit == KBPerProc {
+			f *= 1024
+		}
+		f = math.Ceil(f)
+		if f >= math.MaxInt64 {
+			return 0, fieldError(k, fmt.Errorf("%q overflows int64 bytes", appendFloat(nil, l.UsedMemory)))
+		}
+		v = int64(f)
+	}
+	if r.opt.MemoryUnit == BytesPerJob {
+		return v, nil
+	}
+	b, ok := mulNonNeg(v, procs)
+	if !ok {
+		return 0, fieldError(k, fmt.Errorf("%d bytes per processor × %d processors overflows int64", v, procs))
+	}
+	return b, nil
+}
+
+// mulNonNeg returns a×b for non-negative a and b, and whether it fits int64.
+func mulNonNeg(a, b int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(lo), true
+}
