@@ -1,0 +1,17 @@
+// Package policies holds the scheduling policies: one file per discipline,
+// each a sim.Policy that sees only what sim.View exposes (estimates, never true
+// run times).
+//
+//   - list.go: strict list scheduling; FCFS and SJF are its two orders;
+//   - easy.go: EASY backfilling (one reservation, for the queue head);
+//   - conservative.go: conservative backfilling (a reservation for every job);
+//   - order.go: the queue orders the disciplines take (arrival, shortest
+//     first; fairshare and other priorities plug in here);
+//   - registry.go: the built-in policies by name, for the command line and,
+//     later, experiment files.
+//
+// Policies decide and the engine in package sim acts: a policy returns a
+// sim.Decision and the engine validates it. Reservations are reported as
+// promises so simtest.Verify can check that none is ever delayed.
+// Start with EASY.
+package policies

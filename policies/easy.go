@@ -1,0 +1,157 @@
+package policies
+
+import "github.com/schedsweep/schedsweep/sim"
+
+// EASY is EASY backfilling (Lifka 1995, the Argonne SP scheduler; analysed by
+// Mu'alem & Feitelson 2001, section 2): jobs start in queue order while they
+// fit; the first job that does not fit (the head) gets a reservation at its
+// shadow time, the earliest time at which the running jobs' estimated ends
+// free enough of every resource kind for it; a later job may then start now
+// if it fits now and either ends by the shadow time or fits in the "extra"
+// resources, those still free at the shadow time once the head has what it
+// needs. The reservation is kept up to date after every start: a backfilled
+// job that ends by the shadow time does not change the resources free there,
+// and one that uses the extra resources shrinks them by its need, so updating
+// extra in place equals recomputing the reservation.
+//
+// All resource kinds are checked, not only processors. Only the head holds a
+// reservation; the queue order is pluggable (Arrival gives classic EASY).
+// The head's reservation is reported as a promise every time it is set or
+// moves earlier. Under an order other than Arrival a new job can outrank the
+// head: if it becomes the head, or starts ahead of the head and so takes
+// resources the reservation counted on, the old promise is withdrawn. Under
+// Arrival order that never happens.
+//
+// Deviation: a running job that has overrun its estimate (possible only with
+// sim.Options.AllowOverrun) is assumed to end one second from now; with
+// overruns the head's reservation can be missed, as in any EASY.
+type EASY struct {
+	name string
+	rank ranked
+
+	head   *sim.Job // the job holding the reservation, nil if none
+	headAt sim.Time
+
+	started  []sim.Allocation // started this pass, by estimated end
+	start    []*sim.Job
+	promise  []sim.Reservation
+	withdraw []*sim.Job
+}
+
+var _ sim.Policy = (*EASY)(nil)
+
+// NewEASY returns EASY backfilling over the queue in order o (Arrival for
+// classic EASY).
+func NewEASY(o Order) *EASY {
+	name := "easy"
+	if !isArrival(o) {
+		name += "/" + o.Name()
+	}
+	return &EASY{name: name, rank: newRanked(o)}
+}
+
+// Name returns "easy", or "easy/<order>" for an order other than Arrival.
+func (e *EASY) Name() string { return e.name }
+
+// Schedule runs one EASY pass.
+func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
+	q := e.rank.jobs(now, v)
+	free := v.Free()
+	e.start, e.started = e.start[:0], e.started[:0]
+	e.promise, e.withdraw = e.promise[:0], e.withdraw[:0]
+
+	i := 0
+	for ; i < len(q) && q[i].Need.FitsIn(free); i++ {
+		free = free.Sub(q[i].Need)
+		e.begin(now, q[i])
+	}
+	var head *sim.Job
+	if i < len(q) {
+		head = q[i]
+		shadow, extra := e.shadow(now, head, free, v.Running())
+		for _, j := range q[i+1:] {
+			if free[sim.Procs] == 0 {
+				break // every admitted job needs a processor
+			}
+			if !j.Need.FitsIn(free) {
+				continue
+			}
+			switch {
+			case now+j.Estimate <= shadow:
+			case j.Need.FitsIn(extra):
+				extra = extra.Sub(j.Need)
+			default:
+				continue
+			}
+			free = free.Sub(j.Need)
+			e.begin(now, j)
+		}
+		// Jobs started ahead of the head this pass outrank it (a new job
+		// under a priority order): they may take what its reservation
+		// counted on, so the old promise is withdrawn and made again.
+		overtaken := head == e.head && i > 0
+		if overtaken {
+			e.withdraw = append(e.withdraw, head)
+		}
+		if head != e.head || overtaken || shadow != e.headAt {
+			e.promise = append(e.promise, sim.Reservation{Job: head, Start: shadow})
+		}
+		e.headAt = shadow
+	}
+	if e.head != nil && e.head != head && !e.startedNow(e.head) {
+		e.withdraw = append(e.withdraw, e.head)
+	}
+	e.head = head
+	e.rank.took(e.start)
+	return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
+}
+
+// begin records that j starts now.
+func (e *EASY) begin(now sim.Time, j *sim.Job) {
+	e.start = append(e.start, j)
+	a := sim.Allocation{Job: j, Start: now}
+	k := len(e.started)
+	e.started = append(e.started, a)
+	for ; k > 0 && e.started[k-1].EstimatedEnd() > a.EstimatedEnd(); k-- {
+		e.started[k] = e.started[k-1]
+	}
+	e.started[k] = a
+}
+
+func (e *EASY) startedNow(j *sim.Job) bool {
+	for _, s := range e.start {
+		if s == j {
+			return true
+		}
+	}
+	return false
+}
+
+// shadow returns the head's reservation time and the resources that will be
+// left over then once it has started. It walks the running jobs and those
+// started this pass together, by estimated end.
+func (e *EASY) shadow(now sim.Time, head *sim.Job, free sim.Resources, running []sim.Allocation) (sim.Time, sim.Resources) {
+	avail, shadow := free, sim.Time(-1)
+	r, s := 0, 0
+	for r < len(running) || s < len(e.started) {
+		var a sim.Allocation
+		if s == len(e.started) || r < len(running) && running[r].EstimatedEnd() <= e.started[s].EstimatedEnd() {
+			a, r = running[r], r+1
+		} else {
+			a, s = e.started[s], s+1
+		}
+		end := max(a.EstimatedEnd(), now+1)
+		if shadow >= 0 && end > shadow {
+			break
+		}
+		avail = avail.Add(a.Job.Need)
+		if shadow < 0 && head.Need.FitsIn(avail) {
+			shadow = end
+		}
+	}
+	if shadow < 0 {
+		// Cannot happen: admitted jobs fit the empty machine.
+		panic("policies: EASY head never fits")
+	}
+	return shadow, avail.Sub(head.Need)
+}

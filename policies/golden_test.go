@@ -1,0 +1,175 @@
+package policies_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/simtest"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+var update = flag.Bool("update", false, "rewrite the data lines of golden schedules")
+
+// sharedWorkloads is where the project's shared traces live, beside the
+// checkout.
+const sharedWorkloads = "../../shared/workloads"
+
+// goldenPolicies are the policies with golden schedules, and the extra checks
+// their schedules must pass.
+var goldenPolicies = []struct {
+	name   string
+	new    func() sim.Policy
+	checks simtest.Checks
+}{
+	{"fcfs", func() sim.Policy { return policies.NewFCFS() }, simtest.Checks{}},
+	{"sjf", func() sim.Policy { return policies.NewSJF() }, simtest.Checks{}},
+	{"easy", func() sim.Policy { return policies.NewEASY(policies.Arrival{}) }, simtest.Checks{MaxOpen: 1}},
+	{"conservative", func() sim.Policy { return policies.NewConservative(policies.Arrival{}) }, simtest.Checks{PromiseOnWait: true}},
+}
+
+// testCase is a workload with the machine it runs on.
+type testCase struct {
+	capacity sim.Resources
+	jobs     []sim.Record
+}
+
+// loadCase reads an SWF test case. The machine is the header's MaxProcs and,
+// if a "; Cluster: memory_kb=M" line is present, M KB of memory; then each
+// job's memory need is its requested memory.
+func loadCase(t *testing.T, path string) testCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var memKB int64
+	var opt workloads.SWFOptions
+	if i := bytes.Index(data, []byte("; Cluster: memory_kb=")); i >= 0 {
+		line, _, _ := bytes.Cut(data[i+len("; Cluster: memory_kb="):], []byte("\n"))
+		if memKB, err = strconv.ParseInt(strings.TrimSpace(string(line)), 10, 64); err != nil {
+			t.Fatalf("%s: bad Cluster line: %v", path, err)
+		}
+		opt.Memory = workloads.RequestedMemory
+	}
+	r := workloads.NewSWFReader(bytes.NewReader(data), filepath.Base(path), opt)
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.MaxProcs <= 0 {
+		t.Fatalf("%s: the header gives no MaxProcs", path)
+	}
+	tc := testCase{capacity: simtest.Cluster(h.MaxProcs, memKB*1024)}
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			t.Fatal(err)
+		}
+		tc.jobs = append(tc.jobs, rec)
+	}
+	return tc
+}
+
+// casePath finds the workload of a golden file: the shared tiny trace, or
+// testdata/cases/<case>.swf.
+func casePath(name string) string {
+	if name == "tiny" {
+		return filepath.Join(sharedWorkloads, "tiny.swf")
+	}
+	return filepath.Join("testdata", "cases", name+".swf")
+}
+
+func TestGolden(t *testing.T) {
+	for _, gp := range goldenPolicies {
+		goldens, err := filepath.Glob(filepath.Join("testdata", gp.name, "*.golden"))
+		if err != nil || len(goldens) == 0 {
+			t.Fatalf("%s: no golden files (%v)", gp.name, err)
+		}
+		for _, golden := range goldens {
+			name := strings.TrimSuffix(filepath.Base(golden), ".golden")
+			t.Run(gp.name+"/"+name, func(t *testing.T) {
+				path := casePath(name)
+				if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && name == "tiny" {
+					t.Skipf("%s is absent; shared workloads are not beside the checkout", path)
+				}
+				tc := loadCase(t, path)
+				res, _ := simtest.Run(t, tc.capacity, gp.new(), tc.jobs, sim.Options{}, gp.checks)
+				got := scheduleLines(res)
+				comments, want := readGolden(t, golden)
+				if *update {
+					writeGolden(t, golden, comments, got)
+					return
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s on %s: schedule differs from %s (-want +got):\n%s", gp.name, path, golden, diff)
+				}
+			})
+		}
+	}
+}
+
+// scheduleLines renders a result as golden data lines, in job order.
+func scheduleLines(res *sim.Result) []string {
+	lines := make([]string, len(res.Jobs))
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		status := o.State.String()
+		if o.State == sim.Rejected {
+			status += ":" + o.Reason.String()
+		}
+		lines[i] = fmt.Sprintf("%d %d %d %d %d %s", o.ID, o.Submit, o.Start, o.End, o.Need[sim.Procs], status)
+	}
+	return lines
+}
+
+func readGolden(t *testing.T, path string) (comments, data []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		line := strings.TrimSpace(s.Text())
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "#"):
+			comments = append(comments, s.Text())
+		default:
+			data = append(data, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return comments, data
+}
+
+func writeGolden(t *testing.T, path string, comments, data []string) {
+	t.Helper()
+	var b strings.Builder
+	for _, l := range append(comments, data...) {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,142 @@
+package policies
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// Order ranks the waiting queue. Every discipline in this package (strict
+// list scheduling, EASY, conservative) takes one, so priorities such as
+// fairshare plug in without touching the disciplines.
+type Order interface {
+	// Name is the order's name in messages and results.
+	Name() string
+	// Sort reorders q, which arrives in arrival order, highest priority
+	// first. It must be deterministic; break ties by arrival (Job.Seq).
+	Sort(now sim.Time, q []*sim.Job)
+}
+
+// StaticOrder is an Order whose ranking of two jobs never changes while they
+// wait (it depends on the jobs alone, not on time or usage). The disciplines
+// keep such a queue sorted across passes instead of sorting it at each one.
+type StaticOrder interface {
+	Order
+	// Compare returns <0 if a ranks before b, >0 if after; never 0 for two
+	// different jobs (break ties by Seq).
+	Compare(a, b *sim.Job) int
+}
+
+// Arrival is first-come first-served order: the queue as it arrived.
+type Arrival struct{}
+
+// Name returns "arrival".
+func (Arrival) Name() string { return "arrival" }
+
+// Sort leaves q as it is.
+func (Arrival) Sort(sim.Time, []*sim.Job) {}
+
+// ShortestFirst orders by estimate (requested time), shortest first, ties
+// by arrival.
+type ShortestFirst struct{}
+
+var _ StaticOrder = ShortestFirst{}
+
+// Name returns "shortest-first".
+func (ShortestFirst) Name() string { return "shortest-first" }
+
+// Compare orders by (Estimate, Seq).
+func (ShortestFirst) Compare(a, b *sim.Job) int {
+	return cmp.Or(cmp.Compare(a.Estimate, b.Estimate), cmp.Compare(a.Seq, b.Seq))
+}
+
+// Sort orders q by (Estimate, Seq).
+func (s ShortestFirst) Sort(_ sim.Time, q []*sim.Job) { slices.SortFunc(q, s.Compare) }
+
+// ranked gives a discipline its queue in an order's sequence. Arrival order
+// is the engine's own slice. A StaticOrder is kept sorted across passes: the
+// jobs started since are dropped and the new arrivals sorted and merged in,
+// O(queue + new·log new) a pass. Any other order is sorted afresh.
+type ranked struct {
+	order  Order
+	static StaticOrder
+	// q is the queue of the last pass; spare and fresh are scratch space.
+	q, spare, fresh []*sim.Job
+	seen            int    // every job with Seq < seen has been merged into q
+	gone            []bool // by Seq: started since it was merged
+}
+
+func newRanked(o Order) ranked {
+	r := ranked{order: o}
+	r.static, _ = o.(StaticOrder)
+	return r
+}
+
+// jobs returns the waiting jobs in order. The slice is valid until the next
+// call; the discipline must report the jobs it starts with took.
+func (r *ranked) jobs(now sim.Time, v sim.View) []*sim.Job {
+	w := v.Waiting()
+	switch {
+	case isArrival(r.order):
+		return w
+	case r.static == nil:
+		r.q = append(r.q[:0], w...)
+		r.order.Sort(now, r.q)
+		return r.q
+	}
+	keep := r.q[:0]
+	for _, j := range r.q {
+		if !r.gone[j.Seq] {
+			keep = append(keep, j)
+		}
+	}
+	// New arrivals are the tail of the arrival-ordered waiting list.
+	k := len(w)
+	for k > 0 && w[k-1].Seq >= r.seen {
+		k--
+	}
+	if k == len(w) {
+		r.q = keep
+		return r.q
+	}
+	r.fresh = append(r.fresh[:0], w[k:]...)
+	r.seen = w[len(w)-1].Seq + 1
+	for len(r.gone) < r.seen {
+		r.gone = append(r.gone, false)
+	}
+	slices.SortFunc(r.fresh, r.static.Compare)
+	merged := mergeSorted(r.spare[:0], keep, r.fresh, r.static.Compare)
+	r.q, r.spare = merged, keep[:0]
+	return r.q
+}
+
+// took records that js started, so the next pass drops them.
+func (r *ranked) took(js []*sim.Job) {
+	if r.static == nil {
+		return
+	}
+	for _, j := range js {
+		r.gone[j.Seq] = true
+	}
+}
+
+func mergeSorted(dst, a, b []*sim.Job, compare func(a, b *sim.Job) int) []*sim.Job {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if compare(a[i], b[j]) <= 0 {
+			dst = append(dst, a[i])
+			i++
+		} else {
+			dst = append(dst, b[j])
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
+}
+
+func isArrival(o Order) bool {
+	_, ok := o.(Arrival)
+	return ok
+}

@@ -1,0 +1,176 @@
+package policies_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/simtest"
+)
+
+// randomWorkload draws n jobs for a machine of capacity c, submitted every
+// gap seconds on average (a small gap overloads the machine): bursts of equal
+// submit times, run times from 0, estimates that are exact, generous, too
+// short (kills) or missing, and now and then a job too large for the machine
+// or without processors.
+func randomWorkload(rng *rand.Rand, n int, c sim.Resources, gap int) []sim.Record {
+	recs := make([]sim.Record, n)
+	var t sim.Time
+	for i := range recs {
+		if rng.IntN(3) > 0 {
+			t += sim.Time(rng.IntN(3 * gap))
+		}
+		run := sim.Time(rng.IntN(1000))
+		if rng.IntN(20) == 0 {
+			run = 0
+		}
+		var est sim.Time
+		switch rng.IntN(10) {
+		case 0:
+			est = sim.Missing
+		case 1, 2:
+			est = run / 2 // killed at its estimate
+		case 3:
+			est = run
+		default:
+			est = run + sim.Time(rng.IntN(2000))
+		}
+		procs := 1 + rng.Int64N(c[sim.Procs])
+		switch rng.IntN(50) {
+		case 0:
+			procs = c[sim.Procs] + 1
+		case 1:
+			procs = 0
+		}
+		var opts []simtest.Opt
+		if c[sim.Memory] > 0 {
+			opts = append(opts, simtest.Mem(rng.Int64N(c[sim.Memory]+1)))
+		}
+		recs[i] = simtest.J(int64(i+1), t, run, est, procs, opts...)
+	}
+	return recs
+}
+
+// TestRandomWorkloads runs every policy on seeded random workloads: Verify
+// holds (simtest.Run checks it), FCFS never lets a job pass an earlier one,
+// and a second run gives identical bytes.
+func TestRandomWorkloads(t *testing.T) {
+	sizes := []int{1, 2, 5, 20, 100, 300}
+	seeds := 40
+	if testing.Short() {
+		seeds = 10
+	}
+	for seed := range uint64(seeds) {
+		rng := rand.New(rand.NewPCG(seed, 2))
+		c := simtest.Cluster(1+rng.Int64N(32), 0)
+		if seed%2 == 1 {
+			c[sim.Memory] = 1 << 20
+		}
+		n, gap := sizes[int(seed)%len(sizes)], 100
+		if seed == 7 {
+			// More than one chunk of the engine's job store, at a load that
+			// keeps the queue short enough for conservative's compression.
+			n, c[sim.Procs], gap = 3000, 64, 300
+		}
+		recs := randomWorkload(rng, n, c, gap)
+		for _, gp := range goldenPolicies {
+			for _, overrun := range []bool{false, true} {
+				opt := sim.Options{AllowOverrun: overrun}
+				res, _ := simtest.Run(t, c, gp.new(), recs, opt, gp.checks)
+				again, _ := simtest.Run(t, c, gp.new(), recs, opt, gp.checks)
+				if !bytes.Equal(simtest.Bytes(res), simtest.Bytes(again)) {
+					t.Fatalf("seed %d, %s, overrun %v: two runs differ", seed, gp.name, overrun)
+				}
+				if gp.name == "fcfs" {
+					checkArrivalOrder(t, res)
+				}
+			}
+		}
+	}
+}
+
+// checkArrivalOrder fails if a job started before one that arrived earlier.
+func checkArrivalOrder(t *testing.T, res *sim.Result) {
+	t.Helper()
+	last := sim.Time(-1)
+	for _, o := range res.Jobs {
+		if o.State == sim.Rejected {
+			continue
+		}
+		if o.Start < last {
+			t.Fatalf("fcfs: job %d starts at %d, before an earlier job's start %d", o.ID, o.Start, last)
+		}
+		last = o.Start
+	}
+}
+
+// FuzzSimulate turns bytes into a tiny workload (five bytes a job: gap,
+// run time, estimate, processors, memory) and runs every policy on it;
+// Verify must hold.
+func FuzzSimulate(f *testing.F) {
+	f.Add([]byte{8, 0, 10, 10, 4, 0, 0, 10, 20, 8, 0})
+	f.Add([]byte{3, 1, 0, 5, 3, 1, 0, 0, 0, 2, 2, 5, 200, 1, 1, 0})
+	f.Add([]byte{130, 0, 50, 20, 2, 128, 0, 60, 255, 2, 64})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1 {
+			return
+		}
+		c := simtest.Cluster(1+int64(data[0]%16), 0)
+		if data[0] >= 128 {
+			c[sim.Memory] = 128
+		}
+		data = data[1:]
+		var recs []sim.Record
+		var at sim.Time
+		for i := 0; i+5 <= len(data) && len(recs) < 64; i += 5 {
+			at += sim.Time(data[i] % 16)
+			est := sim.Time(data[i+2])
+			if est == 255 {
+				est = sim.Missing
+			}
+			recs = append(recs, simtest.J(int64(len(recs)+1), at, sim.Time(data[i+1]), est,
+				int64(data[i+3]%20), simtest.Mem(int64(data[i+4]%160))))
+		}
+		for _, gp := range goldenPolicies {
+			simtest.Run(t, c, gp.new(), recs, sim.Options{}, gp.checks)
+			simtest.Run(t, c, gp.new(), recs, sim.Options{AllowOverrun: true}, gp.checks)
+		}
+	})
+}
+
+// sortEveryPass is ShortestFirst without Compare, so the disciplines sort it
+// afresh at every pass instead of keeping it sorted.
+type sortEveryPass struct{}
+
+func (sortEveryPass) Name() string { return "shortest-first" }
+func (sortEveryPass) Sort(now sim.Time, q []*sim.Job) {
+	policies.ShortestFirst{}.Sort(now, q)
+}
+
+// TestStaticOrderKeptSorted checks that keeping a static order sorted across
+// passes gives the same schedules as sorting at every pass.
+func TestStaticOrderKeptSorted(t *testing.T) {
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		c := simtest.Cluster(1+rng.Int64N(32), 0)
+		recs := randomWorkload(rng, 300, c, 50)
+		pairs := []struct {
+			name       string
+			kept, each sim.Policy
+		}{
+			{"list", policies.NewList("sjf", policies.ShortestFirst{}), policies.NewList("sjf", sortEveryPass{})},
+			{"easy", policies.NewEASY(policies.ShortestFirst{}), policies.NewEASY(sortEveryPass{})},
+			{"conservative", policies.NewConservative(policies.ShortestFirst{}), policies.NewConservative(sortEveryPass{})},
+		}
+		for _, p := range pairs {
+			kept, _ := simtest.Run(t, c, p.kept, recs, sim.Options{}, simtest.Checks{})
+			each, _ := simtest.Run(t, c, p.each, recs, sim.Options{}, simtest.Checks{})
+			if diff := cmp.Diff(string(simtest.Bytes(each)), string(simtest.Bytes(kept))); diff != "" {
+				t.Fatalf("seed %d, %s: kept-sorted queue differs from sorting each pass (-each +kept):\n%s", seed, p.name, diff)
+			}
+		}
+	}
+}
