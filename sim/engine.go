@@ -271,17 +271,17 @@ func (e *engine) pass() error {
 	if len(d.Start) > 0 {
 		e.compactWaiting()
 	}
+	if e.opt.Tracer != nil {
+		for _, j := range d.Withdraw {
+			e.opt.Tracer.Withdrawn(e.now, j)
+		}
+	}
 	for _, r := range d.Promise {
 		if err := e.checkPromise(r); err != nil {
 			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: r.Job.ID, Err: err}
 		}
 		if e.opt.Tracer != nil {
 			e.opt.Tracer.Promised(e.now, r.Job, r.Start)
-		}
-	}
-	if e.opt.Tracer != nil {
-		for _, j := range d.Withdraw {
-			e.opt.Tracer.Withdrawn(e.now, j)
 		}
 	}
 	if d.WakeAt != 0 {

@@ -28,7 +28,7 @@ type Reason uint8
 const (
 	NoReason        Reason = iota
 	TooLarge               // its need exceeds the cluster's capacity on some kind
-	NoProcessors           // it asks for no processors (SWF fields 5 and 8 both missing)
+	NoProcessors           // it asks for no processors (no positive processor count in the trace)
 	NoRuntime              // the trace does not give its run time
 	NoEstimate             // it has no estimate and Options.MissingEstimate is RejectMissingEstimate
 	NegativeRequest        // a need or the estimate is negative

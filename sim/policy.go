@@ -51,6 +51,8 @@ type Decision struct {
 	Promise []Reservation
 	// Withdraw lists jobs whose promise no longer holds because the policy
 	// re-prioritised them (for example, a new job overtook an EASY head).
+	// Withdrawals apply before the promises of the same decision, so a
+	// policy may withdraw a promise and make a new one in one pass.
 	Withdraw []*Job
 	// WakeAt asks for a scheduling pass at that time even if nothing happens
 	// then; 0 means no timer. It replaces any earlier timer.

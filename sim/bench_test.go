@@ -1,0 +1,93 @@
+package sim_test
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// sharedWorkloads is where the project's shared traces live, beside the
+// checkout.
+const sharedWorkloads = "../../shared/workloads"
+
+// benchTraces are the real traces the simulator is measured on, with the
+// machine each ran on (METACENTRUM-2009-2's copy has no header; 806 is the
+// processor count the archive gives for the whole grid).
+var benchTraces = []struct {
+	name, file string
+	procs      int64
+}{
+	{"KTH-SP2", "KTH-SP2-1996-2.1-cln.swf.gz", 100},
+	{"METACENTRUM-2009-2", "METACENTRUM-2009-2.swf.gz", 806},
+	{"wagap-2013", "wagap-2013.swf.gz", 2176},
+	{"lublin-256", "lublin_256.swf.gz", 256},
+}
+
+var (
+	traceMu    sync.Mutex
+	traceCache = map[string][]sim.Record{}
+)
+
+// loadTrace reads a shared trace once per test binary, skipping tb when the
+// shared folder is absent.
+func loadTrace(tb testing.TB, file string) []sim.Record {
+	tb.Helper()
+	traceMu.Lock()
+	defer traceMu.Unlock()
+	if recs, ok := traceCache[file]; ok {
+		return recs
+	}
+	f, err := os.Open(filepath.Join(sharedWorkloads, file))
+	if errors.Is(err, fs.ErrNotExist) {
+		tb.Skipf("%s is absent: the shared workloads are not beside the checkout", file)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	r := workloads.NewSWFReader(f, file, workloads.SWFOptions{})
+	var recs []sim.Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	traceCache[file] = recs
+	return recs
+}
+
+// BenchmarkSimulate runs each classic policy over each full trace held in
+// memory, so it measures the engine and the policy, not the reader.
+func BenchmarkSimulate(b *testing.B) {
+	if testing.Short() {
+		b.Skip("full-trace benchmarks are skipped under -short")
+	}
+	for _, e := range policies.Entries() {
+		for _, tr := range benchTraces {
+			b.Run(e.Name+"/"+tr.name, func(b *testing.B) {
+				recs := loadTrace(b, tr.file)
+				c := sim.Resources{tr.procs}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := sim.Run(sim.NewPool(c), e.New(), sim.NewSliceSource(recs), sim.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(recs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}
