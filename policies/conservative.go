@@ -125,12 +125,18 @@ func (c *Conservative) Schedule(now sim.Time, v sim.View) (sim.Decision, error) 
 	return sim.Decision{Start: c.start, Promise: c.promise, Withdraw: c.withdraw, WakeAt: wake}, nil
 }
 
-// place lifts j's reservation, if any, and lays it at its earliest fit.
+// place lays j at its earliest fit, moving its reservation if it has one.
+// A job that cannot move costs a scan of the profile, no change to it.
 func (c *Conservative) place(now sim.Time, j *sim.Job, old sim.Time) (sim.Time, error) {
+	var t sim.Time
 	if old >= 0 {
+		if t = c.prof.FitLifted(now, j.Estimate, j.Need, old); t == old {
+			return old, nil
+		}
 		c.prof.Unreserve(old, j.Estimate, j.Need)
+	} else {
+		t = c.prof.Fit(now, j.Estimate, j.Need)
 	}
-	t := c.prof.Fit(now, j.Estimate, j.Need)
 	if t < 0 {
 		return -1, fmt.Errorf("job %d (needs %v) fits nowhere in the profile", j.ID, j.Need)
 	}

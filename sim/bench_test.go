@@ -24,11 +24,13 @@ const sharedWorkloads = "../../shared/workloads"
 var benchTraces = []struct {
 	name, file string
 	procs      int64
+	opt        workloads.SWFOptions
 }{
-	{"KTH-SP2", "KTH-SP2-1996-2.1-cln.swf.gz", 100},
-	{"METACENTRUM-2009-2", "METACENTRUM-2009-2.swf.gz", 806},
-	{"wagap-2013", "wagap-2013.swf.gz", 2176},
-	{"lublin-256", "lublin_256.swf.gz", 256},
+	{"KTH-SP2", "KTH-SP2-1996-2.1-cln.swf.gz", 100, workloads.SWFOptions{}},
+	{"METACENTRUM-2009-2", "METACENTRUM-2009-2.swf.gz", 806, workloads.SWFOptions{}},
+	// Two of wagap's run times are corrupt; read them as missing.
+	{"wagap-2013", "wagap-2013.swf.gz", 2176, workloads.SWFOptions{NegativeAsMissing: true}},
+	{"lublin-256", "lublin_256.swf.gz", 256, workloads.SWFOptions{}},
 }
 
 var (
@@ -38,7 +40,7 @@ var (
 
 // loadTrace reads a shared trace once per test binary, skipping tb when the
 // shared folder is absent.
-func loadTrace(tb testing.TB, file string) []sim.Record {
+func loadTrace(tb testing.TB, file string, opt workloads.SWFOptions) []sim.Record {
 	tb.Helper()
 	traceMu.Lock()
 	defer traceMu.Unlock()
@@ -53,7 +55,7 @@ func loadTrace(tb testing.TB, file string) []sim.Record {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	r := workloads.NewSWFReader(f, file, workloads.SWFOptions{})
+	r := workloads.NewSWFReader(f, file, opt)
 	var recs []sim.Record
 	for {
 		rec, err := r.Next()
@@ -78,7 +80,7 @@ func BenchmarkSimulate(b *testing.B) {
 	for _, e := range policies.Entries() {
 		for _, tr := range benchTraces {
 			b.Run(e.Name+"/"+tr.name, func(b *testing.B) {
-				recs := loadTrace(b, tr.file)
+				recs := loadTrace(b, tr.file, tr.opt)
 				c := sim.Resources{tr.procs}
 				b.ReportAllocs()
 				for b.Loop() {

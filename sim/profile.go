@@ -1,6 +1,9 @@
 package sim
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // Profile is the free resources of a cluster over future time, as estimates
 // predict them: a step function that starts at the current time and ends with
@@ -72,11 +75,72 @@ func (p *Profile) find(t Time) int {
 // Fit returns the earliest time at or after from at which need fits for dur
 // seconds (Span(dur) in fact). It returns -1 if need never fits, which happens
 // only if need exceeds what the last step frees.
-func (p *Profile) Fit(from Time, dur Time, need Resources) Time {
+func (p *Profile) Fit(from, dur Time, need Resources) Time { return p.fit(from, dur, need, -1) }
+
+// FitLifted is Fit for a job that already holds a reservation of need at
+// own (laid with the same dur): it answers as if that reservation were
+// lifted, without changing the profile, so a policy compressing a schedule
+// pays for Unreserve and Reserve only when a job actually moves. The answer
+// is never later than own.
+func (p *Profile) FitLifted(from, dur Time, need Resources, own Time) Time {
+	return p.fit(from, dur, need, own)
+}
+
+// fit scans the steps from the one holding from. If own >= 0, inside the
+// lifted reservation [own, own+Span(dur)) need is added back to the free
+// resources; the few steps that straddle it are cut at its edges. The loop
+// is the simulator's hottest for conservative backfilling, so the common
+// case, a step clear of the lifted reservation, stays a compare and a branch.
+func (p *Profile) fit(from, dur Time, need Resources, own Time) Time {
+	const forever = Time(math.MaxInt64)
 	dur = Span(dur)
+	lo, hi := own, own+dur
+	if own < 0 {
+		lo, hi = forever, forever
+	}
 	i := max(p.find(from), 0)
 	cand := max(from, p.steps[i].at)
 	for ; i < len(p.steps); i++ {
+		end := forever
+		if i+1 < len(p.steps) {
+			end = p.steps[i+1].at
+		}
+		if end > lo && p.steps[i].at < hi {
+			at := max(p.steps[i].at, from)
+			if at >= lo && end <= hi {
+				// Inside the lifted reservation the job holds its own
+				// resources: it fits by construction.
+				if cand < 0 {
+					cand = at
+				}
+				if end-cand >= dur {
+					return cand
+				}
+				continue
+			}
+			// Cut [at, end) at lo and hi; the middle piece has need back.
+			cuts := [4]Time{at, max(lo, at), min(hi, end), end}
+			for k := range 3 {
+				if cuts[k] >= cuts[k+1] {
+					continue
+				}
+				free := p.steps[i].free
+				if k == 1 {
+					free = free.Add(need)
+				}
+				if !need.FitsIn(free) {
+					cand = -1
+					continue
+				}
+				if cand < 0 {
+					cand = cuts[k]
+				}
+				if cuts[k+1]-cand >= dur {
+					return cand
+				}
+			}
+			continue
+		}
 		if !need.FitsIn(p.steps[i].free) {
 			cand = -1
 			continue
@@ -84,7 +148,7 @@ func (p *Profile) Fit(from Time, dur Time, need Resources) Time {
 		if cand < 0 {
 			cand = p.steps[i].at
 		}
-		if i+1 == len(p.steps) || p.steps[i+1].at >= cand+dur {
+		if end-cand >= dur {
 			return cand
 		}
 	}

@@ -70,6 +70,19 @@ func TestProfileAgainstArray(t *testing.T) {
 		}
 		var held []resv
 		for range 60 {
+			if len(held) > 0 && rng.IntN(4) == 0 {
+				// FitLifted must agree with lifting, fitting and laying back.
+				r := held[rng.IntN(len(held))]
+				from := sim.Time(rng.IntN(int(r.start) + 1))
+				got := p.FitLifted(from, r.dur, simtest.Cluster(r.n, 0), r.start)
+				p.Unreserve(r.start, r.dur, simtest.Cluster(r.n, 0))
+				want := p.Fit(from, r.dur, simtest.Cluster(r.n, 0))
+				p.Reserve(r.start, r.dur, simtest.Cluster(r.n, 0))
+				if got != want || got > r.start {
+					t.Fatalf("seed %d: FitLifted(%d, %d, %d, own %d) = %d; lifting and fitting gives %d",
+						seed, from, r.dur, r.n, r.start, got, want)
+				}
+			}
 			if len(held) > 0 && rng.IntN(3) == 0 {
 				k := rng.IntN(len(held))
 				r := held[k]
