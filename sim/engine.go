@@ -45,11 +45,14 @@ var (
 type DecisionError struct {
 	Policy string
 	Time   Time
-	Job    JobID
+	Job    JobID // Missing when the fault is not a job's (a bad timer)
 	Err    error
 }
 
 func (e *DecisionError) Error() string {
+	if e.Job == Missing {
+		return fmt.Sprintf("policy %q at t=%d: %v", e.Policy, e.Time, e.Err)
+	}
 	return fmt.Sprintf("policy %q at t=%d: job %d: %v", e.Policy, e.Time, e.Job, e.Err)
 }
 
@@ -284,13 +287,11 @@ func (e *engine) pass() error {
 			e.opt.Tracer.Promised(e.now, r.Job, r.Start)
 		}
 	}
-	if d.WakeAt != 0 {
-		if d.WakeAt <= e.now {
-			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: Missing,
-				Err: fmt.Errorf("%w: %d", ErrBadWake, d.WakeAt)}
-		}
-		e.wake = d.WakeAt
+	if d.WakeAt != 0 && d.WakeAt <= e.now {
+		return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: Missing,
+			Err: fmt.Errorf("%w: %d", ErrBadWake, d.WakeAt)}
 	}
+	e.wake = d.WakeAt
 	return nil
 }
 

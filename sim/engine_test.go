@@ -181,9 +181,10 @@ func TestBadDecisions(t *testing.T) {
 	}, {
 		name: "wake in the past",
 		p: func(now sim.Time, v sim.View) (sim.Decision, error) {
-			return sim.Decision{WakeAt: now}, nil
+			return sim.Decision{WakeAt: now}, nil // at t=0 this means no timer
 		},
 		want: sim.ErrBadWake,
+		msg:  `policy "func" at t=5: wake time is not in the future: 5`,
 	}, {
 		name: "stalled",
 		p: func(sim.Time, sim.View) (sim.Decision, error) {

@@ -55,7 +55,7 @@ type Decision struct {
 	// policy may withdraw a promise and make a new one in one pass.
 	Withdraw []*Job
 	// WakeAt asks for a scheduling pass at that time even if nothing happens
-	// then; 0 means no timer. It replaces any earlier timer.
+	// then. Each decision replaces the timer; 0 clears it.
 	WakeAt Time
 }
 
