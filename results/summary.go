@@ -1,0 +1,77 @@
+package results
+
+import "github.com/schedsweep/schedsweep/sim"
+
+// DefaultTau is the run-time floor of bounded slowdown, in seconds: the
+// field's usual 10 s (Feitelson et al., "Theory and practice in parallel job
+// scheduling", 1997).
+const DefaultTau sim.Time = 10
+
+// Summary holds a run's headline metrics. Job metrics average over the jobs
+// that ran (finished or killed); rejected jobs are only counted.
+type Summary struct {
+	Jobs, Finished, Killed, Rejected int
+	EstimatesFilled                  int
+
+	MeanWait     float64 // seconds from submit to start
+	MeanResponse float64 // seconds from submit to end
+	// MeanBoundedSlowdown is the mean of max(1, response / max(run, tau)),
+	// run being how long the job ran in the simulation (its estimate if it
+	// was killed).
+	MeanBoundedSlowdown float64
+
+	// First is the earliest submit and Last the latest end of a job that ran;
+	// Makespan = Last − First.
+	First, Last sim.Time
+	Makespan    sim.Time
+	// Utilization is, per resource kind, the share of capacity × makespan
+	// that jobs held; 0 for kinds the cluster does not have.
+	Utilization [sim.MaxKinds]float64
+}
+
+// Summarize computes the summary of res with run-time floor tau for bounded
+// slowdown. It is O(n) in the number of jobs.
+func Summarize(res *sim.Result, tau sim.Time) Summary {
+	s := Summary{
+		Jobs: len(res.Jobs), Finished: res.Finished, Killed: res.Killed, Rejected: res.Rejected,
+		EstimatesFilled: res.EstimatesFilled,
+	}
+	var wait, resp, bsld float64
+	var held [sim.MaxKinds]float64
+	n := 0
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		if o.State == sim.Rejected {
+			continue
+		}
+		if n == 0 || o.Submit < s.First {
+			s.First = o.Submit
+		}
+		s.Last = max(s.Last, o.End)
+		n++
+		run := o.End - o.Start
+		r := o.End - o.Submit
+		wait += float64(o.Start - o.Submit)
+		resp += float64(r)
+		bsld += BoundedSlowdown(r, run, tau)
+		for k, v := range o.Need {
+			held[k] += float64(v) * float64(run)
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	s.MeanWait, s.MeanResponse, s.MeanBoundedSlowdown = wait/float64(n), resp/float64(n), bsld/float64(n)
+	s.Makespan = s.Last - s.First
+	for k, c := range res.Capacity {
+		if c > 0 && s.Makespan > 0 {
+			s.Utilization[k] = held[k] / (float64(c) * float64(s.Makespan))
+		}
+	}
+	return s
+}
+
+// BoundedSlowdown returns max(1, response / max(run, tau)).
+func BoundedSlowdown(response, run, tau sim.Time) float64 {
+	return max(1, float64(response)/float64(max(run, tau)))
+}

@@ -1,0 +1,58 @@
+package results_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+func outcome(id sim.JobID, submit, start, end sim.Time, procs int64, st sim.State) sim.Outcome {
+	var o sim.Outcome
+	o.ID, o.Submit, o.Start, o.End, o.State = id, submit, start, end, st
+	o.Need[sim.Procs] = procs
+	return o
+}
+
+func TestSummarize(t *testing.T) {
+	res := &sim.Result{
+		Capacity: sim.Resources{4, 0, 0},
+		Jobs: []sim.Outcome{
+			outcome(1, 0, 0, 10, 2, sim.Finished),  // wait 0, response 10, bsld 1
+			outcome(2, 5, 10, 12, 4, sim.Killed),   // wait 5, response 7, run 2 < tau: 7/10 -> 1
+			outcome(3, 0, 30, 50, 1, sim.Finished), // wait 30, response 50, run 20: 2.5
+			outcome(4, 1, -1, -1, 8, sim.Rejected),
+		},
+		Finished: 2, Killed: 1, Rejected: 1,
+	}
+	s := results.Summarize(res, results.DefaultTau)
+	tests := []struct {
+		name      string
+		got, want float64
+	}{
+		{"mean wait", s.MeanWait, 35.0 / 3},
+		{"mean response", s.MeanResponse, 67.0 / 3},
+		{"mean bounded slowdown", s.MeanBoundedSlowdown, 4.5 / 3},
+		{"makespan", float64(s.Makespan), 50},
+		// held: 2×10 + 4×2 + 1×20 = 48 processor-seconds of 4 × 50.
+		{"processor utilization", s.Utilization[sim.Procs], 48.0 / 200},
+		{"memory utilization without memory", s.Utilization[sim.Memory], 0},
+	}
+	for _, tc := range tests {
+		if math.Abs(tc.got-tc.want) > 1e-12 {
+			t.Errorf("%s: got %v; want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	if s.Jobs != 4 || s.Finished != 2 || s.Killed != 1 || s.Rejected != 1 {
+		t.Errorf("counts: got %d/%d/%d/%d; want 4/2/1/1", s.Jobs, s.Finished, s.Killed, s.Rejected)
+	}
+}
+
+func TestSummarizeNothingRan(t *testing.T) {
+	res := &sim.Result{Capacity: sim.Resources{4}, Jobs: []sim.Outcome{outcome(1, 0, -1, -1, 8, sim.Rejected)}, Rejected: 1}
+	s := results.Summarize(res, results.DefaultTau)
+	if s.MeanWait != 0 || s.Makespan != 0 || s.Utilization[sim.Procs] != 0 {
+		t.Errorf("got %+v; want zero metrics when no job ran", s)
+	}
+}
