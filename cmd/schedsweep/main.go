@@ -1,0 +1,116 @@
+// Command schedsweep simulates batch-scheduling policies on parallel
+// workloads.
+//
+// Usage:
+//
+//	schedsweep simulate [flags] TRACE
+//	schedsweep help [COMMAND]
+//
+// Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
+// flag or value).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Exit codes scripts can rely on.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// usageError marks errors caused by how the command was called.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+type command struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
+	}
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
+		printUsage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.As(err, new(usageError)):
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+			return exitUsage
+		default:
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
+			return exitFailure
+		}
+	}
+	fmt.Fprintf(stderr, "schedsweep: unknown command %q\n", args[0])
+	printUsage(stderr)
+	return exitUsage
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "schedsweep: what would this scheduling policy do to our users?")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: schedsweep COMMAND [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'schedsweep COMMAND --help' for a command's flags.")
+}
+
+// parseInterspersed parses flags that may come before, between or after the
+// positional arguments, and returns the positional ones. Everything after a
+// "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos, tail []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, tail = args[:i], args[i+1:]
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return append(pos, tail...), nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+const tinyTrace = "../../../shared/workloads/tiny.swf"
+
+func needShared(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(tinyTrace); err != nil {
+		t.Skipf("%s is absent: the shared workloads are not beside the checkout", tinyTrace)
+	}
+}
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestSimulatePrintsMetrics(t *testing.T) {
+	needShared(t)
+	code, out, errOut := runCLI("simulate", "--policy", "easy", tinyTrace)
+	if code != exitOK {
+		t.Fatalf("exit %d; want 0; stderr:\n%s", code, errOut)
+	}
+	// The metrics of the hand-worked EASY schedule of tiny.swf
+	// (policies/testdata/easy/tiny.golden): waits sum to 31680 s over 20
+	// jobs, responses to 53500 s; the last job ends at 19500.
+	for _, want := range []string{
+		"tiny.swf: 20 jobs",
+		"procs=8 (MaxProcs of the trace header)",
+		"20 finished, 0 killed at their requested time, 0 rejected",
+		"mean wait              1584.0 s",
+		"mean response          2675.0 s",
+		"makespan               19500 s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q; got:\n%s", want, out)
+		}
+	}
+}
+
+func TestSimulateWritesSchedule(t *testing.T) {
+	needShared(t)
+	dir := t.TempDir()
+	csvPath, swfPath := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.swf")
+	code, _, errOut := runCLI("simulate", tinyTrace, "--policy", "fcfs", "--schedule", csvPath, "--swf", swfPath)
+	if code != exitOK {
+		t.Fatalf("exit %d; want 0; stderr:\n%s", code, errOut)
+	}
+	csv, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if lines[0] != "job_id,submit,start,end,procs,status" || len(lines) != 21 {
+		t.Fatalf("got header %q and %d lines; want the schedule header and 21 lines", lines[0], len(lines))
+	}
+	// From policies/testdata/fcfs/tiny.golden.
+	if lines[3] != "3,45,600,2400,8,finished" {
+		t.Errorf("job 3: got %q; want 3,45,600,2400,8,finished", lines[3])
+	}
+	swf, err := os.ReadFile(swfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(swf), "; MaxProcs: 8") {
+		t.Errorf("SWF output lacks the header; got:\n%s", swf)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("output folder holds %d entries; want only the two files", len(entries))
+	}
+}
+
+func TestSimulateErrors(t *testing.T) {
+	needShared(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown policy", []string{"simulate", "--policy", "eassy", tinyTrace}, exitUsage,
+			`--policy: unknown policy "eassy" (did you mean "easy"?); known: fcfs, sjf, easy, conservative`},
+		{"no trace", []string{"simulate"}, exitUsage, "want one TRACE argument, got 0"},
+		{"missing trace", []string{"simulate", "no-such.swf"}, exitFailure, "no-such.swf: no such file or directory"},
+		{"bad field", []string{"simulate", "--procs-field", "both", tinyTrace}, exitUsage, `--procs-field: "both" is not requested or allocated`},
+		{"memory without size", []string{"simulate", "--memory-field", "requested", tinyTrace}, exitUsage, "needs the machine's memory"},
+		{"bad size", []string{"simulate", "--memory", "lots", "--memory-field", "requested", tinyTrace}, exitUsage, `"lots" is not a size`},
+		{"negative procs", []string{"simulate", "--procs", "-4", tinyTrace}, exitUsage, "--procs: -4 is negative"},
+		{"unknown flag", []string{"simulate", "--speed", "9", tinyTrace}, exitUsage, "flag provided but not defined: -speed"},
+		{"unknown command", []string{"simulat"}, exitUsage, `unknown command "simulat"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.msg) {
+				t.Errorf("got exit %d, stderr:\n%s\nwant exit %d and %q", code, errOut, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func TestSimulateUnwritableOutput(t *testing.T) {
+	needShared(t)
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if f, err := os.Create(filepath.Join(dir, "probe")); err == nil {
+		f.Close()
+		t.Skip("running as a user who can write a read-only folder (root)")
+	}
+	code, _, errOut := runCLI("simulate", "--schedule", filepath.Join(dir, "s.csv"), tinyTrace)
+	if code != exitFailure || !strings.Contains(errOut, "writing the schedule") || !strings.Contains(errOut, dir) {
+		t.Errorf("got exit %d, stderr %q; want exit 1 naming the folder", code, errOut)
+	}
+}
+
+// TestAtomicWriteLeavesNothingOnFailure checks that a failed write removes
+// its temporary file and leaves no target behind.
+func TestAtomicWriteLeavesNothingOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.csv")
+	err := writeFileAtomic(target, func(w io.Writer) error {
+		w.Write([]byte("partial"))
+		return errors.New("simulated failure")
+	})
+	if err == nil {
+		t.Fatal("got no error; want the write's error")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("folder holds %v after a failed write; want nothing", entries)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runCLI("help")
+	if code != exitOK || !strings.Contains(out, "simulate") {
+		t.Errorf("help: exit %d, output %q", code, out)
+	}
+	code, _, errOut := runCLI("simulate", "--help")
+	if code != exitOK || !strings.Contains(errOut, "--procs-field") && !strings.Contains(errOut, "-procs-field") {
+		t.Errorf("simulate --help: exit %d, output %q", code, errOut)
+	}
+}
+
+// TestREADMEExample runs the simulate example of the README and checks that
+// the output shown there is what the command prints (but for the timing).
+func TestREADMEExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmdPrefix = "go run ./cmd/schedsweep "
+	text := string(readme)
+	i := strings.Index(text, cmdPrefix)
+	if i < 0 {
+		t.Fatal("README shows no 'go run ./cmd/schedsweep' command")
+	}
+	line, rest, _ := strings.Cut(text[i+len(cmdPrefix):], "\n")
+	args := strings.Fields(line)
+	for k, a := range args {
+		if strings.HasPrefix(a, "../shared/") {
+			args[k] = "../../" + a // from the README's folder to this package's
+			if _, err := os.Stat(args[k]); err != nil {
+				t.Skipf("%s is absent: the shared workloads are not beside the checkout", args[k])
+			}
+		}
+	}
+	// The command's block closes; the output is the next fenced block.
+	_, after, _ := strings.Cut(rest, "```\n")
+	_, after, _ = strings.Cut(after, "```")
+	_, block, _ := strings.Cut(after, "\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !strings.Contains(block, "mean wait") {
+		t.Fatalf("found no output block after the README command; got %q", block)
+	}
+	code, out, errOut := runCLI(args...)
+	if code != exitOK {
+		t.Fatalf("README command %v: exit %d\n%s", args, code, errOut)
+	}
+	for _, want := range strings.Split(strings.TrimSpace(block), "\n") {
+		if strings.HasPrefix(want, "simulated in") {
+			continue
+		}
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("README shows %q; the command prints:\n%s", want, out)
+		}
+	}
+}
+
+func TestHumanSpan(t *testing.T) {
+	for in, want := range map[sim.Time]string{0: "0s", 59: "59s", 60: "1m 0s", 93784: "1d 2h 3m 4s", 86400: "1d 0h 0m 0s"} {
+		if got := humanSpan(in); got != want {
+			t.Errorf("humanSpan(%d) = %q; want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+const simulateUsage = `Usage: schedsweep simulate [flags] TRACE
+
+Simulates one policy on an SWF trace (plain or gzip-compressed) and prints the
+jobs finished, killed and rejected, mean wait, mean response, mean bounded
+slowdown (tau = 10 s), utilization and makespan.
+
+The machine has --procs processors, or the trace header's MaxProcs (else
+MaxNodes), or what --machines describes. Memory is simulated only when
+--memory-field says which SWF field holds it.
+
+Flags:
+`
+
+// simulateConfig is what the simulate command's flags resolve to.
+type simulateConfig struct {
+	policy          string
+	procs           int64
+	procsField      string
+	memory          string
+	memoryField     string
+	memoryUnit      string
+	machines        string
+	allowOverrun    bool
+	missingEstimate string
+	negativeMissing bool
+	schedule        string
+	swf             string
+}
+
+func runSimulate(args []string, stdout, stderr io.Writer) error {
+	var c simulateConfig
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), simulateUsage)
+		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), "\nPolicies:")
+		for _, e := range policies.Entries() {
+			fmt.Fprintf(fs.Output(), "  %-13s %s\n", e.Name, e.Summary)
+		}
+	}
+	fs.StringVar(&c.policy, "policy", "easy", "scheduling `policy` (see below)")
+	fs.Int64Var(&c.procs, "procs", 0, "`number` of processors (default: from the trace header or --machines)")
+	fs.StringVar(&c.procsField, "procs-field", "requested", "processors of a job: `requested` (SWF field 8, else 5) or allocated (field 5)")
+	fs.StringVar(&c.memory, "memory", "", "memory `size` of the machine, e.g. 64GiB (needs --memory-field)")
+	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
+	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF) or bytes-per-job (Alea data sets)")
+	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
+	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
+	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
+	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing; each is reported")
+	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
+	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if len(pos) != 1 {
+		return usagef("want one TRACE argument, got %d", len(pos))
+	}
+	return simulate(c, pos[0], stdout)
+}
+
+// setup is a resolved simulate configuration.
+type setup struct {
+	policy  sim.Policy
+	swfOpt  workloads.SWFOptions
+	simOpt  sim.Options
+	machine sim.Resources
+	source  string // where the machine size came from
+}
+
+func (c *simulateConfig) resolve() (setup, error) {
+	var s setup
+	e, err := policies.Lookup(c.policy)
+	if err != nil {
+		return s, usageError{fmt.Errorf("--policy: %w", err)}
+	}
+	s.policy = e.New()
+	switch c.procsField {
+	case "requested":
+		s.swfOpt.Procs = workloads.RequestedProcs
+	case "allocated":
+		s.swfOpt.Procs = workloads.AllocatedProcs
+	default:
+		return s, usagef("--procs-field: %q is not requested or allocated", c.procsField)
+	}
+	switch c.memoryField {
+	case "none":
+		s.swfOpt.Memory = workloads.NoMemory
+	case "requested":
+		s.swfOpt.Memory = workloads.RequestedMemory
+	case "used":
+		s.swfOpt.Memory = workloads.UsedMemory
+	default:
+		return s, usagef("--memory-field: %q is not none, requested or used", c.memoryField)
+	}
+	switch c.memoryUnit {
+	case "kb-per-proc":
+		s.swfOpt.MemoryUnit = workloads.KBPerProc
+	case "bytes-per-job":
+		s.swfOpt.MemoryUnit = workloads.BytesPerJob
+	default:
+		return s, usagef("--memory-unit: %q is not kb-per-proc or bytes-per-job", c.memoryUnit)
+	}
+	switch c.missingEstimate {
+	case "runtime":
+		s.simOpt.MissingEstimate = sim.EstimateFromRuntime
+	case "reject":
+		s.simOpt.MissingEstimate = sim.RejectMissingEstimate
+	default:
+		return s, usagef("--missing-estimate: %q is not runtime or reject", c.missingEstimate)
+	}
+	s.simOpt.AllowOverrun = c.allowOverrun
+	s.swfOpt.NegativeAsMissing = c.negativeMissing
+	if c.procs < 0 {
+		return s, usagef("--procs: %d is negative", c.procs)
+	}
+	if c.machines != "" {
+		cap, err := readMachines(c.machines)
+		if err != nil {
+			return s, err
+		}
+		s.machine, s.source = cap, "from "+c.machines
+	}
+	if c.procs > 0 {
+		s.machine[sim.Procs], s.source = c.procs, "from --procs"
+	}
+	if c.memory != "" {
+		m, err := parseSize(c.memory)
+		if err != nil {
+			return s, usagef("--memory: %v", err)
+		}
+		s.machine[sim.Memory] = m
+	}
+	if s.swfOpt.Memory != workloads.NoMemory && s.machine[sim.Memory] == 0 {
+		return s, usagef("--memory-field %s needs the machine's memory: give --memory or --machines", c.memoryField)
+	}
+	if s.swfOpt.Memory == workloads.NoMemory {
+		s.machine[sim.Memory] = 0 // memory is not simulated
+	}
+	return s, nil
+}
+
+func readMachines(path string) (sim.Resources, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sim.Resources{}, err
+	}
+	defer f.Close()
+	groups, err := workloads.ReadMachines(f, filepath.Base(path))
+	if err != nil {
+		return sim.Resources{}, err
+	}
+	return workloads.Capacity(groups), nil
+}
+
+func simulate(c simulateConfig, trace string, stdout io.Writer) error {
+	s, err := c.resolve()
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	name := filepath.Base(trace)
+	r := workloads.NewSWFReader(f, name, s.swfOpt)
+	h, err := r.Header()
+	if err != nil {
+		return err
+	}
+	if s.machine[sim.Procs] == 0 {
+		switch {
+		case h.MaxProcs > 0:
+			s.machine[sim.Procs], s.source = h.MaxProcs, "MaxProcs of the trace header"
+		case h.MaxNodes > 0:
+			s.machine[sim.Procs], s.source = h.MaxNodes, "MaxNodes of the trace header"
+		default:
+			return usagef("%s: the header gives neither MaxProcs nor MaxNodes; set --procs", name)
+		}
+	}
+	began := time.Now()
+	res, err := sim.Run(sim.NewPool(s.machine), s.policy, r, s.simOpt)
+	if errors.Is(err, workloads.ErrNegative) {
+		return fmt.Errorf("%w\n(--negative-as-missing reads such values as missing and lists them)", err)
+	}
+	if err != nil {
+		return err
+	}
+	took := time.Since(began)
+	if c.schedule != "" {
+		if err := writeFileAtomic(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
+			return fmt.Errorf("writing the schedule: %w", err)
+		}
+	}
+	if c.swf != "" {
+		err := writeFileAtomic(c.swf, func(w io.Writer) error {
+			sw := workloads.NewSWFWriter(w)
+			if err := sw.WriteHeader(h); err != nil {
+				return err
+			}
+			for i := range res.Jobs {
+				if err := sw.WriteOutcome(&res.Jobs[i]); err != nil {
+					return err
+				}
+			}
+			return sw.Flush()
+		})
+		if err != nil {
+			return fmt.Errorf("writing the SWF schedule: %w", err)
+		}
+	}
+	printSummary(stdout, name, s, res, took)
+	printRepairs(stdout, r.Repaired())
+	return nil
+}
+
+func printSummary(w io.Writer, trace string, s setup, res *sim.Result, took time.Duration) {
+	sum := results.Summarize(res, results.DefaultTau)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "trace\t%s: %d jobs\n", trace, sum.Jobs)
+	fmt.Fprintf(tw, "machine\t%v (%s)\n", s.machine, s.source)
+	fmt.Fprintf(tw, "policy\t%s\n", res.Policy)
+	fmt.Fprintf(tw, "jobs\t%d finished, %d killed at their requested time, %d rejected\n", sum.Finished, sum.Killed, sum.Rejected)
+	for _, rc := range res.RejectionReasons() {
+		fmt.Fprintf(tw, "  rejected\t%d %s\n", rc.Count, rc.Reason)
+	}
+	if sum.EstimatesFilled > 0 {
+		fmt.Fprintf(tw, "estimates\t%d missing, set to the job's run time\n", sum.EstimatesFilled)
+	}
+	fmt.Fprintf(tw, "mean wait\t%.1f s\n", sum.MeanWait)
+	fmt.Fprintf(tw, "mean response\t%.1f s\n", sum.MeanResponse)
+	fmt.Fprintf(tw, "mean bounded slowdown\t%.3f (tau = %d s)\n", sum.MeanBoundedSlowdown, results.DefaultTau)
+	fmt.Fprintf(tw, "utilization\t%.2f%% of processors", 100*sum.Utilization[sim.Procs])
+	if s.machine[sim.Memory] > 0 {
+		fmt.Fprintf(tw, ", %.2f%% of memory", 100*sum.Utilization[sim.Memory])
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "makespan\t%d s (%s)\n", sum.Makespan, humanSpan(sum.Makespan))
+	fmt.Fprintf(tw, "simulated in\t%s (%d scheduling passes)\n", took.Round(time.Millisecond), res.Passes)
+	tw.Flush()
+}
+
+// printRepairs lists the values --negative-as-missing read as missing.
+func printRepairs(w io.Writer, repairs []*workloads.ParseError) {
+	const show = 5
+	if len(repairs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "read as missing (--negative-as-missing): %d values\n", len(repairs))
+	for i, r := range repairs {
+		if i == show {
+			fmt.Fprintf(w, "  ... and %d more\n", len(repairs)-show)
+			break
+		}
+		fmt.Fprintf(w, "  %v\n", r)
+	}
+}
+
+// writeScheduleCSV writes one row per job: job_id,submit,start,end,procs,status.
+// Rejected jobs have empty start and end and status "rejected:<reason>".
+func writeScheduleCSV(w io.Writer, res *sim.Result) error {
+	if _, err := io.WriteString(w, "job_id,submit,start,end,procs,status\n"); err != nil {
+		return err
+	}
+	var b []byte
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		b = b[:0]
+		b = strconv.AppendInt(b, int64(o.ID), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(o.Submit), 10)
+		b = append(b, ',')
+		if o.State != sim.Rejected {
+			b = strconv.AppendInt(b, int64(o.Start), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(o.End), 10)
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, ',')
+		b = strconv.AppendInt(b, o.Need[sim.Procs], 10)
+		b = append(b, ',')
+		b = append(b, o.State.String()...)
+		if o.State == sim.Rejected {
+			b = append(b, ':')
+			b = append(b, o.Reason.String()...)
+		}
+		b = append(b, '\n')
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// humanSpan formats seconds as days, hours, minutes and seconds, leaving
+// out leading zero units: 93784 s is "1d 2h 3m 4s".
+func humanSpan(t sim.Time) string {
+	if t < 0 {
+		return "-" + humanSpan(-t)
+	}
+	units := []struct {
+		suffix string
+		size   sim.Time
+	}{{"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1}}
+	var parts []string
+	for _, u := range units {
+		if n := t / u.size; n > 0 || len(parts) > 0 || u.size == 1 {
+			parts = append(parts, strconv.FormatInt(int64(n), 10)+u.suffix)
+		}
+		t %= u.size
+	}
+	return strings.Join(parts, " ")
+}
+
+// parseSize parses a byte count with an optional binary suffix: 512, 64KiB,
+// 8MiB, 504GiB, 2TiB (K, M, G, T are accepted as the same binary units).
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
+		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	num, mult := s, int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size such as 64GiB", s)
+	}
+	if v > (1<<63-1)/mult {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return v * mult, nil
+}
