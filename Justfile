@@ -1,0 +1,35 @@
+# Conveniences on top of the go commands the README shows; nothing here is
+# the only way to do something.
+
+default:
+    @just --list
+
+# Run the tests (the README's test command).
+test:
+    go test ./...
+
+# Run every benchmark; pass e.g. count=10 for benchstat input.
+bench count="1":
+    go test -run '^$' -bench . -benchmem -count {{count}} ./...
+
+# Format the code.
+fmt:
+    gofmt -w .
+
+# Vet and check formatting.
+lint:
+    go vet ./...
+    test -z "$(gofmt -l .)"
+
+# Search for new failing inputs for a while.
+fuzz time="60s":
+    go test -run '^$' -fuzz '^FuzzSWFLine$' -fuzztime {{time}} ./workloads
+    go test -run '^$' -fuzz '^FuzzSimulate$' -fuzztime {{time}} ./policies
+
+# Simulate a policy on a trace, e.g. just simulate easy ../shared/workloads/KTH-SP2-1996-2.1-cln.swf.gz
+simulate policy trace *flags:
+    go run ./cmd/schedsweep simulate --policy {{policy}} {{flags}} {{trace}}
+
+# The full CI run.
+ci:
+    .ci/run
