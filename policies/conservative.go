@@ -50,11 +50,7 @@ var (
 
 // NewConservative returns conservative backfilling over the queue in order o.
 func NewConservative(o Order) *Conservative {
-	name := "conservative"
-	if !isArrival(o) {
-		name += "/" + o.Name()
-	}
-	return &Conservative{name: name, rank: newRanked(o)}
+	return &Conservative{name: qualified("conservative", o), rank: newRanked(o)}
 }
 
 // Name returns "conservative", or "conservative/<order>".

@@ -43,11 +43,7 @@ var _ sim.Policy = (*EASY)(nil)
 // NewEASY returns EASY backfilling over the queue in order o (Arrival for
 // classic EASY).
 func NewEASY(o Order) *EASY {
-	name := "easy"
-	if !isArrival(o) {
-		name += "/" + o.Name()
-	}
-	return &EASY{name: name, rank: newRanked(o)}
+	return &EASY{name: qualified("easy", o), rank: newRanked(o)}
 }
 
 // Name returns "easy", or "easy/<order>" for an order other than Arrival.

@@ -136,6 +136,15 @@ func mergeSorted(dst, a, b []*sim.Job, compare func(a, b *sim.Job) int) []*sim.J
 	return append(dst, b[j:]...)
 }
 
+// qualified names a discipline run in order o: the bare name for Arrival,
+// "name/order" otherwise.
+func qualified(name string, o Order) string {
+	if isArrival(o) {
+		return name
+	}
+	return name + "/" + o.Name()
+}
+
 func isArrival(o Order) bool {
 	_, ok := o.(Arrival)
 	return ok

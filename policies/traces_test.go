@@ -2,7 +2,6 @@ package policies_test
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,16 +55,9 @@ func readTrace(t *testing.T, file string, opt workloads.SWFOptions) []sim.Record
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := workloads.NewSWFReader(f, file, opt)
-	var recs []sim.Record
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return recs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
+	recs, err := sim.ReadAll(workloads.NewSWFReader(f, file, opt))
+	if err != nil {
+		t.Fatal(err)
 	}
+	return recs
 }

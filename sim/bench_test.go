@@ -2,7 +2,6 @@ package sim_test
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,17 +54,9 @@ func loadTrace(tb testing.TB, file string, opt workloads.SWFOptions) []sim.Recor
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	r := workloads.NewSWFReader(f, file, opt)
-	var recs []sim.Record
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		recs = append(recs, rec)
+	recs, err := sim.ReadAll(workloads.NewSWFReader(f, file, opt))
+	if err != nil {
+		tb.Fatal(err)
 	}
 	traceCache[file] = recs
 	return recs

@@ -25,3 +25,19 @@ func (s *SliceSource) Next() (Record, error) {
 	s.i++
 	return s.recs[s.i-1], nil
 }
+
+// ReadAll drains src into a slice, for callers that need a workload in
+// memory (benchmarks, repeated runs); the engine itself streams.
+func ReadAll(src Source) ([]Record, error) {
+	var recs []Record
+	for {
+		rec, err := src.Next()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		recs = append(recs, rec)
+	}
+}

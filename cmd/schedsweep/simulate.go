@@ -100,39 +100,26 @@ func (c *simulateConfig) resolve() (setup, error) {
 		return s, usageError{fmt.Errorf("--policy: %w", err)}
 	}
 	s.policy = e.New()
-	switch c.procsField {
-	case "requested":
-		s.swfOpt.Procs = workloads.RequestedProcs
-	case "allocated":
-		s.swfOpt.Procs = workloads.AllocatedProcs
-	default:
-		return s, usagef("--procs-field: %q is not requested or allocated", c.procsField)
+	if s.swfOpt.Procs, err = choose("procs-field", c.procsField,
+		option[workloads.ProcsField]{"requested", workloads.RequestedProcs},
+		option[workloads.ProcsField]{"allocated", workloads.AllocatedProcs}); err != nil {
+		return s, err
 	}
-	switch c.memoryField {
-	case "none":
-		s.swfOpt.Memory = workloads.NoMemory
-	case "requested":
-		s.swfOpt.Memory = workloads.RequestedMemory
-	case "used":
-		s.swfOpt.Memory = workloads.UsedMemory
-	default:
-		return s, usagef("--memory-field: %q is not none, requested or used", c.memoryField)
+	if s.swfOpt.Memory, err = choose("memory-field", c.memoryField,
+		option[workloads.MemoryField]{"none", workloads.NoMemory},
+		option[workloads.MemoryField]{"requested", workloads.RequestedMemory},
+		option[workloads.MemoryField]{"used", workloads.UsedMemory}); err != nil {
+		return s, err
 	}
-	switch c.memoryUnit {
-	case "kb-per-proc":
-		s.swfOpt.MemoryUnit = workloads.KBPerProc
-	case "bytes-per-job":
-		s.swfOpt.MemoryUnit = workloads.BytesPerJob
-	default:
-		return s, usagef("--memory-unit: %q is not kb-per-proc or bytes-per-job", c.memoryUnit)
+	if s.swfOpt.MemoryUnit, err = choose("memory-unit", c.memoryUnit,
+		option[workloads.MemoryUnit]{"kb-per-proc", workloads.KBPerProc},
+		option[workloads.MemoryUnit]{"bytes-per-job", workloads.BytesPerJob}); err != nil {
+		return s, err
 	}
-	switch c.missingEstimate {
-	case "runtime":
-		s.simOpt.MissingEstimate = sim.EstimateFromRuntime
-	case "reject":
-		s.simOpt.MissingEstimate = sim.RejectMissingEstimate
-	default:
-		return s, usagef("--missing-estimate: %q is not runtime or reject", c.missingEstimate)
+	if s.simOpt.MissingEstimate, err = choose("missing-estimate", c.missingEstimate,
+		option[sim.MissingEstimate]{"runtime", sim.EstimateFromRuntime},
+		option[sim.MissingEstimate]{"reject", sim.RejectMissingEstimate}); err != nil {
+		return s, err
 	}
 	s.simOpt.AllowOverrun = c.allowOverrun
 	s.swfOpt.NegativeAsMissing = c.negativeMissing
@@ -165,6 +152,28 @@ func (c *simulateConfig) resolve() (setup, error) {
 	return s, nil
 }
 
+// option is one allowed value of a flag and what it selects.
+type option[T any] struct {
+	name  string
+	value T
+}
+
+// choose returns the value of the option called got, or a usage error that
+// names the flag and lists the allowed names.
+func choose[T any](flag, got string, opts ...option[T]) (T, error) {
+	names := make([]string, len(opts))
+	for i, o := range opts {
+		if o.name == got {
+			return o.value, nil
+		}
+		names[i] = o.name
+	}
+	var zero T
+	return zero, usagef("--%s: %q is not %s or %s", flag, got,
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
+// readMachines reads an Alea .machines file into a capacity.
 func readMachines(path string) (sim.Resources, error) {
 	f, err := os.Open(path)
 	if err != nil {
