@@ -63,9 +63,6 @@ type Outcome struct {
 	EstimateFilled bool
 }
 
-// Wait returns Start − Submit; meaningless for rejected jobs.
-func (o *Outcome) Wait() Time { return o.Start - o.Submit }
-
 // Result is everything a run produced.
 type Result struct {
 	Policy   string

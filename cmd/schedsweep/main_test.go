@@ -98,6 +98,7 @@ func TestSimulateErrors(t *testing.T) {
 		{"bad field", []string{"simulate", "--procs-field", "both", tinyTrace}, exitUsage, `--procs-field: "both" is not requested or allocated`},
 		{"memory without size", []string{"simulate", "--memory-field", "requested", tinyTrace}, exitUsage, "needs the machine's memory"},
 		{"bad size", []string{"simulate", "--memory", "lots", "--memory-field", "requested", tinyTrace}, exitUsage, `"lots" is not a size`},
+		{"memory without field", []string{"simulate", "--memory", "8GiB", tinyTrace}, exitUsage, "--memory needs --memory-field"},
 		{"negative procs", []string{"simulate", "--procs", "-4", tinyTrace}, exitUsage, "--procs: -4 is negative"},
 		{"unknown flag", []string{"simulate", "--speed", "9", tinyTrace}, exitUsage, "flag provided but not defined: -speed"},
 		{"unknown command", []string{"simulat"}, exitUsage, `unknown command "simulat"`},
@@ -208,5 +209,19 @@ func TestHumanSpan(t *testing.T) {
 		if got := humanSpan(in); got != want {
 			t.Errorf("humanSpan(%d) = %q; want %q", in, got, want)
 		}
+	}
+}
+
+func TestSimulateWithMemory(t *testing.T) {
+	needShared(t)
+	// tiny.swf's requested memory is at most 4096 KB per processor on 8
+	// processors: 32 MiB fits every job, 8 MiB rejects the largest.
+	code, out, errOut := runCLI("simulate", "--memory-field", "requested", "--memory", "32MiB", tinyTrace)
+	if code != exitOK || !strings.Contains(out, "% of memory") || !strings.Contains(out, "0 rejected") {
+		t.Fatalf("32 MiB: exit %d, output:\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI("simulate", "--memory-field", "requested", "--memory", "8MiB", tinyTrace)
+	if code != exitOK || !strings.Contains(out, "too-large") {
+		t.Errorf("8 MiB: exit %d; want jobs rejected as too large; output:\n%s", code, out)
 	}
 }

@@ -137,6 +137,9 @@ func (c *simulateConfig) resolve() (setup, error) {
 		s.machine[sim.Procs], s.source = c.procs, "from --procs"
 	}
 	if c.memory != "" {
+		if s.swfOpt.Memory == workloads.NoMemory {
+			return s, usagef("--memory needs --memory-field to say which SWF field holds a job's memory")
+		}
 		m, err := parseSize(c.memory)
 		if err != nil {
 			return s, usagef("--memory: %v", err)
