@@ -90,42 +90,63 @@ func (w *SWFWriter) WriteOutcome(o *sim.Outcome) error {
 	return w.WriteLine(l)
 }
 
+// WriteRecord writes a workload job that has not been simulated, as a
+// generator or a transformation produces it: wait time -1; run time,
+// requested time (or -1 when missing), user, group, queue, partition,
+// status, preceding job and think time from the record; allocated and
+// requested processors Need[sim.Procs]; requested memory as WriteOutcome
+// writes it.
+func (w *SWFWriter) WriteRecord(r *sim.Record) error {
+	l := recordLine(r)
+	l.Wait = -1
+	l.Status = int64(r.Status)
+	return w.WriteLine(l)
+}
+
 // Flush writes any buffered data to the underlying writer.
 func (w *SWFWriter) Flush() error { return w.w.Flush() }
 
-func outcomeLine(o *sim.Outcome) (Line, error) {
-	procs := o.Need[sim.Procs]
+// recordLine fills the fields a record determines; the caller sets wait
+// time and status.
+func recordLine(r *sim.Record) Line {
+	procs := r.Need[sim.Procs]
 	l := Line{
-		JobID:      int64(o.ID),
-		Submit:     int64(o.Submit),
-		Wait:       int64(o.Start - o.Submit),
-		Runtime:    int64(o.End - o.Start),
+		JobID:      int64(r.ID),
+		Submit:     int64(r.Submit),
+		Runtime:    int64(r.Runtime),
 		AllocProcs: procs,
 		AvgCPUTime: -1,
 		UsedMemory: -1,
 		ReqProcs:   procs,
-		ReqTime:    int64(o.Estimate),
+		ReqTime:    int64(r.Estimate),
 		ReqMemory:  -1,
-		User:       int64(o.User),
-		Group:      int64(o.Group),
+		User:       int64(r.User),
+		Group:      int64(r.Group),
 		App:        -1,
-		Queue:      int64(o.Queue),
-		Partition:  int64(o.Partition),
-		Preceding:  int64(o.Preceding),
-		Think:      int64(o.Think),
+		Queue:      int64(r.Queue),
+		Partition:  int64(r.Partition),
+		Preceding:  int64(r.Preceding),
+		Think:      int64(r.Think),
 	}
 	if procs == 0 {
 		l.AllocProcs, l.ReqProcs = -1, -1
 	}
-	if o.EstimateFilled {
-		l.ReqTime = -1
-	}
-	if m := o.Need[sim.Memory]; m > 0 {
+	if m := r.Need[sim.Memory]; m > 0 {
 		kb := ceilDiv(m, 1024)
 		if procs > 0 {
 			kb = ceilDiv(kb, procs)
 		}
 		l.ReqMemory = kb
+	}
+	return l
+}
+
+func outcomeLine(o *sim.Outcome) (Line, error) {
+	l := recordLine(&o.Record)
+	l.Wait = int64(o.Start - o.Submit)
+	l.Runtime = int64(o.End - o.Start)
+	if o.EstimateFilled {
+		l.ReqTime = -1
 	}
 	switch o.State {
 	case sim.Finished:

@@ -1,0 +1,41 @@
+package workloads
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// ExactEstimates sets every job's estimate to its run time: users who know
+// exactly how long their jobs run. A job without a run time keeps its
+// estimate.
+func ExactEstimates(src sim.Source) sim.Source {
+	return Map(src, func(r *sim.Record) error {
+		if r.Runtime >= 0 {
+			r.Estimate = r.Runtime
+		}
+		return nil
+	})
+}
+
+// BadnessEstimates draws every job's estimate uniformly from
+// [r, (f+1)·r], r being its run time, the "badness factor" model of
+// Mu'alem & Feitelson (IEEE TPDS 12(6), 2001, section 5): f = 0 gives exact
+// estimates, larger f worse ones. Estimates are whole seconds, rounded up
+// so that none falls below the run time. The draws come from the
+// estimates stream of seed.
+func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error) {
+	if !(f >= 0) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("badness factor must be a number ≥ 0, got %v", f)
+	}
+	rng := NewStream(seed, StreamEstimates)
+	return Map(src, func(r *sim.Record) error {
+		if r.Runtime < 0 {
+			return nil
+		}
+		run := float64(r.Runtime)
+		r.Estimate = sim.Time(math.Ceil(run + rng.Float64()*f*run))
+		return nil
+	}), nil
+}

@@ -1,0 +1,161 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// Transformations wrap a sim.Source and yield a changed stream. They read
+// one job at a time and hold nothing but their own state, so they compose
+// freely: Take(LoadFactor(Window(src, a, b), 1.2), 1000).
+
+// ErrBadFactor is wrapped by the error for a load factor that is not a
+// positive number.
+var ErrBadFactor = errors.New("load factor must be a positive number")
+
+// LoadFactor rescales inter-arrival times so that the offered load becomes f
+// times the original: every submit time t becomes t0 + (t − t0)/f, t0 being
+// the first job's submit time, rounded to the nearest second. Sizes and run
+// times are unchanged. This is the convention of the MEASY paper (section
+// 3.3) and of Feitelson's load studies: a factor of 2 halves every gap.
+// Rounding the scaled time, not each gap, keeps the error below a second
+// over the whole trace.
+func LoadFactor(src sim.Source, f float64) (sim.Source, error) {
+	if !(f > 0) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("%w: got %v", ErrBadFactor, f)
+	}
+	return &loadFactor{src: src, inv: 1 / f, first: -1}, nil
+}
+
+type loadFactor struct {
+	src   sim.Source
+	inv   float64
+	first sim.Time
+}
+
+func (l *loadFactor) Next() (sim.Record, error) {
+	r, err := l.src.Next()
+	if err != nil {
+		return r, err
+	}
+	if l.first < 0 {
+		l.first = r.Submit
+	}
+	r.Submit = l.first + sim.Time(math.Round(float64(r.Submit-l.first)*l.inv))
+	return r, nil
+}
+
+// FactorForLoad returns the load factor that takes a workload of offered load
+// current to target.
+func FactorForLoad(current, target float64) (float64, error) {
+	if !(current > 0) || !(target > 0) {
+		return 0, fmt.Errorf("%w: cannot take a load of %v to %v", ErrBadFactor, current, target)
+	}
+	return target / current, nil
+}
+
+// Window yields the jobs submitted in [from, to) and stops reading its
+// source at the first job submitted at or after to.
+func Window(src sim.Source, from, to sim.Time) sim.Source {
+	return &window{src: src, from: from, to: to}
+}
+
+type window struct {
+	src      sim.Source
+	from, to sim.Time
+	done     bool
+}
+
+func (w *window) Next() (sim.Record, error) {
+	for !w.done {
+		r, err := w.src.Next()
+		if err != nil {
+			return r, err
+		}
+		if r.Submit >= w.to {
+			w.done = true
+			break
+		}
+		if r.Submit >= w.from {
+			return r, nil
+		}
+	}
+	return sim.Record{}, io.EOF
+}
+
+// Filter yields the jobs for which keep returns true.
+func Filter(src sim.Source, keep func(*sim.Record) bool) sim.Source {
+	return &filter{src: src, keep: keep}
+}
+
+type filter struct {
+	src  sim.Source
+	keep func(*sim.Record) bool
+}
+
+func (f *filter) Next() (sim.Record, error) {
+	for {
+		r, err := f.src.Next()
+		if err != nil || f.keep(&r) {
+			return r, err
+		}
+	}
+}
+
+// Users returns a Filter predicate keeping the jobs of the given users.
+func Users(ids ...int32) func(*sim.Record) bool {
+	return func(r *sim.Record) bool { return slices.Contains(ids, r.User) }
+}
+
+// Queues returns a Filter predicate keeping the jobs of the given queues.
+func Queues(ids ...int32) func(*sim.Record) bool {
+	return func(r *sim.Record) bool { return slices.Contains(ids, r.Queue) }
+}
+
+// Partitions returns a Filter predicate keeping the jobs of the given
+// partitions.
+func Partitions(ids ...int32) func(*sim.Record) bool {
+	return func(r *sim.Record) bool { return slices.Contains(ids, r.Partition) }
+}
+
+// NodesToProcs converts a workload that counts nodes into one that counts
+// processors: every job's processor need is multiplied by perNode (a trace
+// whose size fields give nodes of perNode cores each).
+func NodesToProcs(src sim.Source, perNode int64) (sim.Source, error) {
+	if perNode < 1 {
+		return nil, fmt.Errorf("processors per node must be at least 1, got %d", perNode)
+	}
+	return Map(src, func(r *sim.Record) error {
+		if r.Need[sim.Procs] > math.MaxInt64/perNode {
+			return fmt.Errorf("job %d: %d nodes × %d processors overflows", r.ID, r.Need[sim.Procs], perNode)
+		}
+		r.Need[sim.Procs] *= perNode
+		return nil
+	}), nil
+}
+
+// Map applies change to every job; an error from change ends the stream.
+func Map(src sim.Source, change func(*sim.Record) error) sim.Source {
+	return &mapped{src: src, change: change}
+}
+
+type mapped struct {
+	src    sim.Source
+	change func(*sim.Record) error
+}
+
+func (m *mapped) Next() (sim.Record, error) {
+	r, err := m.src.Next()
+	if err != nil {
+		return r, err
+	}
+	if err := m.change(&r); err != nil {
+		return sim.Record{}, err
+	}
+	return r, nil
+}
