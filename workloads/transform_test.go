@@ -275,4 +275,3 @@ func TestDescribeTiny(t *testing.T) {
 		t.Errorf("offered load on 8: got %v", got)
 	}
 }
-
