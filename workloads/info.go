@@ -10,8 +10,10 @@ import (
 
 // TraceInfo summarises a workload, as `schedsweep trace info` prints it.
 type TraceInfo struct {
-	Jobs  int
-	Users int // distinct user ids, -1 counted as one
+	Jobs int
+	// Users counts distinct user ids; UnknownUser counts jobs whose user is
+	// not given (-1).
+	Users, UnknownUser int
 	// First and Last are the earliest and latest submit times; Span =
 	// Last − First.
 	First, Last, Span sim.Time
@@ -58,7 +60,11 @@ func Describe(src sim.Source) (TraceInfo, error) {
 		}
 		t.Last = max(t.Last, r.Submit)
 		t.Jobs++
-		users[r.User] = struct{}{}
+		if r.User >= 0 {
+			users[r.User] = struct{}{}
+		} else {
+			t.UnknownUser++
+		}
 		t.LargestJob = max(t.LargestJob, r.Need[sim.Procs])
 		if r.Runtime >= 0 {
 			t.MaxRuntime = max(t.MaxRuntime, r.Runtime)

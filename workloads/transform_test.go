@@ -275,3 +275,20 @@ func TestDescribeTiny(t *testing.T) {
 		t.Errorf("offered load on 8: got %v", got)
 	}
 }
+
+// BenchmarkDescribe is `trace info` without the printing: read, parse and
+// summarise a whole trace. The issue's target is under 0.5 s for
+// METACENTRUM-2009-2.
+func BenchmarkDescribe(b *testing.B) {
+	for _, tc := range traces[:2] {
+		b.Run(tc.file, func(b *testing.B) {
+			data := sharedTrace(b, tc.file)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Describe(NewSWFReader(bytes.NewReader(data), tc.file, tc.opt)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

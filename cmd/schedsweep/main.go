@@ -4,6 +4,7 @@
 // Usage:
 //
 //	schedsweep simulate [flags] TRACE
+//	schedsweep trace info [flags] TRACE...
 //	schedsweep help [COMMAND]
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
@@ -42,6 +43,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
+		{"trace", "inspect traces (info)", runTrace},
 	}
 }
 

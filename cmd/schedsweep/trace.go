@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// traceCommands are the subcommands of "schedsweep trace".
+func traceCommands() []command {
+	return []command{
+		{"info", "summarise a trace: jobs, users, span, load, estimates", runTraceInfo},
+	}
+}
+
+const traceUsage = `Usage: schedsweep trace COMMAND [flags] [args]
+
+Commands:
+`
+
+func runTrace(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		w := stderr
+		if len(args) > 0 {
+			w = stdout
+		}
+		fmt.Fprint(w, traceUsage)
+		for _, c := range traceCommands() {
+			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		}
+		if len(args) == 0 {
+			return usagef("trace needs a command")
+		}
+		return flag.ErrHelp
+	}
+	for _, c := range traceCommands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	return usagef("unknown trace command %q", args[0])
+}
+
+const traceInfoUsage = `Usage: schedsweep trace info [flags] TRACE...
+
+Summarises each trace: jobs and users, the submit span, the largest job and
+longest run, the machine size its header gives, the offered load on that
+machine (or on --procs), how many jobs give an estimate and the quartiles of
+run time / estimate, and the header's notes.
+
+Flags:
+`
+
+func runTraceInfo(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("trace info", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), traceInfoUsage); fs.PrintDefaults() }
+	procs := fs.Int64("procs", 0, "machine size for the offered load (default: the header's MaxProcs, else MaxNodes)")
+	negative := fs.Bool("negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if len(pos) == 0 {
+		return usagef("want at least one TRACE")
+	}
+	if *procs < 0 {
+		return usagef("--procs: %d is negative", *procs)
+	}
+	for i, path := range pos {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if err := traceInfo(stdout, path, *procs, workloads.SWFOptions{NegativeAsMissing: *negative}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func traceInfo(w io.Writer, path string, procs int64, opt workloads.SWFOptions) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	name := filepath.Base(path)
+	r := workloads.NewSWFReader(f, name, opt)
+	h, err := r.Header()
+	if err != nil {
+		return err
+	}
+	info, err := workloads.Describe(r)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "trace\t%s\n", name)
+	fmt.Fprintf(tw, "jobs\t%d from %d users", info.Jobs, info.Users)
+	if info.UnknownUser > 0 {
+		fmt.Fprintf(tw, " (%d jobs without a user)", info.UnknownUser)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "submitted\tover %s (t=%d to %d)\n", humanSpan(info.Span), info.First, info.Last)
+	fmt.Fprintf(tw, "largest job\t%d processors; longest run %s\n", info.LargestJob, humanSpan(info.MaxRuntime))
+	machine, from := procs, "--procs"
+	switch {
+	case machine > 0:
+	case h.MaxProcs > 0:
+		machine, from = h.MaxProcs, "MaxProcs"
+	case h.MaxNodes > 0:
+		machine, from = h.MaxNodes, "MaxNodes"
+	}
+	var header []string
+	if h.MaxProcs > 0 {
+		header = append(header, fmt.Sprintf("MaxProcs %d", h.MaxProcs))
+	}
+	if h.MaxNodes > 0 {
+		header = append(header, fmt.Sprintf("MaxNodes %d", h.MaxNodes))
+	}
+	if len(header) == 0 {
+		header = append(header, "the header gives no machine size")
+	}
+	fmt.Fprintf(tw, "machine\t%s\n", strings.Join(header, ", "))
+	if machine > 0 {
+		fmt.Fprintf(tw, "offered load\t%.3f on %d processors (%s)\n", info.OfferedLoad(machine), machine, from)
+	} else {
+		fmt.Fprintf(tw, "offered load\tunknown: give --procs\n")
+	}
+	share := 0.0
+	if info.Jobs > 0 {
+		share = 100 * float64(info.WithEstimate) / float64(info.Jobs)
+	}
+	fmt.Fprintf(tw, "estimates\t%d jobs (%.1f%%) give one", info.WithEstimate, share)
+	if info.Accuracy != [3]float64{} {
+		fmt.Fprintf(tw, "; run time / estimate quartiles %.3f, %.3f, %.3f", info.Accuracy[0], info.Accuracy[1], info.Accuracy[2])
+	}
+	fmt.Fprintln(tw)
+	if h.Acknowledge != "" {
+		fmt.Fprintf(tw, "acknowledge\t%s\n", oneLine(h.Acknowledge))
+	}
+	for _, n := range h.Notes {
+		fmt.Fprintf(tw, "note\t%s\n", oneLine(n))
+	}
+	if reps := r.Repaired(); len(reps) > 0 {
+		fmt.Fprintf(tw, "read as missing\t%d negative values (--negative-as-missing)\n", len(reps))
+	}
+	return tw.Flush()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
