@@ -159,4 +159,3 @@ func traceInfo(w io.Writer, path string, procs int64, opt workloads.SWFOptions) 
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
