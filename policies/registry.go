@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedsweep/schedsweep/internal/suggest"
 	"github.com/schedsweep/schedsweep/sim"
 )
 
@@ -44,39 +45,8 @@ func Lookup(name string) (Entry, error) {
 		names[i] = e.Name
 	}
 	msg := fmt.Sprintf("%q", name)
-	if s := closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return Entry{}, fmt.Errorf("%w %s; known: %s", ErrUnknownPolicy, msg, strings.Join(names, ", "))
-}
-
-// closest returns the candidate within edit distance 2 of s, if any.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -1,0 +1,67 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/suggest"
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// ErrUnknownModel is wrapped by LookupModel's error for a name it does not
+// know.
+var ErrUnknownModel = errors.New("unknown workload model")
+
+// Model is a synthetic workload generator known by name, as the command
+// line and experiment files refer to it.
+type Model struct {
+	Name    string // lower case with hyphens: "lublin", "psp-scenario"
+	Summary string // one line for listings
+	// Note says how faithful the model is to its paper, for listings; the
+	// calibrated re-creations say so here.
+	Note string
+	// Params returns a pointer to a new parameter struct holding the
+	// defaults. Its fields carry `hcl` and `doc` tags (internal/params).
+	Params func() any
+	// Procs returns the machine size the parameters describe, for the
+	// header of a generated trace; 0 if the model has none.
+	Procs func(params any) int64
+	// New validates params (what Params returned, possibly changed) and
+	// returns the model's job stream drawn with seed. Endless models never
+	// return io.EOF; cut them with Take.
+	New func(params any, seed uint64) (sim.Source, error)
+}
+
+// model builds a Model from a typed constructor.
+func model[P any](name, summary, note string, defaults func() P, procs func(*P) int64,
+	newFn func(P, uint64) (sim.Source, error)) Model {
+	return Model{
+		Name: name, Summary: summary, Note: note,
+		Params: func() any { p := defaults(); return &p },
+		Procs:  func(p any) int64 { return procs(p.(*P)) },
+		New:    func(p any, seed uint64) (sim.Source, error) { return newFn(*p.(*P), seed) },
+	}
+}
+
+// Models returns the synthetic workload models, in a stable order.
+func Models() []Model {
+	return []Model{}
+}
+
+// LookupModel returns the model called name, or an error wrapping
+// ErrUnknownModel that lists the known names and suggests the closest.
+func LookupModel(name string) (Model, error) {
+	var names []string
+	for _, m := range Models() {
+		if m.Name == name {
+			return m, nil
+		}
+		names = append(names, m.Name)
+	}
+	hint := ""
+	if s := suggest.Closest(name, names); s != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return Model{}, fmt.Errorf("%w %q%s; known: %s", ErrUnknownModel, name, hint, strings.Join(names, ", "))
+}
