@@ -3,6 +3,8 @@ package workloads
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -38,4 +40,37 @@ func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error
 		r.Estimate = sim.Time(math.Ceil(run + rng.Float64()*f*run))
 		return nil
 	}), nil
+}
+
+// EstimateModels lists the forms ApplyEstimates accepts, for help texts.
+const EstimateModels = "keep, exact, badness:F"
+
+// ApplyEstimates replaces the estimates of src as spec names:
+//
+//	keep        the workload's own estimates
+//	exact       the run time (ExactEstimates)
+//	badness:F   uniform in [r, (F+1)·r] (BadnessEstimates)
+//
+// Models that draw use seed.
+func ApplyEstimates(src sim.Source, spec string, seed uint64) (sim.Source, error) {
+	kind, arg, hasArg := strings.Cut(spec, ":")
+	noArg := func() error {
+		if hasArg {
+			return fmt.Errorf("estimates %q: %s takes no argument", spec, kind)
+		}
+		return nil
+	}
+	switch kind {
+	case "keep":
+		return src, noArg()
+	case "exact":
+		return ExactEstimates(src), noArg()
+	case "badness":
+		f, err := strconv.ParseFloat(arg, 64)
+		if !hasArg || err != nil {
+			return nil, fmt.Errorf("estimates %q: want badness:F with F a number ≥ 0, e.g. badness:2", spec)
+		}
+		return BadnessEstimates(src, f, seed)
+	}
+	return nil, fmt.Errorf("unknown estimate model %q; known: %s", spec, EstimateModels)
 }

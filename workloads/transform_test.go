@@ -292,3 +292,30 @@ func BenchmarkDescribe(b *testing.B) {
 		})
 	}
 }
+
+func TestApplyEstimates(t *testing.T) {
+	recs := []sim.Record{mkrec(1, 0, 100, 500, 1, 1)}
+	tests := []struct {
+		spec string
+		want sim.Time // -2: an error
+	}{
+		{"keep", 500}, {"exact", 100}, {"badness:0", 100},
+		{"exact:3", -2}, {"badness", -2}, {"badness:x", -2}, {"badness:-1", -2}, {"magic", -2},
+	}
+	for _, tc := range tests {
+		src, err := ApplyEstimates(sim.NewSliceSource(recs), tc.spec, 1)
+		if tc.want == -2 {
+			if err == nil {
+				t.Errorf("%q: got no error", tc.spec)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.spec, err)
+			continue
+		}
+		if got := drain(t, src)[0].Estimate; got != tc.want {
+			t.Errorf("%q: got estimate %d; want %d", tc.spec, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,8 @@
 //
 //	schedsweep simulate [flags] TRACE
 //	schedsweep trace info [flags] TRACE...
+//	schedsweep trace generate MODEL [flags] --out FILE.swf
+//	schedsweep trace models
 //	schedsweep help [COMMAND]
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
@@ -43,7 +45,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
-		{"trace", "inspect traces (info)", runTrace},
+		{"trace", "inspect and generate traces (info, generate, models)", runTrace},
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 func traceCommands() []command {
 	return []command{
 		{"info", "summarise a trace: jobs, users, span, load, estimates", runTraceInfo},
+		{"generate", "write a synthetic workload as SWF", runTraceGenerate},
+		{"models", "list the synthetic workload models and their parameters", runTraceModels},
 	}
 }
 
@@ -42,7 +44,10 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, c := range traceCommands() {
 		if c.name == args[0] {
-			return c.run(args[1:], stdout, stderr)
+			if err := c.run(args[1:], stdout, stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			return nil
 		}
 	}
 	return usagef("unknown trace command %q", args[0])
