@@ -74,6 +74,9 @@ func Fetch(ctx context.Context, c *http.Client, t ArchiveTrace, dir string, prog
 	if c == nil {
 		c = http.DefaultClient
 	}
+	if dir == "" {
+		return "", fmt.Errorf("fetching %s: no cache directory given", t.Name)
+	}
 	files := t.remoteFiles()
 	for _, f := range files {
 		if err := checkFileName(f.name); err != nil {

@@ -332,6 +332,10 @@ func TestFetchFailuresLeaveNothing(t *testing.T) {
 			return tr
 		}(), "not a plain file name"},
 	}
+	if _, err := Fetch(context.Background(), ts.Client(), ts.at(kth, "ok"), "", nil); err == nil ||
+		!strings.Contains(err.Error(), "no cache directory") {
+		t.Errorf("empty cache directory: got %v; want an error", err)
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
