@@ -11,7 +11,13 @@
 //   - [SWFReader], a [sim.Source] over a plain or gzip-compressed SWF stream,
 //     with [SWFOptions] saying which fields become a job's processors and
 //     memory, and [SWFWriter], which writes [sim.Outcome] values as SWF;
-//   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity].
+//   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity];
+//   - the registry of published logs, [ArchiveTraces] and [LookupTrace]: each
+//     log's download address, machine size, and whom to thank and cite; and
+//     the trace cache: [Fetch] downloads and verifies a registered log into
+//     a directory the caller chooses, [CachedPath] and [ResolveTrace] find it
+//     there. Nothing downloads implicitly: resolving a registered name that
+//     is not cached is an error that gives the fetch command.
 //
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
@@ -23,7 +29,8 @@
 // run time, missing estimate) is the engine's job in package sim, which
 // rejects and counts such jobs; metrics over simulated schedules belong to
 // package results; choosing files, opening them and naming them in messages
-// belongs to the runner and the command line. Synthetic workload models,
+// belongs to the runner and the command line, and so does choosing the cache
+// directory and showing download progress. Synthetic workload models,
 // estimate models and load-factor rescaling will live here too, one file
 // each.
 //
