@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/suggest"
 )
 
 // ArchiveTrace describes one published workload log: where to download it,
@@ -246,56 +248,12 @@ func knownTraces(name string, traces []ArchiveTrace) string {
 		names[i] = t.Name
 	}
 	var b strings.Builder
-	if s := closestName(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		fmt.Fprintf(&b, " (did you mean %q?)", s)
 	}
 	b.WriteString("; known traces: ")
 	b.WriteString(strings.Join(names, ", "))
 	return b.String()
-}
-
-// closestName returns the name nearest to s, ignoring case: the one with the
-// smallest edit distance if that is at most 3, else the first name that
-// contains s or is contained in it (at least 3 letters). It returns "" when
-// none is close.
-func closestName(s string, names []string) string {
-	s = strings.ToLower(s)
-	best, bestD := "", 4
-	for _, n := range names {
-		if d := editDistance(s, strings.ToLower(n)); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best != "" || len(s) < 3 {
-		return best
-	}
-	for _, n := range names {
-		if l := strings.ToLower(n); strings.Contains(l, s) || len(l) >= 3 && strings.Contains(s, l) {
-			return n
-		}
-	}
-	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // CachedPath returns where t's file is, or would be, in the cache directory

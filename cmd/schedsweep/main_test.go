@@ -94,7 +94,7 @@ func TestSimulateErrors(t *testing.T) {
 		{"unknown policy", []string{"simulate", "--policy", "eassy", tinyTrace}, exitUsage,
 			`--policy: unknown policy "eassy" (did you mean "easy"?); known: fcfs, sjf, easy, conservative`},
 		{"no trace", []string{"simulate"}, exitUsage, "want one TRACE argument, got 0"},
-		{"missing trace", []string{"simulate", "no-such.swf"}, exitFailure, "no-such.swf: no such file or directory"},
+		{"missing trace", []string{"simulate", "no-such.swf"}, exitFailure, `trace "no-such.swf" is neither an existing file nor a registered trace name`},
 		{"bad field", []string{"simulate", "--procs-field", "both", tinyTrace}, exitUsage, `--procs-field: "both" is not requested or allocated`},
 		{"memory without size", []string{"simulate", "--memory-field", "requested", tinyTrace}, exitUsage, "needs the machine's memory"},
 		{"bad size", []string{"simulate", "--memory", "lots", "--memory-field", "requested", tinyTrace}, exitUsage, `"lots" is not a size`},

@@ -20,12 +20,14 @@ import (
 
 const simulateUsage = `Usage: schedsweep simulate [flags] TRACE
 
-Simulates one policy on an SWF trace (plain or gzip-compressed) and prints the
+Simulates one policy on an SWF trace (plain or gzip-compressed; a path or the
+name of a registered, fetched trace, see schedsweep trace list) and prints the
 jobs finished, killed and rejected, mean wait, mean response, mean bounded
 slowdown (tau = 10 s), utilization and makespan.
 
-The machine has --procs processors, or the trace header's MaxProcs (else
-MaxNodes), or what --machines describes. Memory is simulated only when
+The machine has --procs processors, or what --machines describes, or the
+trace header's MaxProcs (else MaxNodes), or, for a registered trace, the
+registry's machine (and its machines file, if it has one). Memory is simulated only when
 --memory-field says which SWF field holds it.
 
 Flags:
@@ -45,6 +47,7 @@ type simulateConfig struct {
 	negativeMissing bool
 	schedule        string
 	swf             string
+	cache           string
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
@@ -69,6 +72,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
 	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing; each is reported")
+	fs.StringVar(&c.cache, "cache", "", "trace cache `directory` for registered names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
 	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
 	pos, err := parseInterspersed(fs, args)
@@ -191,16 +195,23 @@ func readMachines(path string) (sim.Resources, error) {
 }
 
 func simulate(c simulateConfig, trace string, stdout io.Writer) error {
+	path, t, err := resolveTrace(trace, c.cache, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if t != nil && t.MachinesFile != "" && c.machines == "" && c.procs == 0 {
+		c.machines = filepath.Join(filepath.Dir(path), t.MachinesFile)
+	}
 	s, err := c.resolve()
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(trace)
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	name := filepath.Base(trace)
+	name := filepath.Base(path)
 	r := workloads.NewSWFReader(f, name, s.swfOpt)
 	h, err := r.Header()
 	if err != nil {
@@ -212,6 +223,8 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 			s.machine[sim.Procs], s.source = h.MaxProcs, "MaxProcs of the trace header"
 		case h.MaxNodes > 0:
 			s.machine[sim.Procs], s.source = h.MaxNodes, "MaxNodes of the trace header"
+		case t != nil && t.Procs > 0:
+			s.machine[sim.Procs], s.source = t.Procs, "the registry's "+t.Name
 		default:
 			return usagef("%s: the header gives neither MaxProcs nor MaxNodes; set --procs", name)
 		}

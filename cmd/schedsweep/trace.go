@@ -17,6 +17,8 @@ import (
 func traceCommands() []command {
 	return []command{
 		{"info", "summarise a trace: jobs, users, span, load, estimates", runTraceInfo},
+		{"list", "list the registered archive traces and whether they are cached", runTraceList},
+		{"fetch", "download registered traces into the cache", runTraceFetch},
 		{"generate", "write a synthetic workload as SWF", runTraceGenerate},
 		{"models", "list the synthetic workload models and their parameters", runTraceModels},
 	}
@@ -55,6 +57,9 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 
 const traceInfoUsage = `Usage: schedsweep trace info [flags] TRACE...
 
+TRACE is a path or the name of a registered, fetched trace (schedsweep trace
+list).
+
 Summarises each trace: jobs and users, the submit span, the largest job and
 longest run, the machine size its header gives, the offered load on that
 machine (or on --procs), how many jobs give an estimate and the quartiles of
@@ -69,6 +74,7 @@ func runTraceInfo(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), traceInfoUsage); fs.PrintDefaults() }
 	procs := fs.Int64("procs", 0, "machine size for the offered load (default: the header's MaxProcs, else MaxNodes)")
 	negative := fs.Bool("negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing")
+	cache := fs.String("cache", "", "trace cache `directory` for registered names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -82,18 +88,24 @@ func runTraceInfo(args []string, stdout, stderr io.Writer) error {
 	if *procs < 0 {
 		return usagef("--procs: %d is negative", *procs)
 	}
-	for i, path := range pos {
+	for i, arg := range pos {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		if err := traceInfo(stdout, path, *procs, workloads.SWFOptions{NegativeAsMissing: *negative}); err != nil {
+		path, t, err := resolveTrace(arg, *cache, os.Getenv)
+		if err != nil {
+			return err
+		}
+		if err := traceInfo(stdout, path, t, *procs, workloads.SWFOptions{NegativeAsMissing: *negative}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func traceInfo(w io.Writer, path string, procs int64, opt workloads.SWFOptions) error {
+// traceInfo prints the summary of the trace at path; t is its registry
+// entry if it was named, else nil.
+func traceInfo(w io.Writer, path string, t *workloads.ArchiveTrace, procs int64, opt workloads.SWFOptions) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -125,6 +137,8 @@ func traceInfo(w io.Writer, path string, procs int64, opt workloads.SWFOptions) 
 		machine, from = h.MaxProcs, "MaxProcs"
 	case h.MaxNodes > 0:
 		machine, from = h.MaxNodes, "MaxNodes"
+	case t != nil && t.Procs > 0:
+		machine, from = t.Procs, "the registry's "+t.Name
 	}
 	var header []string
 	if h.MaxProcs > 0 {
@@ -135,6 +149,9 @@ func traceInfo(w io.Writer, path string, procs int64, opt workloads.SWFOptions) 
 	}
 	if len(header) == 0 {
 		header = append(header, "the header gives no machine size")
+	}
+	if t != nil && t.Procs > 0 {
+		header = append(header, fmt.Sprintf("registry: %d processors on %d nodes", t.Procs, t.Nodes))
 	}
 	fmt.Fprintf(tw, "machine\t%s\n", strings.Join(header, ", "))
 	if machine > 0 {
@@ -151,7 +168,9 @@ func traceInfo(w io.Writer, path string, procs int64, opt workloads.SWFOptions) 
 		fmt.Fprintf(tw, "; run time / estimate quartiles %.3f, %.3f, %.3f", info.Accuracy[0], info.Accuracy[1], info.Accuracy[2])
 	}
 	fmt.Fprintln(tw)
-	if h.Acknowledge != "" {
+	if t != nil && t.Acknowledge != "" {
+		fmt.Fprintf(tw, "acknowledge\t%s\n", oneLine(t.Acknowledge))
+	} else if h.Acknowledge != "" {
 		fmt.Fprintf(tw, "acknowledge\t%s\n", oneLine(h.Acknowledge))
 	}
 	for _, n := range h.Notes {

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,5 +49,68 @@ func TestTraceErrors(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.msg)
 		}
+	}
+}
+
+// TestRegisteredNameNotCached checks that a run never downloads: a known
+// name that is not in the cache is an error giving the fetch command.
+func TestRegisteredNameNotCached(t *testing.T) {
+	cache := t.TempDir()
+	for _, args := range [][]string{
+		{"simulate", "--cache", cache, "KTH-SP2"},
+		{"trace", "info", "--cache", cache, "KTH-SP2"},
+	} {
+		code, _, errOut := runCLI(args...)
+		if code != exitFailure || !strings.Contains(errOut, "schedsweep trace fetch KTH-SP2 --cache "+cache) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and the fetch command", args, code, errOut)
+		}
+	}
+}
+
+// TestRegisteredNameCached runs simulate on registered names whose files are
+// in the cache: the header gives KTH-SP2's size, wagap-2013's machines file
+// comes along.
+func TestRegisteredNameCached(t *testing.T) {
+	needShared(t)
+	cache := t.TempDir()
+	copyFile(t, "../../../shared/workloads/KTH-SP2-1996-2.1-cln.swf.gz", filepath.Join(cache, "KTH-SP2-1996-2.1-cln.swf.gz"), false)
+	copyFile(t, "../../../shared/workloads/wagap-2013.swf.gz", filepath.Join(cache, "wagap-2013.swf"), true)
+	copyFile(t, "../../../shared/workloads/wagap-2013.swf.machines", filepath.Join(cache, "wagap-2013.swf.machines"), false)
+
+	code, out, errOut := runCLI("simulate", "--cache", cache, "KTH-SP2")
+	if code != exitOK || !strings.Contains(out, "procs=100 (MaxProcs of the trace header)") {
+		t.Errorf("KTH-SP2: exit %d, output:\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("simulate", "--cache", cache, "--negative-as-missing", "wagap-2013")
+	if code != exitOK || !strings.Contains(out, "procs=2176 (from "+filepath.Join(cache, "wagap-2013.swf.machines")+")") {
+		t.Errorf("wagap-2013: exit %d, output:\n%s%s", code, out, errOut)
+	}
+}
+
+// copyFile copies src to dst, gunzipping it if gunzip is set.
+func copyFile(t *testing.T, src, dst string, gunzip bool) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var r io.Reader = in
+	if gunzip {
+		zr, err := gzip.NewReader(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = zr
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

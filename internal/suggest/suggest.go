@@ -5,17 +5,31 @@ package suggest
 
 import "strings"
 
-// Closest returns the candidate within edit distance 2 of s, compared
-// case-insensitively, or "" if there is none. Ties go to the earlier
+// Closest returns the candidate nearest to s, ignoring case: the one with
+// the smallest edit distance if that is at most 3, else the first candidate
+// that contains s or is contained in it (at least 3 letters), so "kth"
+// finds "KTH-SP2". It returns "" when none is close. Ties go to the earlier
 // candidate.
 func Closest(s string, candidates []string) string {
-	best, bestD := "", 3
+	s = strings.ToLower(s)
+	if s == "" {
+		return ""
+	}
+	best, bestD := "", 4
 	for _, c := range candidates {
-		if d := distance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+		if d := distance(s, strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
-	return best
+	if best != "" || len(s) < 3 {
+		return best
+	}
+	for _, c := range candidates {
+		if l := strings.ToLower(c); strings.Contains(l, s) || len(l) >= 3 && strings.Contains(s, l) {
+			return c
+		}
+	}
+	return ""
 }
 
 // distance is the Levenshtein distance between a and b, in bytes.

@@ -10,6 +10,7 @@ func TestClosest(t *testing.T) {
 		{"conservativ", "conservative"},
 		{"fifo", "fcfs"}, // two letters off: worth suggesting
 		{"backfill", ""},
+		{"conservative-backfilling", "conservative"}, // contains a name
 		{"", ""},
 	}
 	for _, tc := range tests {
