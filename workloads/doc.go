@@ -23,9 +23,21 @@
 // run time, missing estimate) is the engine's job in package sim, which
 // rejects and counts such jobs; metrics over simulated schedules belong to
 // package results; choosing files, opening them and naming them in messages
-// belongs to the runner and the command line. Synthetic workload models,
-// estimate models and load-factor rescaling will live here too, one file
-// each.
+// belongs to the runner and the command line.
 //
-// Start with [NewSWFReader].
+// Synthetic models and transforms, one file each, each sub-model drawing
+// from its own seeded stream ([NewStream]):
+//
+//   - [PSP] (psp.go, psp_users.go): the workloads and estimate scenarios of
+//     the Penalty Scheduling Policy paper (Rocchetti et al., 2015), and
+//     [PSPEstimates], its per-user estimates for any trace;
+//   - [JobMix] (jobmix.go): the Large/Medium/Small/Debug/Failed job mix of
+//     Bode et al. (ALS 2000) on PBS and Maui, with the paper's bounds
+//     [TheoreticalMinimum] and [SequentialMaximum];
+//   - [CPUUsage] (cpuusage.go): per-process CPU usage for the two-tier
+//     policies of the MEASY paper.
+//
+// Load-factor rescaling and further estimate models will live here too.
+//
+// Start with [NewSWFReader], or [NewPSP] for a synthetic workload.
 package workloads
