@@ -1,7 +1,8 @@
-// Package workloads turns workload files into the records the simulator
-// consumes, and simulated schedules back into workload files.
+// Package workloads turns workloads into the records the simulator consumes:
+// traces read from files, synthetic models, and transformations of both; and
+// simulated schedules back into workload files.
 //
-// It owns, for now, the Standard Workload Format (SWF) of the Parallel
+// Files and formats. The Standard Workload Format (SWF) of the Parallel
 // Workloads Archive (Chapin et al., JSSPP 1999; Feitelson et al., JPDC 2014):
 //
 //   - the line layer: [Line], [ParseLine] and [AppendLine], one job line with
@@ -10,29 +11,44 @@
 //     before the first job, with unknown keys kept in order;
 //   - [SWFReader], a [sim.Source] over a plain or gzip-compressed SWF stream,
 //     with [SWFOptions] saying which fields become a job's processors and
-//     memory, and [SWFWriter], which writes [sim.Outcome] values as SWF;
-//   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity];
-//   - the registry of published logs, [ArchiveTraces] and [LookupTrace]: each
-//     log's download address, machine size, and whom to thank and cite; and
-//     the trace cache: [Fetch] downloads and verifies a registered log into
-//     a directory the caller chooses, [CachedPath] and [ResolveTrace] find it
-//     there. Nothing downloads implicitly: resolving a registered name that
-//     is not cached is an error that gives the fetch command.
+//     memory, and [SWFWriter], which writes records and simulated outcomes;
+//   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity].
 //
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
-// skipped silently: a value the reader cannot represent is an error. The one
-// repair, SWFOptions.NegativeAsMissing, is opt-in and lists every value it
-// changes.
+// skipped silently; the one repair, SWFOptions.NegativeAsMissing, is opt-in
+// and lists every value it changes.
+//
+// Named traces. The registry of published logs, [ArchiveTraces] and
+// [LookupTrace]: each log's download address, machine size, and whom to
+// thank and cite; and the trace cache: [Fetch] downloads and verifies a
+// registered log into a directory the caller chooses, [CachedPath] and
+// [ResolveTrace] find it there. Nothing downloads implicitly: resolving a
+// registered name that is not cached is an error giving the fetch command.
+//
+// Synthetic models, one file each, every sub-model drawing from its own
+// seeded stream ([NewStream]); [Models] lists them by name with their
+// parameter structs:
+//
+//   - [PSP] (psp.go, psp_users.go): the workloads and estimate scenarios of
+//     the Penalty Scheduling Policy paper (Rocchetti et al.), and
+//     [PSPEstimates], its per-user estimates for any trace;
+//   - [JobMix] (jobmix.go): the Large/Medium/Small/Debug/Failed job mix of
+//     Bode et al. (ALS 2000) on PBS and Maui, with the paper's bounds
+//     [TheoreticalMinimum] and [SequentialMaximum];
+//   - [CPUUsage] (cpuusage.go): per-process CPU usage for the two-tier
+//     policies of the MEASY paper.
+//
+// Transformations wrap a source and compose (transform.go, merge.go,
+// estimates.go): [LoadFactor], [Window], [Filter], [Take], [Merge],
+// [NodesToProcs], and the estimate models [ExactEstimates],
+// [BadnessEstimates] and [ApplyEstimates]. [Describe] summarises a workload.
 //
 // What it leaves to others: validating jobs against a cluster (too large, no
 // run time, missing estimate) is the engine's job in package sim, which
 // rejects and counts such jobs; metrics over simulated schedules belong to
-// package results; choosing files, opening them and naming them in messages
-// belongs to the runner and the command line, and so does choosing the cache
-// directory and showing download progress. Synthetic workload models,
-// estimate models and load-factor rescaling will live here too, one file
-// each.
+// package results; choosing files, the cache directory and showing download
+// progress belong to the runner and the command line.
 //
-// Start with [NewSWFReader].
+// Start with [NewSWFReader], or [Models] for a synthetic workload.
 package workloads
