@@ -43,13 +43,14 @@ func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error
 }
 
 // EstimateModels lists the forms ApplyEstimates accepts, for help texts.
-const EstimateModels = "keep, exact, badness:F"
+const EstimateModels = "keep, exact, badness:F, psp:SCENARIO"
 
 // ApplyEstimates replaces the estimates of src as spec names:
 //
 //	keep        the workload's own estimates
 //	exact       the run time (ExactEstimates)
 //	badness:F   uniform in [r, (F+1)·r] (BadnessEstimates)
+//	psp:S       per-user accuracy of PSP scenario S (PSPEstimates)
 //
 // Models that draw use seed.
 func ApplyEstimates(src sim.Source, spec string, seed uint64) (sim.Source, error) {
@@ -71,6 +72,12 @@ func ApplyEstimates(src sim.Source, spec string, seed uint64) (sim.Source, error
 			return nil, fmt.Errorf("estimates %q: want badness:F with F a number ≥ 0, e.g. badness:2", spec)
 		}
 		return BadnessEstimates(src, f, seed)
+	case "psp":
+		sc, err := ParsePSPScenario(arg)
+		if !hasArg || err != nil {
+			return nil, fmt.Errorf("estimates %q: want psp:SCENARIO with a scenario of be, ge, cf, cfg, di, hdi", spec)
+		}
+		return PSPEstimates(src, sc, seed), nil
 	}
 	return nil, fmt.Errorf("unknown estimate model %q; known: %s", spec, EstimateModels)
 }

@@ -27,17 +27,19 @@ type Model struct {
 	// Procs returns the machine size the parameters describe, for the
 	// header of a generated trace; 0 if the model has none.
 	Procs func(params any) int64
+	// Endless models never return io.EOF; cut them with Take. The others
+	// end after the number of jobs their parameters say.
+	Endless bool
 	// New validates params (what Params returned, possibly changed) and
-	// returns the model's job stream drawn with seed. Endless models never
-	// return io.EOF; cut them with Take.
+	// returns the model's job stream drawn with seed.
 	New func(params any, seed uint64) (sim.Source, error)
 }
 
 // model builds a Model from a typed constructor.
-func model[P any](name, summary, note string, defaults func() P, procs func(*P) int64,
+func model[P any](name, summary, note string, endless bool, defaults func() P, procs func(*P) int64,
 	newFn func(P, uint64) (sim.Source, error)) Model {
 	return Model{
-		Name: name, Summary: summary, Note: note,
+		Name: name, Summary: summary, Note: note, Endless: endless,
 		Params: func() any { p := defaults(); return &p },
 		Procs:  func(p any) int64 { return procs(p.(*P)) },
 		New:    func(p any, seed uint64) (sim.Source, error) { return newFn(*p.(*P), seed) },
@@ -46,7 +48,16 @@ func model[P any](name, summary, note string, defaults func() P, procs func(*P) 
 
 // Models returns the synthetic workload models, in a stable order.
 func Models() []Model {
-	return []Model{}
+	return []Model{
+		model("psp", "the Penalty Scheduling Policy paper's workloads: 20 users whose estimate accuracy follows a scenario (BE, GE, CF, CFG, DI, HDI)",
+			"Rocchetti, Iturriaga & Nesmachnow, section 5 and Table 2; arrivals, sizes and run-time shapes are assumptions where the paper is silent (see the package docs of PSP)",
+			false, DefaultPSPParams, func(*PSPParams) int64 { return 0 },
+			func(p PSPParams, seed uint64) (sim.Source, error) { return NewPSP(p, seed) }),
+		model("job-mix", "the Large/Medium/Small/Debug/Failed job mix of the PBS and Maui study on a 64-node cluster",
+			"Bode et al., ALS 2000, section 5; the draws of sizes, work and requested times are assumed uniform (the paper's data is offline)",
+			false, DefaultJobMixParams, func(p *JobMixParams) int64 { return p.Nodes },
+			func(p JobMixParams, seed uint64) (sim.Source, error) { return NewJobMix(p, seed) }),
+	}
 }
 
 // LookupModel returns the model called name, or an error wrapping

@@ -114,3 +114,67 @@ func copyFile(t *testing.T, src, dst string, gunzip bool) {
 		t.Fatal(err)
 	}
 }
+
+func TestTraceGenerate(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "mix.swf")
+	code, stdout, errOut := runCLI("trace", "generate", "job-mix", "--seed", "3", "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "wrote 76 jobs of model job-mix (seed 3)") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"; MaxJobs: 76\n", "; MaxProcs: 64\n", "; Note: parameters: nodes=64 jobs=76", "; Note: seed 3; 76 jobs; estimates keep"} {
+		if !strings.Contains(string(first), want) {
+			t.Errorf("header lacks %q", want)
+		}
+	}
+	// Same command, same bytes; the file reads back as 76 jobs.
+	runCLI("trace", "generate", "job-mix", "--seed", "3", "--out", out)
+	again, _ := os.ReadFile(out)
+	if string(again) != string(first) {
+		t.Error("the same seed wrote different files")
+	}
+	code, stdout, _ = runCLI("trace", "info", out)
+	if code != exitOK || !strings.Contains(stdout, "jobs          76 from 0 users (76 jobs without a user)") {
+		t.Errorf("trace info on the generated file: exit %d\n%s", code, stdout)
+	}
+	// Transformations: PSP estimates and a load factor on the PSP model.
+	out2 := filepath.Join(dir, "psp.swf")
+	code, _, errOut = runCLI("trace", "generate", "psp", "--param", "scenario=cfg", "--jobs", "200",
+		"--estimates", "psp:be", "--load-factor", "2", "--out", out2)
+	if code != exitOK {
+		t.Fatalf("psp: exit %d, stderr %q", code, errOut)
+	}
+	text, _ := os.ReadFile(out2)
+	if !strings.Contains(string(text), "; Note: seed 1; 200 jobs; estimates psp:be; load factor 2") {
+		t.Errorf("psp header lacks the transformations:\n%s", text[:600])
+	}
+}
+
+func TestTraceGenerateErrors(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.swf")
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"trace", "generate", "job-mix"}, "--out FILE.swf is required"},
+		{[]string{"trace", "generate", "jobmix", "--out", out}, `unknown workload model "jobmix" (did you mean "job-mix"?)`},
+		{[]string{"trace", "generate", "job-mix", "--param", "nodez=3", "--out", out}, `unknown parameter "nodez"`},
+		{[]string{"trace", "generate", "job-mix", "--param", "nodes=0", "--out", out}, "nodes"},
+		{[]string{"trace", "generate", "psp", "--estimates", "psp:xx", "--out", out}, "want psp:SCENARIO"},
+		{[]string{"trace", "generate", "psp", "--load-factor", "-1", "--out", out}, "load factor must be a positive number"},
+		{[]string{"trace", "generate", "psp", "--jobs", "-5", "--out", out}, "--jobs: -5 is negative"},
+	}
+	for _, tc := range tests {
+		code, _, errOut := runCLI(tc.args...)
+		if code != exitUsage || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errOut, tc.msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%v: a file was written despite the error", tc.args)
+		}
+	}
+}
