@@ -11,7 +11,15 @@
 //   - [SWFReader], a [sim.Source] over a plain or gzip-compressed SWF stream,
 //     with [SWFOptions] saying which fields become a job's processors and
 //     memory, and [SWFWriter], which writes [sim.Outcome] values as SWF;
-//   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity].
+//   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity];
+//   - synthetic workload models, endless [sim.Source] values built from a
+//     parameter struct and a seed, one sub-model per random stream
+//     ([NewStream]), cut to length with [Take]: [Feitelson] (Feitelson 1996)
+//     and [Jann] (Jann et al. 1997, on the [HyperErlang] distribution). Both
+//     are calibrated re-creations, not the original programs: their
+//     constants were not available, so they were chosen to match what the
+//     MEASY paper reports for its workloads on 320 processors, and each
+//     model's documentation lists every one of them.
 //
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
@@ -23,9 +31,8 @@
 // run time, missing estimate) is the engine's job in package sim, which
 // rejects and counts such jobs; metrics over simulated schedules belong to
 // package results; choosing files, opening them and naming them in messages
-// belongs to the runner and the command line. Synthetic workload models,
-// estimate models and load-factor rescaling will live here too, one file
-// each.
+// belongs to the runner and the command line. Estimate models and
+// load-factor rescaling will live here too, one file each.
 //
 // Start with [NewSWFReader].
 package workloads
