@@ -30,6 +30,9 @@
 // seeded stream ([NewStream]); [Models] lists them by name with their
 // parameter structs:
 //
+//   - [Feitelson] (feitelson.go) and [Jann] (jann.go, with [HyperErlang] in
+//     hypererlang.go): calibrated re-creations of Feitelson 1996 and Jann et
+//     al. 1997, fitted to what the MEASY paper reports for them;
 //   - [PSP] (psp.go, psp_users.go): the workloads and estimate scenarios of
 //     the Penalty Scheduling Policy paper (Rocchetti et al.), and
 //     [PSPEstimates], its per-user estimates for any trace;

@@ -109,3 +109,52 @@ func ExampleSWFWriter_WriteOutcome() {
 	// ; MaxProcs: 8
 	// 1 100 60 600 4 -1 -1 4 900 -1 1 3 1 -1 1 1 -1 -1
 }
+
+func ExampleNewJann() {
+	j, err := workloads.NewJann(workloads.DefaultJannParams(), 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	jobs, err := sim.ReadAll(workloads.Take(j, 5))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, rec := range jobs {
+		fmt.Printf("job %d: submit %d, %d procs, runs %d s\n", rec.ID, rec.Submit, rec.Need[sim.Procs], rec.Runtime)
+	}
+
+	p := workloads.DefaultJannParams()
+	p.InterarrivalScale = -1
+	_, err = workloads.NewJann(p, 1)
+	fmt.Println(err)
+	// Output:
+	// job 1: submit 1878, 1 procs, runs 8892 s
+	// job 2: submit 1949, 145 procs, runs 5012 s
+	// job 3: submit 2093, 3 procs, runs 154 s
+	// job 4: submit 2413, 1 procs, runs 13115 s
+	// job 5: submit 2537, 3 procs, runs 31411 s
+	// jann: interarrival_scale -1 is outside (0, 1e6]
+}
+
+func ExampleNewFeitelson() {
+	// User is the job family; a repeated run names the run before it.
+	f, err := workloads.NewFeitelson(workloads.DefaultFeitelsonParams(), 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	jobs, err := sim.ReadAll(workloads.Take(f, 6))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, rec := range jobs {
+		fmt.Printf("job %d: submit %d, %d procs, runs %d s, family %d, after job %d\n",
+			rec.ID, rec.Submit, rec.Need[sim.Procs], rec.Runtime, rec.User, rec.Preceding)
+	}
+	// Output:
+	// job 1: submit 667, 8 procs, runs 51 s, family 1, after job -1
+	// job 2: submit 1123, 11 procs, runs 41 s, family 2, after job -1
+	// job 3: submit 1460, 1 procs, runs 47 s, family 3, after job -1
+	// job 4: submit 2233, 4 procs, runs 87 s, family 4, after job -1
+	// job 5: submit 2320, 4 procs, runs 87 s, family 4, after job 4
+	// job 6: submit 2394, 1 procs, runs 64 s, family 5, after job -1
+}

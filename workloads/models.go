@@ -49,6 +49,14 @@ func model[P any](name, summary, note string, endless bool, defaults func() P, p
 // Models returns the synthetic workload models, in a stable order.
 func Models() []Model {
 	return []Model{
+		model("feitelson", FeitelsonSummary,
+			"calibrated re-creation: the structure of Feitelson (JSSPP 1996) with constants fitted to the MEASY paper's figures; every assumed constant is in FeitelsonParams' docs",
+			true, DefaultFeitelsonParams, func(p *FeitelsonParams) int64 { return int64(p.Procs) },
+			func(p FeitelsonParams, seed uint64) (sim.Source, error) { return NewFeitelson(p, seed) }),
+		model("jann", JannSummary,
+			"calibrated re-creation: the structure of Jann et al. (JSSPP 1997) with per-range hyper-Erlang tables fitted to the MEASY paper's figures, not the published tables",
+			true, DefaultJannParams, func(p *JannParams) int64 { return int64(p.Procs) },
+			func(p JannParams, seed uint64) (sim.Source, error) { return NewJann(p, seed) }),
 		model("psp", "the Penalty Scheduling Policy paper's workloads: 20 users whose estimate accuracy follows a scenario (BE, GE, CF, CFG, DI, HDI)",
 			"Rocchetti, Iturriaga & Nesmachnow, section 5 and Table 2; arrivals, sizes and run-time shapes are assumptions where the paper is silent (see the package docs of PSP)",
 			false, DefaultPSPParams, func(*PSPParams) int64 { return 0 },

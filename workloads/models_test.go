@@ -1,7 +1,9 @@
 package workloads
 
 import (
+	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,100 +11,134 @@ import (
 	"github.com/schedsweep/schedsweep/sim"
 )
 
-// TestModelParams checks that every parameter struct is well formed for
-// internal/params: each exported field named and documented, and the
-// defaults read back from their own String form.
+// TestModelParams checks every registered model's parameter struct: each
+// parameter named and documented, and the defaults surviving a round trip
+// through the name=value form the command line uses. It also checks the
+// parameter structs used outside the registry.
 func TestModelParams(t *testing.T) {
-	tests := []struct {
-		name       string
-		p, blank   any
-		fieldCount int
-	}{
-		{"psp", ptr(DefaultPSPParams()), &PSPParams{}, 10},
-		{"jobmix", ptr(DefaultJobMixParams()), &JobMixParams{}, 10},
-		{"cpuusage", ptr(DefaultCPUUsageParams()), &CPUUsageParams{}, 3},
+	type pair struct {
+		name            string
+		defaults, fresh any
 	}
+	var tests []pair
+	for _, m := range Models() {
+		tests = append(tests, pair{m.Name, m.Params(), zeroOf(m.Params())})
+	}
+	tests = append(tests, pair{"cpu-usage", ptr(DefaultCPUUsageParams()), &CPUUsageParams{}})
 	for _, tc := range tests {
-		fields := params.Describe(tc.p)
-		if len(fields) != tc.fieldCount {
-			t.Errorf("%s: %d parameters; want %d", tc.name, len(fields), tc.fieldCount)
-		}
-		for _, f := range fields {
-			if f.Doc == "" {
-				t.Errorf("%s: parameter %q has no doc", tc.name, f.Name)
+		t.Run(tc.name, func(t *testing.T) {
+			fields := params.Describe(tc.defaults)
+			if len(fields) == 0 {
+				t.Fatal("no parameters")
 			}
-		}
-		var assign []string
-		for _, f := range fields {
-			assign = append(assign, f.Name+"="+f.Default)
-		}
-		if err := params.SetAll(tc.blank, assign); err != nil {
-			t.Errorf("%s: SetAll(%q): %v", tc.name, params.String(tc.p), err)
-		}
-		if diff := cmp.Diff(tc.p, tc.blank); diff != "" {
-			t.Errorf("%s: defaults read back from %q (-want +got):\n%s", tc.name, params.String(tc.p), diff)
-		}
-	}
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// BenchmarkModel generates whole workloads of the synthetic models,
-// regenerating the finite ones in the loop.
-func BenchmarkModel(b *testing.B) {
-	models := []struct {
-		name string
-		make func(seed uint64) (sim.Source, error)
-	}{
-		{"psp", func(seed uint64) (sim.Source, error) { return NewPSP(DefaultPSPParams(), seed) }},
-		{"jobmix", func(seed uint64) (sim.Source, error) { return NewJobMix(DefaultJobMixParams(), seed) }},
-	}
-	for _, m := range models {
-		b.Run(m.name, func(b *testing.B) {
-			b.ReportAllocs()
-			jobs, seed := 0, uint64(0)
-			for b.Loop() {
-				seed++
-				src, err := m.make(seed)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for {
-					_, err := src.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-					jobs++
+			for _, f := range fields {
+				if f.Doc == "" {
+					t.Errorf("parameter %q: got no doc; want one", f.Name)
 				}
 			}
-			b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+			if err := params.SetAll(tc.fresh, strings.Fields(params.String(tc.defaults))); err != nil {
+				t.Fatalf("SetAll(String(defaults)) = %v", err)
+			}
+			if diff := cmp.Diff(tc.defaults, tc.fresh); diff != "" {
+				t.Errorf("defaults after a round trip (-want +got):\n%s", diff)
+			}
 		})
 	}
 }
 
-// cycle yields recs over and over.
-type cycle struct {
-	recs []sim.Record
-	i    int
-}
-
-func (c *cycle) Next() (sim.Record, error) {
-	c.i++
-	return c.recs[c.i%len(c.recs)], nil
-}
-
-func BenchmarkWithCPUUsage(b *testing.B) {
-	src := WithCPUUsage(&cycle{recs: sizedJobs(64, 1, 2, 4, 8, 16, 1, 64)}, 1)
-	b.ReportAllocs()
-	jobs := 0
-	for b.Loop() {
-		if _, err := src.Next(); err != nil {
-			b.Fatal(err)
-		}
-		jobs++
+// zeroOf returns a pointer to the zero value of the struct p points to.
+func zeroOf(p any) any {
+	switch p.(type) {
+	case *FeitelsonParams:
+		return &FeitelsonParams{}
+	case *JannParams:
+		return &JannParams{}
+	case *PSPParams:
+		return &PSPParams{}
+	case *JobMixParams:
+		return &JobMixParams{}
 	}
-	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+	panic("zeroOf: add the new parameter struct here")
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestModelsRegistry checks that every model builds with its defaults,
+// yields jobs in submit order, is deterministic per seed, differs across
+// seeds, and that finite models end.
+func TestModelsRegistry(t *testing.T) {
+	for _, m := range Models() {
+		t.Run(m.Name, func(t *testing.T) {
+			take := func(seed uint64) []sim.Record {
+				src, err := m.New(m.Params(), seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Endless {
+					src = Take(src, 2000)
+				}
+				recs, err := sim.ReadAll(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return recs
+			}
+			a, b, c := take(1), take(1), take(2)
+			if len(a) == 0 {
+				t.Fatal("no jobs")
+			}
+			if diff := cmp.Diff(a, b); diff != "" {
+				t.Errorf("seed 1 twice gave different jobs:\n%s", diff)
+			}
+			if cmp.Equal(a, c) {
+				t.Error("seeds 1 and 2 gave the same jobs")
+			}
+			for i := 1; i < len(a); i++ {
+				if a[i].Submit < a[i-1].Submit {
+					t.Fatalf("job %d submitted at %d, before job %d at %d", a[i].ID, a[i].Submit, a[i-1].ID, a[i-1].Submit)
+				}
+			}
+			if procs := m.Procs(m.Params()); procs > 0 {
+				for _, r := range a {
+					if r.Need[sim.Procs] < 1 || r.Need[sim.Procs] > procs {
+						t.Fatalf("job %d needs %d processors on a %d-processor machine", r.ID, r.Need[sim.Procs], procs)
+					}
+				}
+			}
+		})
+	}
+	if _, err := LookupModel("jan"); !errors.Is(err, ErrUnknownModel) || !strings.Contains(err.Error(), `did you mean "jann"`) {
+		t.Errorf("LookupModel(jan): got %v; want ErrUnknownModel suggesting jann", err)
+	}
+}
+
+// BenchmarkModel generates jobs of every registered model: one job per
+// operation for endless models, a whole workload regenerated for the others.
+func BenchmarkModel(b *testing.B) {
+	for _, m := range Models() {
+		b.Run(m.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			jobs, seed := 0, uint64(0)
+			var src sim.Source
+			for b.Loop() {
+				if src == nil {
+					seed++
+					var err error
+					if src, err = m.New(m.Params(), seed); err != nil {
+						b.Fatal(err)
+					}
+				}
+				_, err := src.Next()
+				switch {
+				case err == io.EOF:
+					src = nil
+					continue
+				case err != nil:
+					b.Fatal(err)
+				}
+				jobs++
+			}
+			b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
 }
