@@ -20,8 +20,10 @@ type Job struct {
 	// replaced as Options.MissingEstimate says.
 	Estimate Time
 	Need     Resources // what the job holds while it runs
-	// CPUUsage is the mean per-process CPU usage in (0, 1] for models that
-	// produce it (the two-tier policies use it); 0 means not modelled.
+	// CPUUsage is the mean per-process CPU usage, normally in (0, 1], for
+	// models that produce it (the two-tier policies use it); 0 means not
+	// known. In SWF it travels as field 6, average CPU time per processor,
+	// divided by the run time; a real log may give slightly more than 1.
 	CPUUsage float64
 }
 

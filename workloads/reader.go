@@ -312,6 +312,12 @@ func (r *SWFReader) record(l *Line) (sim.Record, *ParseError) {
 		Preceding: sim.JobID(l.Preceding),
 		Think:     sim.Time(l.Think),
 	}
+	if l.AvgCPUTime > 0 && l.Runtime > 0 {
+		// Field 6 is CPU seconds per processor; over the run time it is
+		// the mean per-process CPU usage. Real logs can exceed 1 slightly
+		// (accounting includes system time); the value is kept as is.
+		rec.CPUUsage = l.AvgCPUTime / float64(l.Runtime)
+	}
 	for _, f := range [...]struct {
 		dst *int32
 		v   int64

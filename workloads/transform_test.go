@@ -319,3 +319,23 @@ func TestApplyEstimates(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUUsageThroughSWF checks that a record's CPU usage survives writing
+// and reading SWF, as field 6 (average CPU time per processor).
+func TestCPUUsageThroughSWF(t *testing.T) {
+	r := mkrec(1, 0, 1000, 2000, 4, 1)
+	r.CPUUsage = 0.625
+	var buf bytes.Buffer
+	w := NewSWFWriter(&buf)
+	if err := w.WriteRecord(&r); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	if !strings.Contains(buf.String(), " 625 ") {
+		t.Errorf("field 6 should be 625 CPU seconds: %q", buf.String())
+	}
+	back := drain(t, NewSWFReader(&buf, "x.swf", SWFOptions{}))
+	if got := back[0].CPUUsage; got != 0.625 {
+		t.Errorf("CPU usage read back: got %v; want 0.625", got)
+	}
+}

@@ -91,7 +91,8 @@ func (w *SWFWriter) WriteOutcome(o *sim.Outcome) error {
 }
 
 // WriteRecord writes a workload job that has not been simulated, as a
-// generator or a transformation produces it: wait time -1; run time,
+// generator or a transformation produces it: wait time -1; average CPU time
+// (field 6) CPUUsage × run time when the record has a CPU usage; run time,
 // requested time (or -1 when missing), user, group, queue, partition,
 // status, preceding job and think time from the record; allocated and
 // requested processors Need[sim.Procs]; requested memory as WriteOutcome
@@ -130,6 +131,9 @@ func recordLine(r *sim.Record) Line {
 	}
 	if procs == 0 {
 		l.AllocProcs, l.ReqProcs = -1, -1
+	}
+	if r.CPUUsage > 0 && r.Runtime > 0 {
+		l.AvgCPUTime = r.CPUUsage * float64(r.Runtime)
 	}
 	if m := r.Need[sim.Memory]; m > 0 {
 		kb := ceilDiv(m, 1024)

@@ -38,6 +38,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "random `seed`; the same seed gives the same workload")
 	load := fs.Float64("load-factor", 1, "multiply the offered load by `f` (inter-arrival times divided by f)")
 	estimates := fs.String("estimates", "keep", "estimate `model`: "+workloads.EstimateModels)
+	cpu := fs.String("cpu-usage", "none", "per-process CPU usage for two-tier policies: `none`, default (1 process 100%, else uniform 40-100%) or full (100%)")
 	out := fs.String("out", "", "write the workload to `file` (required)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -83,6 +84,18 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 				return nil, usageError{fmt.Errorf("--load-factor: %w", err)}
 			}
 		}
+		usage, err := choose("cpu-usage", *cpu,
+			option[*workloads.CPUUsageParams]{"none", nil},
+			option[*workloads.CPUUsageParams]{"default", ptr(workloads.DefaultCPUUsageParams())},
+			option[*workloads.CPUUsageParams]{"full", ptr(workloads.FullCPUUsageParams())})
+		if err != nil {
+			return nil, err
+		}
+		if usage != nil {
+			if src, err = workloads.NewCPUUsage(src, *usage, *seed); err != nil {
+				return nil, err
+			}
+		}
 		return src, nil
 	}
 	src, err := pipeline()
@@ -110,7 +123,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	}
 	add("Note", fmt.Sprintf("model %s (%s)", m.Name, m.Summary))
 	add("Note", "parameters: "+params.String(p))
-	add("Note", fmt.Sprintf("seed %d; %d jobs; estimates %s; load factor %g", *seed, n, *estimates, *load))
+	add("Note", fmt.Sprintf("seed %d; %d jobs; estimates %s; load factor %g; cpu usage %s", *seed, n, *estimates, *load, *cpu))
 	if err != nil {
 		return err
 	}
@@ -181,3 +194,5 @@ func count(src sim.Source) (int, error) {
 		n++
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

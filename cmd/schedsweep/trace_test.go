@@ -126,7 +126,7 @@ func TestTraceGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"; MaxJobs: 76\n", "; MaxProcs: 64\n", "; Note: parameters: nodes=64 jobs=76", "; Note: seed 3; 76 jobs; estimates keep"} {
+	for _, want := range []string{"; MaxJobs: 76\n", "; MaxProcs: 64\n", "; Note: parameters: nodes=64 jobs=76", "; Note: seed 3; 76 jobs; estimates keep; load factor 1; cpu usage none"} {
 		if !strings.Contains(string(first), want) {
 			t.Errorf("header lacks %q", want)
 		}
@@ -149,7 +149,7 @@ func TestTraceGenerate(t *testing.T) {
 		t.Fatalf("psp: exit %d, stderr %q", code, errOut)
 	}
 	text, _ := os.ReadFile(out2)
-	if !strings.Contains(string(text), "; Note: seed 1; 200 jobs; estimates psp:be; load factor 2") {
+	if !strings.Contains(string(text), "; Note: seed 1; 200 jobs; estimates psp:be; load factor 2; cpu usage none") {
 		t.Errorf("psp header lacks the transformations:\n%s", text[:600])
 	}
 }
