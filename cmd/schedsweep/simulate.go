@@ -238,6 +238,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		return err
 	}
 	took := time.Since(began)
+	if len(res.Jobs) == 0 {
+		return fmt.Errorf("%s: the trace has no jobs", path)
+	}
 	if c.schedule != "" {
 		if err := writeFileAtomic(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
 			return fmt.Errorf("writing the schedule: %w", err)

@@ -121,6 +121,9 @@ func traceInfo(w io.Writer, path string, t *workloads.ArchiveTrace, procs int64,
 	if err != nil {
 		return err
 	}
+	if info.Jobs == 0 {
+		return fmt.Errorf("%s: the trace has no jobs", path)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "trace\t%s\n", name)
 	fmt.Fprintf(tw, "jobs\t%d from %d users", info.Jobs, info.Users)

@@ -178,3 +178,16 @@ func TestTraceGenerateErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyTrace(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.swf")
+	if err := os.WriteFile(empty, []byte("; MaxProcs: 8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"simulate", empty}, {"trace", "info", empty}} {
+		code, _, errOut := runCLI(args...)
+		if code != exitFailure || !strings.Contains(errOut, empty+": the trace has no jobs") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the empty trace", args, code, errOut)
+		}
+	}
+}
