@@ -218,14 +218,7 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		return err
 	}
 	if s.machine[sim.Procs] == 0 {
-		switch {
-		case h.MaxProcs > 0:
-			s.machine[sim.Procs], s.source = h.MaxProcs, "MaxProcs of the trace header"
-		case h.MaxNodes > 0:
-			s.machine[sim.Procs], s.source = h.MaxNodes, "MaxNodes of the trace header"
-		case t != nil && t.Procs > 0:
-			s.machine[sim.Procs], s.source = t.Procs, "the registry's "+t.Name
-		default:
+		if s.machine[sim.Procs], s.source = traceMachine(h, t); s.source == "" {
 			return usagef("%s: the header gives neither MaxProcs nor MaxNodes; set --procs", name)
 		}
 	}
@@ -292,6 +285,21 @@ func printSummary(w io.Writer, trace string, s setup, res *sim.Result, took time
 	fmt.Fprintf(tw, "makespan\t%d s (%s)\n", sum.Makespan, humanSpan(sum.Makespan))
 	fmt.Fprintf(tw, "simulated in\t%s (%d scheduling passes)\n", took.Round(time.Millisecond), res.Passes)
 	tw.Flush()
+}
+
+// traceMachine returns the processors of the machine a trace ran on, from
+// its header (MaxProcs, else MaxNodes) or its registry entry t (may be nil),
+// and where the number came from; "" if neither says.
+func traceMachine(h *workloads.Header, t *workloads.ArchiveTrace) (int64, string) {
+	switch {
+	case h.MaxProcs > 0:
+		return h.MaxProcs, "MaxProcs of the trace header"
+	case h.MaxNodes > 0:
+		return h.MaxNodes, "MaxNodes of the trace header"
+	case t != nil && t.Procs > 0:
+		return t.Procs, "the registry's " + t.Name
+	}
+	return 0, ""
 }
 
 // printRepairs lists the values --negative-as-missing read as missing.

@@ -134,14 +134,8 @@ func traceInfo(w io.Writer, path string, t *workloads.ArchiveTrace, procs int64,
 	fmt.Fprintf(tw, "submitted\tover %s (t=%d to %d)\n", humanSpan(info.Span), info.First, info.Last)
 	fmt.Fprintf(tw, "largest job\t%d processors; longest run %s\n", info.LargestJob, humanSpan(info.MaxRuntime))
 	machine, from := procs, "--procs"
-	switch {
-	case machine > 0:
-	case h.MaxProcs > 0:
-		machine, from = h.MaxProcs, "MaxProcs"
-	case h.MaxNodes > 0:
-		machine, from = h.MaxNodes, "MaxNodes"
-	case t != nil && t.Procs > 0:
-		machine, from = t.Procs, "the registry's "+t.Name
+	if machine == 0 {
+		machine, from = traceMachine(h, t)
 	}
 	var header []string
 	if h.MaxProcs > 0 {

@@ -19,7 +19,7 @@ func TestTraceInfo(t *testing.T) {
 	for _, want := range []string{
 		"jobs          20 from 3 users\n",
 		"largest job   8 processors; longest run 2h 0m 0s\n",
-		"offered load  3.390 on 8 processors (MaxProcs)\n",
+		"offered load  3.390 on 8 processors (MaxProcs of the trace header)\n",
 		"run time / estimate quartiles 0.400, 0.500, 0.667\n",
 		"note          job 7 depends on job 3",
 	} {
