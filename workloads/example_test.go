@@ -109,3 +109,31 @@ func ExampleSWFWriter_WriteOutcome() {
 	// ; MaxProcs: 8
 	// 1 100 60 600 4 -1 -1 4 900 -1 1 3 1 -1 1 1 -1 -1
 }
+
+func ExampleNewLublin() {
+	p := workloads.DefaultLublinParams()
+	p.Nodes = 256
+	model, err := workloads.NewLublin(p, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	jobs, err := sim.ReadAll(workloads.Take(model, 5))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, j := range jobs {
+		fmt.Printf("job %d: submit %d, queue %d, %d procs, run %d, estimate %d\n",
+			j.ID, j.Submit, j.Queue, j.Need[sim.Procs], j.Runtime, j.Estimate)
+	}
+
+	p.Nodes = 16
+	_, err = workloads.NewLublin(p, 1)
+	fmt.Println(err)
+	// Output:
+	// job 1: submit 34, queue 0, 8 procs, run 195, estimate -1
+	// job 2: submit 128, queue 0, 32 procs, run 13, estimate -1
+	// job 3: submit 166, queue 0, 15 procs, run 10, estimate -1
+	// job 4: submit 542, queue 0, 16 procs, run 3, estimate -1
+	// job 5: submit 750, queue 0, 64 procs, run 211, estimate -1
+	// lublin: interactive class: parameter "nodes": "16" is too small: UMed = log2(16) − 1.5 − 2.5 = 0 is below ULow = 1; raise nodes to at least 32, lower umed_offset, or set classes = false
+}
