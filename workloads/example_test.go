@@ -137,3 +137,39 @@ func ExampleNewLublin() {
 	// job 5: submit 750, queue 0, 64 procs, run 211, estimate -1
 	// lublin: interactive class: parameter "nodes": "16" is too small: UMed = log2(16) − 1.5 − 2.5 = 0 is below ULow = 1; raise nodes to at least 32, lower umed_offset, or set classes = false
 }
+
+func ExampleTsafrirEstimates() {
+	lp := workloads.DefaultLublinParams()
+	lp.Nodes, lp.Classes = 256, false
+	model, err := workloads.NewLublin(lp, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src := workloads.TsafrirEstimates(workloads.Take(model, 10000), workloads.DefaultTsafrirParams(), 1)
+	jobs, err := sim.ReadAll(src)
+	if err != nil {
+		log.Fatal(err)
+	}
+	atMax := 0
+	for _, j := range jobs {
+		if j.Estimate < j.Runtime {
+			log.Fatalf("job %d: estimate %d below run time %d", j.ID, j.Estimate, j.Runtime)
+		}
+		if j.Estimate == 36000 {
+			atMax++
+		}
+	}
+	for _, j := range jobs[:3] {
+		fmt.Printf("job %d: run %d, estimate %d\n", j.ID, j.Runtime, j.Estimate)
+	}
+	fmt.Printf("%d jobs at the 10 h maximum; %d run times cut to it\n", atMax, src.(*workloads.TsafrirSource).Cut())
+
+	_, err = workloads.AssignTsafrir(jobs, workloads.TsafrirParams{MaxEstimate: 1800}, 1)
+	fmt.Println(err)
+	// Output:
+	// job 1: run 2996, estimate 7200
+	// job 2: run 57, estimate 36000
+	// job 3: run 39, estimate 3600
+	// 2172 jobs at the 10 h maximum; 102 run times cut to it
+	// tsafrir: parameter "max_estimate": "1800" is below 3600 s
+}
