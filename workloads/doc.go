@@ -23,9 +23,19 @@
 // run time, missing estimate) is the engine's job in package sim, which
 // rejects and counts such jobs; metrics over simulated schedules belong to
 // package results; choosing files, opening them and naming them in messages
-// belongs to the runner and the command line. Synthetic workload models,
-// estimate models and load-factor rescaling will live here too, one file
-// each.
+// belongs to the runner and the command line.
 //
-// Start with [NewSWFReader].
+// It also owns synthetic workloads, one model per file:
+//
+//   - [Lublin], the Lublin–Feitelson 2003 model of rigid jobs (sizes, run
+//     times, arrivals with a daily cycle), an endless [sim.Source];
+//   - [AssignTsafrir] and [TsafrirEstimates], the Tsafrir–Etsion–Feitelson
+//     2005 model of user runtime estimates, for synthetic jobs or logs
+//     without estimates;
+//   - [NewStream] and [Take]: every sub-model draws from its own stream of
+//     the run's seed, and Take cuts an endless model to N jobs.
+//
+// Load-factor rescaling will live here too.
+//
+// Start with [NewSWFReader], or [NewLublin] for a synthetic workload.
 package workloads
