@@ -1,16 +1,17 @@
 module github.com/schedsweep/schedsweep
 
-go 1.26
+go 1.26.0
+
+require github.com/google/go-cmp v0.7.0
 
 require (
-	github.com/google/go-cmp v0.7.0
 	github.com/schollz/progressbar/v3 v3.19.1
-	golang.org/x/term v0.44.0
+	golang.org/x/term v0.47.0
 	gonum.org/v1/gonum v0.17.0
 )
 
 require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )

@@ -30,6 +30,8 @@
 // seeded stream ([NewStream]); [Models] lists them by name with their
 // parameter structs:
 //
+//   - [Lublin] (lublin.go, gamma.go): Lublin & Feitelson 2003, the model of
+//     rigid jobs with a daily cycle, as its program defines it;
 //   - [Feitelson] (feitelson.go) and [Jann] (jann.go, with [HyperErlang] in
 //     hypererlang.go): calibrated re-creations of Feitelson 1996 and Jann et
 //     al. 1997, fitted to what the MEASY paper reports for them;
@@ -43,9 +45,10 @@
 //     policies of the MEASY paper.
 //
 // Transformations wrap a source and compose (transform.go, merge.go,
-// estimates.go): [LoadFactor], [Window], [Filter], [Take], [Merge],
-// [NodesToProcs], and the estimate models [ExactEstimates],
-// [BadnessEstimates] and [ApplyEstimates]. [Describe] summarises a workload.
+// estimates.go, tsafrir.go): [LoadFactor], [Window], [Filter], [Take],
+// [Merge], [NodesToProcs], and the estimate models [ExactEstimates],
+// [BadnessEstimates], [TsafrirEstimates] (Tsafrir, Etsion & Feitelson 2005)
+// and [PSPEstimates], all named by [ApplyEstimates]. [Describe] summarises a workload.
 //
 // What it leaves to others: validating jobs against a cluster (too large, no
 // run time, missing estimate) is the engine's job in package sim, which

@@ -43,13 +43,16 @@ func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error
 }
 
 // EstimateModels lists the forms ApplyEstimates accepts, for help texts.
-const EstimateModels = "keep, exact, badness:F, psp:SCENARIO"
+const EstimateModels = "keep, exact, badness:F, tsafrir[:MAX], psp:SCENARIO"
 
 // ApplyEstimates replaces the estimates of src as spec names:
 //
 //	keep        the workload's own estimates
 //	exact       the run time (ExactEstimates)
 //	badness:F   uniform in [r, (F+1)·r] (BadnessEstimates)
+//	tsafrir     Tsafrir, Etsion & Feitelson 2005 with its defaults
+//	tsafrir:M   the same with maximum estimate M seconds (TsafrirEstimates;
+//	            it holds the whole workload once)
 //	psp:S       per-user accuracy of PSP scenario S (PSPEstimates)
 //
 // Models that draw use seed.
@@ -72,6 +75,19 @@ func ApplyEstimates(src sim.Source, spec string, seed uint64) (sim.Source, error
 			return nil, fmt.Errorf("estimates %q: want badness:F with F a number ≥ 0, e.g. badness:2", spec)
 		}
 		return BadnessEstimates(src, f, seed)
+	case "tsafrir":
+		p := DefaultTsafrirParams()
+		if hasArg {
+			m, err := strconv.ParseInt(arg, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("estimates %q: want tsafrir:M with M the maximum estimate in seconds, e.g. tsafrir:36000", spec)
+			}
+			p.MaxEstimate = sim.Time(m)
+		}
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("estimates %q: %w", spec, err)
+		}
+		return TsafrirEstimates(src, p, seed), nil
 	case "psp":
 		sc, err := ParsePSPScenario(arg)
 		if !hasArg || err != nil {

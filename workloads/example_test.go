@@ -158,3 +158,67 @@ func ExampleNewFeitelson() {
 	// job 5: submit 2320, 4 procs, runs 87 s, family 4, after job 4
 	// job 6: submit 2394, 1 procs, runs 64 s, family 5, after job -1
 }
+
+func ExampleNewLublin() {
+	p := workloads.DefaultLublinParams()
+	p.Nodes = 256
+	model, err := workloads.NewLublin(p, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	jobs, err := sim.ReadAll(workloads.Take(model, 5))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, j := range jobs {
+		fmt.Printf("job %d: submit %d, queue %d, %d procs, run %d, estimate %d\n",
+			j.ID, j.Submit, j.Queue, j.Need[sim.Procs], j.Runtime, j.Estimate)
+	}
+
+	p.Nodes = 16
+	_, err = workloads.NewLublin(p, 1)
+	fmt.Println(err)
+	// Output:
+	// job 1: submit 34, queue 0, 8 procs, run 195, estimate -1
+	// job 2: submit 128, queue 0, 32 procs, run 13, estimate -1
+	// job 3: submit 166, queue 0, 15 procs, run 10, estimate -1
+	// job 4: submit 542, queue 0, 16 procs, run 3, estimate -1
+	// job 5: submit 750, queue 0, 64 procs, run 211, estimate -1
+	// lublin: interactive class: parameter "nodes": "16" is too small: UMed = log2(16) − 1.5 − 2.5 = 0 is below ULow = 1; raise nodes to at least 32, lower umed_offset, or set classes = false
+}
+
+func ExampleTsafrirEstimates() {
+	lp := workloads.DefaultLublinParams()
+	lp.Nodes, lp.Classes = 256, false
+	model, err := workloads.NewLublin(lp, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src := workloads.TsafrirEstimates(workloads.Take(model, 10000), workloads.DefaultTsafrirParams(), 1)
+	jobs, err := sim.ReadAll(src)
+	if err != nil {
+		log.Fatal(err)
+	}
+	atMax := 0
+	for _, j := range jobs {
+		if j.Estimate < j.Runtime {
+			log.Fatalf("job %d: estimate %d below run time %d", j.ID, j.Estimate, j.Runtime)
+		}
+		if j.Estimate == 36000 {
+			atMax++
+		}
+	}
+	for _, j := range jobs[:3] {
+		fmt.Printf("job %d: run %d, estimate %d\n", j.ID, j.Runtime, j.Estimate)
+	}
+	fmt.Printf("%d jobs at the 10 h maximum; %d run times cut to it\n", atMax, src.(*workloads.TsafrirSource).Cut())
+
+	_, err = workloads.AssignTsafrir(jobs, workloads.TsafrirParams{MaxEstimate: 1800}, 1)
+	fmt.Println(err)
+	// Output:
+	// job 1: run 2996, estimate 7200
+	// job 2: run 57, estimate 36000
+	// job 3: run 39, estimate 3600
+	// 2172 jobs at the 10 h maximum; 102 run times cut to it
+	// tsafrir: parameter "max_estimate": "1800" is below 3600 s
+}

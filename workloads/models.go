@@ -49,6 +49,10 @@ func model[P any](name, summary, note string, endless bool, defaults func() P, p
 // Models returns the synthetic workload models, in a stable order.
 func Models() []Model {
 	return []Model{
+		model("lublin", "Lublin & Feitelson 2003: rigid jobs with a daily arrival cycle, interactive and batch classes, size-correlated run times",
+			"the published model (JPDC 63(11), 2003) as its program m_lublin99.c defines it, scaled to the machine size; deviations are listed on Lublin",
+			true, DefaultLublinParams, func(p *LublinParams) int64 { return p.Nodes },
+			func(p LublinParams, seed uint64) (sim.Source, error) { return NewLublin(p, seed) }),
 		model("feitelson", FeitelsonSummary,
 			"calibrated re-creation: the structure of Feitelson (JSSPP 1996) with constants fitted to the MEASY paper's figures; every assumed constant is in FeitelsonParams' docs",
 			true, DefaultFeitelsonParams, func(p *FeitelsonParams) int64 { return int64(p.Procs) },

@@ -49,6 +49,10 @@ func TestModelParams(t *testing.T) {
 // zeroOf returns a pointer to the zero value of the struct p points to.
 func zeroOf(p any) any {
 	switch p.(type) {
+	case *LublinParams:
+		// The class tables are not parameters; the round trip covers the rest.
+		d := DefaultLublinParams()
+		return &LublinParams{Interactive: d.Interactive, Batch: d.Batch, Typeless: d.Typeless}
 	case *FeitelsonParams:
 		return &FeitelsonParams{}
 	case *JannParams:

@@ -299,7 +299,8 @@ func TestApplyEstimates(t *testing.T) {
 		spec string
 		want sim.Time // -2: an error
 	}{
-		{"keep", 500}, {"exact", 100}, {"badness:0", 100},
+		{"keep", 500}, {"exact", 100}, {"badness:0", 100}, {"tsafrir", 36000},
+		{"tsafrir:1800", -2}, {"tsafrir:x", -2}, {"psp:zz", -2},
 		{"exact:3", -2}, {"badness", -2}, {"badness:x", -2}, {"badness:-1", -2}, {"magic", -2},
 	}
 	for _, tc := range tests {
