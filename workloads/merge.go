@@ -27,6 +27,8 @@ type Merged struct {
 	heads  []sim.Record
 	live   []bool
 	shift  []sim.Time
+	seen   []int // jobs taken from each input
+	fit    []int // of those, jobs that fit the target machine unscaled
 	next   sim.JobID
 	scaled int
 	begun  bool
@@ -46,7 +48,9 @@ type Merged struct {
 // same factor. Scaled counts such jobs.
 //
 // Merge fails if procs is not positive or no input is given; an input with
-// no jobs is an error on the first call to Next, naming it.
+// no jobs is an error on the first call to Next, and an input none of whose
+// jobs fits the target machine (their machines do not overlap: every job
+// would be reshaped) an error when it ends, both naming the input.
 func Merge(procs int64, inputs ...Named) (*Merged, error) {
 	if procs < 1 {
 		return nil, fmt.Errorf("merge: the target machine needs at least one processor, got %d", procs)
@@ -55,7 +59,8 @@ func Merge(procs int64, inputs ...Named) (*Merged, error) {
 		return nil, errors.New("merge: no workloads to merge")
 	}
 	return &Merged{procs: procs, inputs: inputs, heads: make([]sim.Record, len(inputs)),
-		live: make([]bool, len(inputs)), shift: make([]sim.Time, len(inputs))}, nil
+		live: make([]bool, len(inputs)), shift: make([]sim.Time, len(inputs)),
+		seen: make([]int, len(inputs)), fit: make([]int, len(inputs))}, nil
 }
 
 // Scaled returns how many jobs so far needed more processors than the
@@ -88,10 +93,18 @@ func (m *Merged) Next() (sim.Record, error) {
 		return sim.Record{}, io.EOF
 	}
 	r := m.heads[best]
+	m.seen[best]++
+	if r.Need[sim.Procs] <= m.procs {
+		m.fit[best]++
+	}
 	next, err := m.inputs[best].Source.Next()
 	switch {
 	case err == io.EOF:
 		m.live[best] = false
+		if m.fit[best] == 0 {
+			return sim.Record{}, fmt.Errorf("merge: every one of the %d jobs of %s needs more than the %d-processor target machine: the two machines do not overlap; merge onto the larger machine",
+				m.seen[best], m.inputs[best].Name, m.procs)
+		}
 	case err != nil:
 		return sim.Record{}, fmt.Errorf("merge: %s: %w", m.inputs[best].Name, err)
 	default:

@@ -251,6 +251,11 @@ func TestMerge(t *testing.T) {
 	if _, err := Merge(0, Named{"a.swf", sim.NewSliceSource(a)}); err == nil {
 		t.Error("merge onto 0 processors: got no error")
 	}
+	big := []sim.Record{mkrec(31, 0, 10, 20, 8, 1), mkrec(32, 5, 10, 20, 16, 1)}
+	disjoint, _ := Merge(4, Named{"a.swf", sim.NewSliceSource(a)}, Named{"big.swf", sim.NewSliceSource(big)})
+	if _, err := sim.ReadAll(disjoint); err == nil || !strings.Contains(err.Error(), "every one of the 2 jobs of big.swf needs more than the 4-processor target machine") {
+		t.Errorf("merge of machines that do not overlap: got %v; want it named", err)
+	}
 	empty, _ := Merge(4, Named{"a.swf", sim.NewSliceSource(a)}, Named{"empty.swf", sim.NewSliceSource(nil)})
 	if _, err := empty.Next(); err == nil || !strings.Contains(err.Error(), "empty.swf has no jobs") {
 		t.Errorf("merge with an empty input: got %v; want it named", err)
