@@ -16,18 +16,73 @@ var ErrUnknownPolicy = errors.New("unknown policy")
 type Entry struct {
 	Name    string // as used on the command line and in experiment files
 	Summary string // one line for listings
-	New     func() sim.Policy
+	// Params returns a pointer to a new parameter struct holding the
+	// defaults, its fields tagged `hcl` and `doc` (internal/params); nil for
+	// a policy without parameters.
+	Params func() any
+	// New builds the policy. params is what Params returned, possibly
+	// changed, or nil for a policy without parameters. A policy value serves
+	// one run.
+	New func(params any) (sim.Policy, error)
+}
+
+// OrderParams are the parameters of the disciplines that take a queue
+// order.
+type OrderParams struct {
+	Order string `hcl:"order,optional" doc:"queue order: arrival (first come, first served) or sjf (shortest requested time first)"`
+}
+
+// order returns the Order named by p.
+func (p *OrderParams) order() (Order, error) {
+	switch p.Order {
+	case "arrival", "":
+		return Arrival{}, nil
+	case "sjf":
+		return ShortestFirst{}, nil
+	}
+	return nil, fmt.Errorf("parameter \"order\": %q is not arrival or sjf", p.Order)
+}
+
+func orderParams() any { return &OrderParams{Order: "arrival"} }
+
+// plain adapts a constructor without parameters.
+func plain(f func() sim.Policy) func(any) (sim.Policy, error) {
+	return func(any) (sim.Policy, error) { return f(), nil }
+}
+
+// ordered adapts a constructor that takes a queue order.
+func ordered[P sim.Policy](f func(Order) P) func(any) (sim.Policy, error) {
+	return func(params any) (sim.Policy, error) {
+		o, err := params.(*OrderParams).order()
+		if err != nil {
+			return nil, err
+		}
+		return f(o), nil
+	}
 }
 
 var builtin = [...]Entry{
 	{"fcfs", "strict first-come first-served: nothing passes a blocked head",
-		func() sim.Policy { return NewFCFS() }},
+		nil, plain(func() sim.Policy { return NewFCFS() })},
 	{"sjf", "strict shortest-job-first by requested time, ties by arrival",
-		func() sim.Policy { return NewSJF() }},
+		nil, plain(func() sim.Policy { return NewSJF() })},
 	{"easy", "EASY backfilling: a reservation for the head job, backfill around it",
-		func() sim.Policy { return NewEASY(Arrival{}) }},
+		orderParams, ordered(NewEASY)},
 	{"conservative", "conservative backfilling: every waiting job holds a reservation",
-		func() sim.Policy { return NewConservative(Arrival{}) }},
+		orderParams, ordered(NewConservative)},
+}
+
+// NewDefault builds the policy called name with its default parameters.
+func NewDefault(name string) (sim.Policy, error) {
+	e, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	var p any
+	if e.Params != nil {
+		p = e.Params()
+	}
+	return e.New(p)
 }
 
 // Entries returns the built-in policies in a stable order.

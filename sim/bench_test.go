@@ -75,7 +75,7 @@ func BenchmarkSimulate(b *testing.B) {
 				c := sim.Resources{tr.procs}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := sim.Run(sim.NewPool(c), e.New(), sim.NewSliceSource(recs), sim.Options{}); err != nil {
+					if _, err := sim.Run(sim.NewPool(c), newPolicy(b, e.Name), sim.NewSliceSource(recs), sim.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -83,4 +83,14 @@ func BenchmarkSimulate(b *testing.B) {
 			})
 		}
 	}
+}
+
+// newPolicy builds a registered policy with its defaults.
+func newPolicy(tb testing.TB, name string) sim.Policy {
+	tb.Helper()
+	p, err := policies.NewDefault(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

@@ -66,7 +66,7 @@ func TestRSSChild(t *testing.T) {
 	}
 	parts := strings.SplitN(spec, ":", 3)
 	procs, _ := strconv.ParseInt(parts[2], 10, 64)
-	e, err := policies.Lookup(parts[0])
+	p, err := policies.NewDefault(parts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestRSSChild(t *testing.T) {
 	}
 	defer f.Close()
 	r := workloads.NewSWFReader(f, filepath.Base(parts[1]), workloads.SWFOptions{})
-	if _, err := sim.Run(sim.NewPool(sim.Resources{procs}), e.New(), r, sim.Options{}); err != nil {
+	if _, err := sim.Run(sim.NewPool(sim.Resources{procs}), p, r, sim.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	status, err := os.ReadFile("/proc/self/status")

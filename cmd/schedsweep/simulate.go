@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/sim"
@@ -36,6 +37,7 @@ Flags:
 // simulateConfig is what the simulate command's flags resolve to.
 type simulateConfig struct {
 	policy          string
+	policyParams    stringList
 	procs           int64
 	procsField      string
 	memory          string
@@ -60,9 +62,15 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nPolicies:")
 		for _, e := range policies.Entries() {
 			fmt.Fprintf(fs.Output(), "  %-13s %s\n", e.Name, e.Summary)
+			if e.Params != nil {
+				for _, f := range params.Describe(e.Params()) {
+					fmt.Fprintf(fs.Output(), "  %-13s   --policy-param %s=%s: %s\n", "", f.Name, f.Default, f.Doc)
+				}
+			}
 		}
 	}
 	fs.StringVar(&c.policy, "policy", "easy", "scheduling `policy` (see below)")
+	fs.Var(&c.policyParams, "policy-param", "set a policy parameter, `name=value` (repeatable; e.g. order=sjf for easy)")
 	fs.Int64Var(&c.procs, "procs", 0, "`number` of processors (default: from the trace header or --machines)")
 	fs.StringVar(&c.procsField, "procs-field", "requested", "processors of a job: `requested` (SWF field 8, else 5) or allocated (field 5)")
 	fs.StringVar(&c.memory, "memory", "", "memory `size` of the machine, e.g. 64GiB (needs --memory-field)")
@@ -103,7 +111,18 @@ func (c *simulateConfig) resolve() (setup, error) {
 	if err != nil {
 		return s, usageError{fmt.Errorf("--policy: %w", err)}
 	}
-	s.policy = e.New()
+	var pp any
+	if e.Params != nil {
+		pp = e.Params()
+		if err := params.SetAll(pp, c.policyParams); err != nil {
+			return s, usageError{fmt.Errorf("--policy-param: %w", err)}
+		}
+	} else if len(c.policyParams) > 0 {
+		return s, usagef("--policy-param: policy %s has no parameters", e.Name)
+	}
+	if s.policy, err = e.New(pp); err != nil {
+		return s, usageError{fmt.Errorf("--policy %s: %w", e.Name, err)}
+	}
 	if s.swfOpt.Procs, err = choose("procs-field", c.procsField,
 		option[workloads.ProcsField]{"requested", workloads.RequestedProcs},
 		option[workloads.ProcsField]{"allocated", workloads.AllocatedProcs}); err != nil {
