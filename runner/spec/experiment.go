@@ -1,0 +1,128 @@
+package spec
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// Experiment is a decoded, validated experiment file: plain values, every
+// default applied, every name resolved. The runner expands its sweep into
+// runs; nothing in it refers back to HCL except the source ranges kept for
+// messages.
+type Experiment struct {
+	Name        string
+	Description string
+	// Seed is the experiment seed every run's random streams derive from.
+	Seed uint64
+	// File is the experiment file's path as given; Dir is its directory,
+	// against which relative paths in the file were resolved. Hash is the
+	// hex SHA-256 of the file's bytes.
+	File, Dir, Hash string
+
+	// Declared blocks, in file order.
+	Clusters  []*Cluster
+	Workloads []*Workload
+	Policies  []*Policy
+
+	Sweep  Sweep
+	Output Output
+}
+
+// Cluster is a machine to simulate.
+type Cluster struct {
+	Name string
+	// Capacity per resource kind: processors, memory in bytes (0: memory is
+	// not simulated), GPUs.
+	Capacity sim.Resources
+	// Machines is the Alea .machines file the capacity came from, if any
+	// (already read; kept for the record).
+	Machines string
+	Range    hcl.Range
+}
+
+// Workload is a source of jobs: a synthetic model or a trace, with the
+// transformations that apply before the load factor of the sweep.
+type Workload struct {
+	Name string
+	// Exactly one of Model and Trace is set.
+	Model string
+	// Params is the model's parameter struct (a pointer, as
+	// workloads.Model.Params returns it) with the file's values set.
+	Params any
+	// Trace is a registered trace name or a path (relative paths are
+	// resolved against the experiment file's directory).
+	Trace string
+	// SWF says how to read a trace's fields.
+	SWF workloads.SWFOptions
+	// Cuts, applied in this order: Window (if To > 0), Users (if any), then
+	// Take (if > 0).
+	From, To sim.Time
+	Users    []int32
+	Take     int
+	// Estimates is an estimate model as workloads.ApplyEstimates names it;
+	// "keep" by default.
+	Estimates string
+	// CPUUsage is "none", "default" or "full".
+	CPUUsage string
+	Range    hcl.Range
+}
+
+// Policy is a scheduling policy with its parameters.
+type Policy struct {
+	// Name is the block label, Type the registered policy (the label when
+	// the block does not say).
+	Name, Type string
+	// Params is the policy's parameter struct with the file's values set,
+	// nil for a policy without parameters.
+	Params any
+	Range  hcl.Range
+}
+
+// Sweep is the grid: the cartesian product of its axes, less the excluded
+// combinations.
+type Sweep struct {
+	Cluster     *Cluster
+	Workloads   []*Workload
+	Policies    []*Policy
+	LoadFactors []float64 // [1] when the file gives none
+	Seeds       []uint64  // replicate numbers; [1] when the file gives none
+	// Vary are further axes over one parameter of one workload or policy.
+	Vary []Axis
+	// Exclude drops a combination that matches every key of any one
+	// filter; Include, if not empty, keeps only combinations that match
+	// every key of at least one.
+	Exclude, Include []Filter
+	Range            hcl.Range
+}
+
+// Axis sweeps one parameter of one block over values.
+type Axis struct {
+	// Target is "workload.NAME.PARAM" or "policy.NAME.PARAM".
+	Target string
+	Kind   string // "workload" or "policy"
+	Block  string // the block's name
+	Param  string // the parameter's hcl name
+	// Values are the parameter's values in the form internal/params.Set
+	// reads (already checked against the parameter's type).
+	Values []string
+	Range  hcl.Range
+}
+
+// Filter matches a run when every key matches: keys are "workload",
+// "policy", "load_factor", "seed", or an axis target; values compare as
+// their canonical strings (load factors and floats as strconv 'g').
+type Filter struct {
+	Match map[string]string
+	Range hcl.Range
+}
+
+// Output says where results go.
+type Output struct {
+	// Dir is the results folder (relative paths are relative to the current
+	// directory of the command, not to the file).
+	Dir string
+	// Jobs says whether to write the per-job table (jobs/).
+	Jobs bool
+}
