@@ -78,6 +78,16 @@ func SetAll(p any, assignments []string) error {
 	return nil
 }
 
+// Clone returns a pointer to a copy of the struct p points to. Parameter
+// structs hold values (scalars and structs of scalars), so the copy shares
+// nothing with p.
+func Clone(p any) any {
+	v := structValue(p)
+	c := reflect.New(v.Type())
+	c.Elem().Set(v)
+	return c.Interface()
+}
+
 // String renders the parameters as "name=value" pairs in field order, the
 // form SetAll reads back.
 func String(p any) string {

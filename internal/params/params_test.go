@@ -53,3 +53,12 @@ func TestSetErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestClone(t *testing.T) {
+	p := &example{Nodes: 5, Name: "a"}
+	c := Clone(p).(*example)
+	c.Nodes = 7
+	if p.Nodes != 5 || c.Name != "a" {
+		t.Errorf("Clone shares or loses fields: original %+v, copy %+v", *p, *c)
+	}
+}

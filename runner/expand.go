@@ -1,0 +1,212 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/params"
+	"github.com/schedsweep/schedsweep/runner/spec"
+)
+
+// Run is one fully resolved cell of a sweep: everything needed to simulate
+// it and to name its results.
+type Run struct {
+	// Index is the run's position in the expanded grid, from 0.
+	Index int
+	// Key is a hash of the resolved parameters (16 hex digits): the same
+	// parameters give the same key in any experiment, so results can be
+	// resumed and merged.
+	Key string
+	// WorkloadKey hashes what determines the jobs (the workload and its
+	// parameters, not the policy or the load factor).
+	WorkloadKey string
+
+	Cluster    *spec.Cluster
+	Workload   *spec.Workload // a copy with the sweep's vary values applied
+	Policy     *spec.Policy   // likewise
+	LoadFactor float64
+	Replicate  uint64
+
+	// WorkloadSeed seeds the workload's random streams: derived from the
+	// experiment seed, the workload key and the replicate, so every policy
+	// and load factor of one replicate sees the same jobs (common random
+	// numbers). Seed derives from the experiment seed and the run key, for
+	// randomness of the run itself.
+	WorkloadSeed, Seed uint64
+
+	// Values are the axis values by axis name ("workload", "policy",
+	// "load_factor", "replicate" and each vary target), as strings in the
+	// form filters compare.
+	Values map[string]string
+}
+
+// Expand returns the runs of e's sweep in grid order: workloads, then
+// policies, then vary axes in file order, then load factors, then
+// replicates, the last varying fastest. Excluded combinations are left out.
+func Expand(e *spec.Experiment) ([]Run, error) {
+	sw := &e.Sweep
+	var runs []Run
+	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string) error
+	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string) error {
+		if axis < len(sw.Vary) {
+			a := sw.Vary[axis]
+			if !(a.Kind == "workload" && a.Block == w.Name || a.Kind == "policy" && a.Block == p.Name) {
+				return walk(w, p, axis+1, values)
+			}
+			for _, v := range a.Values {
+				w2, p2, err := applyAxis(w, p, a, v)
+				if err != nil {
+					return err
+				}
+				next := copyMap(values)
+				next[a.Target] = v
+				if err := walk(w2, p2, axis+1, next); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for _, lf := range sw.LoadFactors {
+			for _, rep := range sw.Seeds {
+				vals := copyMap(values)
+				vals["load_factor"] = formatFloat(lf)
+				vals["replicate"] = strconv.FormatUint(rep, 10)
+				if !keep(sw, vals) {
+					continue
+				}
+				r := Run{
+					Index: len(runs), Cluster: sw.Cluster, Workload: w, Policy: p,
+					LoadFactor: lf, Replicate: rep, Values: vals,
+				}
+				r.WorkloadKey = hash(workloadCanon(w))
+				r.Key = hash(runCanon(&r))
+				r.WorkloadSeed = deriveSeed(e.Seed, r.WorkloadKey, rep)
+				r.Seed = deriveSeed(e.Seed, r.Key, rep)
+				runs = append(runs, r)
+			}
+		}
+		return nil
+	}
+	for _, w := range sw.Workloads {
+		for _, p := range sw.Policies {
+			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("experiment %s: the sweep's filters leave no run", e.Name)
+	}
+	return runs, nil
+}
+
+// applyAxis returns copies of w and p with the axis parameter set to v.
+func applyAxis(w *spec.Workload, p *spec.Policy, a spec.Axis, v string) (*spec.Workload, *spec.Policy, error) {
+	switch a.Kind {
+	case "workload":
+		w2 := *w
+		w2.Params = cloneParams(w.Params)
+		if err := params.Set(w2.Params, a.Param, v); err != nil {
+			return nil, nil, fmt.Errorf("vary %s: %w", a.Target, err)
+		}
+		return &w2, p, nil
+	case "policy":
+		p2 := *p
+		p2.Params = cloneParams(p.Params)
+		if err := params.Set(p2.Params, a.Param, v); err != nil {
+			return nil, nil, fmt.Errorf("vary %s: %w", a.Target, err)
+		}
+		return w, &p2, nil
+	}
+	return nil, nil, fmt.Errorf("vary %s: unknown kind %q", a.Target, a.Kind)
+}
+
+// keep applies the sweep's exclude and include filters.
+func keep(sw *spec.Sweep, vals map[string]string) bool {
+	for _, f := range sw.Exclude {
+		if matches(f, vals) {
+			return false
+		}
+	}
+	if len(sw.Include) == 0 {
+		return true
+	}
+	for _, f := range sw.Include {
+		if matches(f, vals) {
+			return true
+		}
+	}
+	return false
+}
+
+func matches(f spec.Filter, vals map[string]string) bool {
+	for k, v := range f.Match {
+		if vals[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// workloadCanon is the canonical text of what determines a workload's jobs.
+func workloadCanon(w *spec.Workload) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workload=%s\n", w.Name)
+	if w.Model != "" {
+		fmt.Fprintf(&b, "model=%s\nparams=%s\n", w.Model, params.String(w.Params))
+	} else {
+		fmt.Fprintf(&b, "trace=%s\nswf=%d,%d,%d,%t\n", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
+	}
+	fmt.Fprintf(&b, "window=%d,%d\nusers=%v\ntake=%d\nestimates=%s\ncpu_usage=%s\n",
+		w.From, w.To, w.Users, w.Take, w.Estimates, w.CPUUsage)
+	return b.String()
+}
+
+// runCanon is the canonical text of a run's resolved parameters.
+func runCanon(r *Run) string {
+	var b strings.Builder
+	b.WriteString(workloadCanon(r.Workload))
+	fmt.Fprintf(&b, "cluster=%s %v\n", r.Cluster.Name, r.Cluster.Capacity)
+	fmt.Fprintf(&b, "policy=%s\ntype=%s\n", r.Policy.Name, r.Policy.Type)
+	if r.Policy.Params != nil {
+		fmt.Fprintf(&b, "policy_params=%s\n", params.String(r.Policy.Params))
+	}
+	fmt.Fprintf(&b, "load_factor=%s\nreplicate=%d\n", formatFloat(r.LoadFactor), r.Replicate)
+	return b.String()
+}
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// deriveSeed mixes the experiment seed with a key and a replicate.
+func deriveSeed(seed uint64, key string, rep uint64) uint64 {
+	var buf [16]byte
+	binary.LittleEndian.PutUint64(buf[:8], seed)
+	binary.LittleEndian.PutUint64(buf[8:], rep)
+	sum := sha256.Sum256(append(buf[:], key...))
+	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func copyMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+2)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// cloneParams copies a parameter struct, or returns nil for none.
+func cloneParams(p any) any {
+	if p == nil {
+		return nil
+	}
+	return params.Clone(p)
+}

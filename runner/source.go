@@ -1,0 +1,147 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// sources builds runs' workloads. A trace is read once and shared, read-only,
+// by every run that uses it; models are generated per run (they are cheap
+// and depend on the run's workload seed).
+type sources struct {
+	cacheDir string
+	mu       sync.Mutex
+	traces   map[string]*trace
+}
+
+type trace struct {
+	once sync.Once
+	recs []sim.Record
+	err  error
+}
+
+func newSources(cacheDir string) *sources {
+	return &sources{cacheDir: cacheDir, traces: make(map[string]*trace)}
+}
+
+// read returns the records of the workload's trace, reading it on first use.
+func (s *sources) read(r *Run) ([]sim.Record, error) {
+	w := r.Workload
+	key := fmt.Sprintf("%s|%d|%d|%d|%t", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
+	s.mu.Lock()
+	t, ok := s.traces[key]
+	if !ok {
+		t = &trace{}
+		s.traces[key] = t
+	}
+	s.mu.Unlock()
+	t.once.Do(func() {
+		path, _, err := workloads.ResolveTrace(s.cacheDir, w.Trace)
+		if err != nil {
+			t.err = fmt.Errorf("workload %s: %w", w.Name, err)
+			return
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.err = fmt.Errorf("workload %s: %w", w.Name, err)
+			return
+		}
+		defer f.Close()
+		t.recs, t.err = sim.ReadAll(workloads.NewSWFReader(f, filepath.Base(path), w.SWF))
+		if t.err == nil && len(t.recs) == 0 {
+			t.err = fmt.Errorf("workload %s: trace %s has no jobs", w.Name, path)
+		}
+	})
+	return t.recs, t.err
+}
+
+// source returns the job stream of run r: the model or trace, the cuts, the
+// estimate model, CPU usage, then the load factor.
+func (s *sources) source(r *Run) (sim.Source, error) {
+	w := r.Workload
+	var src sim.Source
+	if w.Model != "" {
+		m, err := workloads.LookupModel(w.Model)
+		if err != nil {
+			return nil, err
+		}
+		if src, err = m.New(w.Params, r.WorkloadSeed); err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+	} else {
+		recs, err := s.read(r)
+		if err != nil {
+			return nil, err
+		}
+		src = sim.NewSliceSource(recs)
+	}
+	if w.To > 0 {
+		src = workloads.Window(src, w.From, w.To)
+	}
+	if len(w.Users) > 0 {
+		src = workloads.Filter(src, workloads.Users(w.Users...))
+	}
+	if w.Take > 0 {
+		src = workloads.Take(src, w.Take)
+	}
+	src, err := workloads.ApplyEstimates(src, w.Estimates, r.WorkloadSeed)
+	if err != nil {
+		return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+	}
+	switch w.CPUUsage {
+	case "", "none":
+	case "default", "full":
+		p := workloads.DefaultCPUUsageParams()
+		if w.CPUUsage == "full" {
+			p = workloads.FullCPUUsageParams()
+		}
+		if src, err = workloads.NewCPUUsage(src, p, r.WorkloadSeed); err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+	default:
+		return nil, fmt.Errorf("workload %s: cpu_usage %q is not none, default or full", w.Name, w.CPUUsage)
+	}
+	if r.LoadFactor != 1 {
+		if src, err = workloads.LoadFactor(src, r.LoadFactor); err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+	}
+	return src, nil
+}
+
+// policy builds a fresh policy value for run r.
+func policy(r *Run) (sim.Policy, error) {
+	e, err := policies.Lookup(r.Policy.Type)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.New(cloneParams(r.Policy.Params))
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %w", r.Policy.Name, err)
+	}
+	return p, nil
+}
+
+// simulate runs r to its result.
+func (s *sources) simulate(r *Run) (*sim.Result, error) {
+	src, err := s.source(r)
+	if err != nil {
+		return nil, err
+	}
+	p, err := policy(r)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
+			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)
+	}
+	return res, nil
+}
