@@ -79,7 +79,7 @@ func WriteJobs(path string, runKey string, res *sim.Result, meta Metadata) error
 		return errorFor(path, err)
 	}
 	sc := arrow.NewSchema(jobsFields[:], &md)
-	// Statistics of status and reason would cost an eighth of the write
+	// Statistics of status and reason would cost a tenth of the write
 	// (arrow-go recomputes them from the dictionary per row group) and let
 	// a reader skip almost nothing: they hold a handful of values.
 	noStats := []string{"status", "reason"}
