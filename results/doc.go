@@ -1,6 +1,20 @@
-// Package results turns simulated schedules into numbers: metrics as pure
-// functions over a run's outcomes. Writers for result tables (Arrow/Parquet)
-// will live here too. It reads sim types only; it never simulates.
+// Package results turns simulated schedules into numbers and files: metrics
+// as pure functions over a run's outcomes, and the Parquet writers of a
+// sweep's result tables. It reads sim types only; it never simulates, and
+// it leaves paths, run keys, the parameter list and the choice of sweep
+// axes to the runner.
 //
-// Start with Summarize.
+// Start with Summarize, the headline metrics cmd prints. A sweep records
+// each run with:
+//
+//   - NewRunRow and UserRows, the run's rows of runs.parquet and
+//     users.parquet (plain data; the runner may journal them as JSON);
+//   - WriteJobs, the run's jobs file, under the Hive directory PartitionDir
+//     names for the run's sweep axes;
+//   - WriteRuns and WriteUsers (or a UsersWriter, which streams), the
+//     sweep's tables.
+//
+// Every file is written to a temporary name and renamed into place, and the
+// same inputs give the same bytes. README.md describes the layout, every
+// column and how to load the files in DuckDB, pandas, R and Polars.
 package results

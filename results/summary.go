@@ -15,9 +15,10 @@ type Summary struct {
 
 	MeanWait     float64 // seconds from submit to start
 	MeanResponse float64 // seconds from submit to end
-	// MeanBoundedSlowdown is the mean of max(1, response / max(run, tau)),
-	// run being how long the job ran in the simulation (its estimate if it
-	// was killed).
+	// MeanSlowdown is the mean of Slowdown(response, run), run being how
+	// long the job ran in the simulation (its estimate if it was killed).
+	MeanSlowdown float64
+	// MeanBoundedSlowdown is the mean of max(1, response / max(run, tau)).
 	MeanBoundedSlowdown float64
 
 	// First is the earliest submit and Last the latest end of a job that ran;
@@ -32,11 +33,23 @@ type Summary struct {
 // Summarize computes the summary of res with run-time floor tau for bounded
 // slowdown. It is O(n) in the number of jobs.
 func Summarize(res *sim.Result, tau sim.Time) Summary {
+	return summarize(res, tau, nil)
+}
+
+// samples holds the per-job metrics of the jobs that ran, in job order, for
+// the quantiles of NewRunRow.
+type samples struct {
+	wait, response, slowdown, bsld []float64
+}
+
+// summarize is Summarize; when smp is not nil it also appends every job's
+// metrics to it, so NewRunRow reads each job once.
+func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	s := Summary{
 		Jobs: len(res.Jobs), Finished: res.Finished, Killed: res.Killed, Rejected: res.Rejected,
 		EstimatesFilled: res.EstimatesFilled,
 	}
-	var wait, resp, bsld float64
+	var wait, resp, sld, bsld float64
 	var held [sim.MaxKinds]float64
 	n := 0
 	for i := range res.Jobs {
@@ -51,9 +64,18 @@ func Summarize(res *sim.Result, tau sim.Time) Summary {
 		n++
 		run := o.End - o.Start
 		r := o.End - o.Submit
-		wait += float64(o.Start - o.Submit)
+		w := float64(o.Start - o.Submit)
+		sd, bd := Slowdown(r, run), BoundedSlowdown(r, run, tau)
+		wait += w
 		resp += float64(r)
-		bsld += BoundedSlowdown(r, run, tau)
+		sld += sd
+		bsld += bd
+		if smp != nil {
+			smp.wait = append(smp.wait, w)
+			smp.response = append(smp.response, float64(r))
+			smp.slowdown = append(smp.slowdown, sd)
+			smp.bsld = append(smp.bsld, bd)
+		}
 		for k, v := range o.Need {
 			held[k] += float64(v) * float64(run)
 		}
@@ -61,7 +83,8 @@ func Summarize(res *sim.Result, tau sim.Time) Summary {
 	if n == 0 {
 		return s
 	}
-	s.MeanWait, s.MeanResponse, s.MeanBoundedSlowdown = wait/float64(n), resp/float64(n), bsld/float64(n)
+	s.MeanWait, s.MeanResponse = wait/float64(n), resp/float64(n)
+	s.MeanSlowdown, s.MeanBoundedSlowdown = sld/float64(n), bsld/float64(n)
 	s.Makespan = s.Last - s.First
 	for k, c := range res.Capacity {
 		if c > 0 && s.Makespan > 0 {
@@ -69,6 +92,15 @@ func Summarize(res *sim.Result, tau sim.Time) Summary {
 		}
 	}
 	return s
+}
+
+// Slowdown returns response / max(run, 1): response over the time the job
+// held its resources, with run floored at one second so that a zero-length
+// job does not divide by zero. A zero-length job's slowdown is therefore its
+// response in seconds, which is 0 when it started at once; every other job's
+// is at least 1.
+func Slowdown(response, run sim.Time) float64 {
+	return float64(response) / float64(max(run, 1))
 }
 
 // BoundedSlowdown returns max(1, response / max(run, tau)).

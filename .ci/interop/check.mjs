@@ -1,0 +1,280 @@
+// check.mjs reads a schedsweep results folder with two independent Parquet
+// readers, DuckDB and hyparquet, and fails on anything a user loading the
+// results would trip over.
+//
+//   node check.mjs DIR [--runs N] [--users N] [--jobs N]
+//                      [--partition KEY=VALUE [--partition-jobs N]]
+//
+// DIR holds runs.parquet, users.parquet and jobs/**/*.parquet (Hive
+// partitions). The counts, when given, are checked exactly; whether given or
+// not, the files must agree with each other: jobs rows = sum(runs.jobs) =
+// sum(users.jobs), and runs.parquet's wait and bounded slowdown statistics
+// equal DuckDB's avg and quantile_disc over each run's jobs. --partition
+// (default policy=easy) picks one Hive partition; its job count must equal
+// the jobs of the runs it holds, and those runs must be the ones
+// runs.parquet gives that parameter value. Both readers check every
+// column's name, DuckDB its type too, and both the key-value metadata.
+//
+// Install the pinned readers beside this file first: npm install.
+//
+// Exit status 0 when every check passes, 1 with one line per failure, 2 on
+// bad usage.
+import { DuckDBInstance } from '@duckdb/node-api'
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet'
+import { compressors } from 'hyparquet-compressors'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+
+const usage = 'usage: node check.mjs DIR [--runs N] [--users N] [--jobs N] [--partition KEY=VALUE] [--partition-jobs N]'
+
+function parseArgs(argv) {
+  const opt = { partition: 'policy=easy' }
+  const rest = [...argv]
+  while (rest.length > 0) {
+    const a = rest.shift()
+    if (!a.startsWith('--')) {
+      if (opt.dir !== undefined) usageError(`unexpected argument "${a}"`)
+      opt.dir = a
+      continue
+    }
+    const v = rest.shift()
+    if (v === undefined) usageError(`${a} needs a value`)
+    switch (a) {
+    case '--runs': case '--users': case '--jobs': case '--partition-jobs': {
+      if (!/^\d+$/.test(v)) usageError(`${a} "${v}" is not a count`)
+      opt[a.slice(2).replace('-jobs', 'Jobs')] = BigInt(v)
+      break
+    }
+    case '--partition':
+      if (!/^[^=]+=/.test(v)) usageError(`--partition "${v}" is not KEY=VALUE`)
+      opt.partition = v
+      break
+    default:
+      usageError(`unknown option "${a}"`)
+    }
+  }
+  if (opt.dir === undefined) usageError('no results folder given')
+  return opt
+}
+
+function usageError(msg) {
+  console.error(`check.mjs: ${msg}\n${usage}`)
+  process.exit(2)
+}
+
+const opt = parseArgs(process.argv.slice(2))
+const failures = []
+const fail = (msg) => failures.push(msg)
+const expectEqual = (what, got, want) => {
+  if (got !== want) fail(`${what}: got ${got}; want ${want}`)
+}
+
+// The columns every results file must have, with DuckDB's type for each.
+const runsColumns = {
+  run_key: 'VARCHAR', experiment: 'VARCHAR', seed: 'BIGINT',
+  jobs: 'BIGINT', finished: 'BIGINT', killed: 'BIGINT', rejected: 'BIGINT', makespan: 'BIGINT',
+  utilization: 'DOUBLE', memory_utilization: 'DOUBLE', wall_seconds: 'DOUBLE',
+}
+for (const m of ['wait', 'response', 'slowdown', 'bounded_slowdown']) {
+  for (const s of ['mean', 'median', 'p95']) runsColumns[`${m}_${s}`] = 'DOUBLE'
+}
+const jobsColumns = {
+  run_key: 'VARCHAR', job_id: 'BIGINT', user: 'BIGINT', submit: 'BIGINT', start: 'BIGINT', end: 'BIGINT',
+  runtime: 'BIGINT', requested_time: 'BIGINT', estimate_filled: 'BOOLEAN', procs: 'BIGINT', memory: 'BIGINT',
+  wait: 'BIGINT', response: 'BIGINT', slowdown: 'DOUBLE', bounded_slowdown: 'DOUBLE',
+  status: 'VARCHAR', reason: 'VARCHAR',
+}
+const usersColumns = {
+  run_key: 'VARCHAR', user: 'BIGINT', jobs: 'BIGINT', ran: 'BIGINT',
+  mean_wait: 'DOUBLE', mean_response: 'DOUBLE', mean_bounded_slowdown: 'DOUBLE',
+}
+const metadataKeys = ['schedsweep.tool_version', 'schedsweep.experiment_file', 'schedsweep.experiment_hash']
+
+const runsPath = join(opt.dir, 'runs.parquet')
+const usersPath = join(opt.dir, 'users.parquet')
+const jobsDir = join(opt.dir, 'jobs')
+for (const p of [runsPath, usersPath, jobsDir]) {
+  if (!existsSync(p)) {
+    console.error(`check.mjs: ${p} does not exist`)
+    process.exit(1)
+  }
+}
+const jobFiles = listParquet(jobsDir)
+if (jobFiles.length === 0) fail(`${jobsDir}: no .parquet files`)
+const [partKey, partValue] = splitOnce(opt.partition, '=')
+const partFiles = jobFiles.filter(f => relative(jobsDir, f).split(sep).includes(`${partKey}=${hiveEscape(partValue)}`))
+if (partFiles.length === 0) fail(`no jobs file under a ${partKey}=${hiveEscape(partValue)} directory`)
+
+try {
+  await checkDuckDB()
+  await checkHyparquet()
+} catch (err) {
+  fail(`reading ${opt.dir} failed: ${err.message ?? err}`)
+}
+
+if (failures.length > 0) {
+  for (const f of failures) console.error(`FAIL ${f}`)
+  console.error(`check.mjs: ${failures.length} check(s) failed for ${opt.dir}`)
+  process.exit(1)
+}
+console.log(`check.mjs: ${opt.dir}: all checks passed`)
+
+async function checkDuckDB() {
+  const db = await DuckDBInstance.create(':memory:')
+  const con = await db.connect()
+  const rows = async (sql, params) => (await con.runAndReadAll(sql, params)).getRowObjects()
+  const one = async (sql, params) => Object.values((await rows(sql, params))[0])[0]
+  const jobsGlob = join(jobsDir, '**', '*.parquet')
+  await con.run(`CREATE VIEW runs AS SELECT * FROM read_parquet(${lit(runsPath)})`)
+  await con.run(`CREATE VIEW users AS SELECT * FROM read_parquet(${lit(usersPath)})`)
+  await con.run(`CREATE VIEW jobs AS SELECT * FROM read_parquet(${lit(jobsGlob)}, hive_partitioning = true)`)
+
+  const types = {}
+  for (const [view, want] of [['runs', runsColumns], ['users', usersColumns], ['jobs', jobsColumns]]) {
+    types[view] = Object.fromEntries((await rows(`DESCRIBE ${view}`)).map(r => [r.column_name, r.column_type]))
+    for (const [col, type] of Object.entries(want)) {
+      expectEqual(`duckdb: ${view} column ${col} type`, types[view][col] ?? 'missing', type)
+    }
+  }
+  if (!(partKey in types.jobs)) fail(`duckdb: jobs has no Hive partition column ${partKey}`)
+  if (!(partKey in types.runs)) fail(`duckdb: runs.parquet has no parameter column ${partKey}`)
+
+  const nRuns = await one('SELECT count(*) FROM runs')
+  const nUsers = await one('SELECT count(*) FROM users')
+  const nJobs = await one('SELECT count(*) FROM jobs')
+  if (opt.runs !== undefined) expectEqual('duckdb: runs.parquet rows', nRuns, opt.runs)
+  if (opt.users !== undefined) expectEqual('duckdb: users.parquet rows', nUsers, opt.users)
+  if (opt.jobs !== undefined) expectEqual('duckdb: jobs rows', nJobs, opt.jobs)
+  expectEqual('duckdb: jobs rows against sum(runs.jobs)', nJobs, await one('SELECT sum(jobs) FROM runs'))
+  expectEqual('duckdb: sum(users.jobs) against sum(runs.jobs)',
+    await one('SELECT sum(jobs) FROM users'), await one('SELECT sum(jobs) FROM runs'))
+  expectEqual('duckdb: runs.parquet run_key unique', await one('SELECT count(DISTINCT run_key) FROM runs'), nRuns)
+  expectEqual('duckdb: jobs files cover every run', await one('SELECT count(DISTINCT run_key) FROM jobs'), nRuns)
+  expectEqual('duckdb: rejected jobs with a start time',
+    await one("SELECT count(*) FROM jobs WHERE status = 'rejected' AND start IS NOT NULL"), 0n)
+  // runs.parquet's quantiles are nearest-rank, which is DuckDB's quantile_disc.
+  expectEqual("duckdb: runs whose wait and bounded slowdown stats disagree with their jobs'", await one(`
+    WITH j AS (
+      SELECT run_key, avg(wait) AS wait_mean,
+             quantile_disc(wait, 0.5) AS wait_median, quantile_disc(wait, 0.95) AS wait_p95,
+             quantile_disc(bounded_slowdown, 0.5) AS bsld_median, quantile_disc(bounded_slowdown, 0.95) AS bsld_p95
+      FROM jobs WHERE status <> 'rejected' GROUP BY run_key)
+    SELECT count(*) FROM j JOIN runs r USING (run_key)
+    WHERE abs(j.wait_mean - r.wait_mean) > 1e-9 * greatest(1, abs(r.wait_mean))
+       OR j.wait_median <> r.wait_median OR j.wait_p95 <> r.wait_p95
+       OR j.bsld_median <> r.bounded_slowdown_median OR j.bsld_p95 <> r.bounded_slowdown_p95`), 0n)
+
+  // One Hive partition: its jobs, the runs they come from, and the runs
+  // runs.parquet says have that parameter value.
+  const partJobs = await one(`SELECT count(*) FROM jobs WHERE CAST(${ident(partKey)} AS VARCHAR) = $1`, [partValue])
+  if (partJobs === 0n) fail(`duckdb: no jobs in partition ${opt.partition}`)
+  if (opt.partitionJobs !== undefined) expectEqual(`duckdb: jobs in partition ${opt.partition}`, partJobs, opt.partitionJobs)
+  expectEqual(`duckdb: jobs in partition ${opt.partition} against its runs' jobs`, partJobs, await one(
+    `SELECT sum(jobs) FROM runs WHERE run_key IN
+       (SELECT run_key FROM jobs WHERE CAST(${ident(partKey)} AS VARCHAR) = $1)`, [partValue]))
+  const runsType = types.runs[partKey]
+  const match = runsType === 'VARCHAR' ? '$1' : `TRY_CAST($1 AS ${runsType})`
+  expectEqual(`duckdb: runs in partition ${opt.partition} against runs.parquet's ${partKey}`,
+    await one(`SELECT count(DISTINCT run_key) FROM jobs WHERE CAST(${ident(partKey)} AS VARCHAR) = $1`, [partValue]),
+    await one(`SELECT count(*) FROM runs WHERE ${ident(partKey)} = ${match}`, [partValue]))
+  // Reading the partition's files alone gives the same count.
+  if (partFiles.length > 0) {
+    expectEqual(`duckdb: rows of the files under ${opt.partition}`,
+      await one(`SELECT count(*) FROM read_parquet([${partFiles.map(lit).join(', ')}])`), partJobs)
+  }
+
+  for (const p of [runsPath, usersPath, jobFiles[0]]) {
+    const kv = Object.fromEntries((await rows(
+      `SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata(${lit(p)})`)).map(r => [r.k, r.v]))
+    for (const k of metadataKeys) if (!(k in kv)) fail(`duckdb: ${p}: no key-value metadata ${k}`)
+  }
+  console.log(`duckdb: ${nRuns} runs, ${nUsers} user rows, ${nJobs} jobs in ${jobFiles.length} files; ` +
+    `${partJobs} jobs in partition ${opt.partition}`)
+  con.closeSync()
+  db.closeSync()
+}
+
+async function checkHyparquet() {
+  const runs = await readWithHyparquet(runsPath)
+  if (opt.runs !== undefined) expectEqual('hyparquet: runs.parquet rows', BigInt(runs.rows.length), opt.runs)
+  expectColumns('hyparquet: runs.parquet', runs.columns, Object.keys(runsColumns))
+  if (!runs.columns.includes(partKey)) fail(`hyparquet: runs.parquet has no column ${partKey}`)
+
+  const users = await readWithHyparquet(usersPath)
+  if (opt.users !== undefined) expectEqual('hyparquet: users.parquet rows', BigInt(users.rows.length), opt.users)
+  expectColumns('hyparquet: users.parquet', users.columns, Object.keys(usersColumns))
+
+  const file = partFiles[0]
+  if (file === undefined) return
+  const jobs = await readWithHyparquet(file)
+  expectColumns(`hyparquet: ${file}`, jobs.columns, Object.keys(jobsColumns))
+  const key = jobs.rows[0]?.run_key
+  const run = runs.rows.find(r => r.run_key === key)
+  if (run === undefined) {
+    fail(`hyparquet: ${file}: run_key ${key} is not in runs.parquet`)
+  } else {
+    expectEqual(`hyparquet: ${file} rows against runs.parquet's jobs for ${key}`, BigInt(jobs.rows.length), run.jobs)
+    expectEqual(`hyparquet: ${file} finished jobs`,
+      BigInt(jobs.rows.filter(r => r.status === 'finished').length), run.finished)
+    // Every page decoded: the job ids are distinct 64-bit integers.
+    expectEqual(`hyparquet: ${file} distinct job_id`, new Set(jobs.rows.map(r => r.job_id)).size, jobs.rows.length)
+  }
+  for (const r of jobs.rows) {
+    if (typeof r.job_id !== 'bigint' || typeof r.submit !== 'bigint') {
+      fail(`hyparquet: ${file}: job_id and submit should read as 64-bit integers, got ${typeof r.job_id}, ${typeof r.submit}`)
+      break
+    }
+  }
+  console.log(`hyparquet: ${runs.rows.length} runs, ${users.rows.length} user rows, ` +
+    `${jobs.rows.length} jobs in ${relative(opt.dir, file)}`)
+}
+
+// readWithHyparquet reads a whole file and checks what every results file
+// shares: a root without a REPEATED repetition type (the Parquet spec gives
+// the root none; arrow-go before v18.8.0 wrote REPEATED, which some readers
+// reject), zstd, and the schedsweep key-value metadata.
+async function readWithHyparquet(path) {
+  const file = await asyncBufferFromFile(path)
+  const metadata = await parquetMetadataAsync(file)
+  const rootRepetition = metadata.schema[0].repetition_type
+  if (rootRepetition !== undefined && rootRepetition !== 'REQUIRED') {
+    fail(`hyparquet: ${path}: root repetition ${rootRepetition}; want none or REQUIRED`)
+  }
+  const codecs = new Set(metadata.row_groups.flatMap(rg => rg.columns.map(c => c.meta_data.codec)))
+  for (const c of codecs) expectEqual(`hyparquet: ${path} compression`, c, 'ZSTD')
+  const kv = Object.fromEntries((metadata.key_value_metadata ?? []).map(({ key, value }) => [key, value]))
+  for (const k of metadataKeys) if (!(k in kv)) fail(`hyparquet: ${path}: no key-value metadata ${k}`)
+  const rows = await parquetReadObjects({ file, metadata, compressors })
+  expectEqual(`hyparquet: ${path} rows against its footer`, BigInt(rows.length), metadata.num_rows)
+  return { rows, columns: parquetSchema(metadata).children.map(c => c.element.name) }
+}
+
+function expectColumns(what, got, want) {
+  for (const c of want) if (!got.includes(c)) fail(`${what}: no column ${c} (has ${got.join(', ')})`)
+}
+
+function listParquet(dir) {
+  const out = []
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) out.push(...listParquet(p))
+    else if (name.endsWith('.parquet')) out.push(p)
+  }
+  return out
+}
+
+function splitOnce(s, sepChar) {
+  const i = s.indexOf(sepChar)
+  return [s.slice(0, i), s.slice(i + 1)]
+}
+
+// hiveEscape percent-encodes a partition value as results.PartitionDir does.
+function hiveEscape(s) {
+  return Array.from(new TextEncoder().encode(s), b => {
+    const c = String.fromCharCode(b)
+    return /[A-Za-z0-9._~-]/.test(c) ? c : '%' + b.toString(16).toUpperCase().padStart(2, '0')
+  }).join('')
+}
+
+function lit(s) { return `'${s.replaceAll("'", "''")}'` }
+function ident(s) { return `"${s.replaceAll('"', '""')}"` }

@@ -1,0 +1,198 @@
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// Metadata is what every results file records about where it came from, as
+// Parquet key-value metadata (the footer's key_value_metadata, which
+// pyarrow, Polars, R arrow, DuckDB's parquet_kv_metadata and hyparquet all
+// expose). It holds no timestamp unless the caller puts one in Extra, so the
+// same inputs give byte-identical files.
+type Metadata struct {
+	ToolVersion    string // key schedsweep.tool_version
+	ExperimentFile string // key schedsweep.experiment_file
+	ExperimentHash string // key schedsweep.experiment_hash
+	// Extra holds further pairs, written after the three above in key order.
+	// A key may not repeat one of the three.
+	Extra map[string]string
+}
+
+// Metadata keys.
+const (
+	MetaToolVersion    = "schedsweep.tool_version"
+	MetaExperimentFile = "schedsweep.experiment_file"
+	MetaExperimentHash = "schedsweep.experiment_hash"
+)
+
+// arrow returns m as Arrow schema metadata, which pqarrow writes as the
+// file's key-value metadata in this order.
+func (m Metadata) arrow() (arrow.Metadata, error) {
+	keys := []string{MetaToolVersion, MetaExperimentFile, MetaExperimentHash}
+	vals := []string{m.ToolVersion, m.ExperimentFile, m.ExperimentHash}
+	for _, k := range slices.Sorted(maps.Keys(m.Extra)) {
+		if slices.Contains(keys[:3], k) {
+			return arrow.Metadata{}, fmt.Errorf("extra metadata key %q is reserved", k)
+		}
+		keys, vals = append(keys, k), append(vals, m.Extra[k])
+	}
+	return arrow.NewMetadata(keys, vals), nil
+}
+
+// batchRows is how many rows the writers put in one Arrow record batch and
+// so in one Parquet row group: large enough to compress well and for
+// readers to split work by row group, small enough that a writer holds only
+// a few megabytes however long the run.
+const batchRows = 64 * 1024
+
+// writerProps returns the Parquet properties every results file uses:
+//
+//   - a required root: arrow-go's default repeated root is valid Parquet
+//     but some readers reject it;
+//   - zstd at level 1 (its fastest) on every column: on a 100k-job run
+//     the jobs file takes 7% less time than at the default level 3 and is
+//     1% larger;
+//   - dictionary encoding on the string columns only;
+//   - DELTA_BINARY_PACKED on the int64 columns: times and ids change
+//     little from row to row, so deltas pack into a few bits; on the same
+//     run that takes 40% less time than plain encoding, whose larger pages
+//     zstd must then squeeze, and gives a 13% smaller file;
+//   - min/max statistics on every column except noStats.
+func writerProps(sc *arrow.Schema, noStats []string) *parquet.WriterProperties {
+	opts := []parquet.WriterProperty{
+		parquet.WithRootRepetition(parquet.Repetitions.Required),
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(1),
+		parquet.WithDictionaryDefault(false),
+	}
+	for _, f := range sc.Fields() {
+		switch f.Type.ID() {
+		case arrow.STRING, arrow.DICTIONARY:
+			opts = append(opts, parquet.WithDictionaryFor(f.Name, true))
+		case arrow.INT64:
+			opts = append(opts, parquet.WithEncodingFor(f.Name, parquet.Encodings.DeltaBinaryPacked))
+		}
+	}
+	for _, name := range noStats {
+		opts = append(opts, parquet.WithStatsFor(name, false))
+	}
+	return parquet.NewWriterProperties(opts...)
+}
+
+// parquetFile is a Parquet file being written: a pqarrow writer on an
+// atomicFile.
+type parquetFile struct {
+	*pqarrow.FileWriter
+	af *atomicFile
+}
+
+// createParquet starts a Parquet file with schema sc at path. Columns named
+// in noStats get no statistics. Errors name path.
+func createParquet(path string, sc *arrow.Schema, noStats []string) (*parquetFile, error) {
+	af, err := createAtomic(path)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := pqarrow.NewFileWriter(sc, af.w, writerProps(sc, noStats), pqarrow.DefaultWriterProps())
+	if err != nil {
+		af.abort()
+		return nil, errorFor(path, err)
+	}
+	return &parquetFile{fw, af}, nil
+}
+
+// commit writes the footer and moves the file into place.
+func (p *parquetFile) commit() error {
+	if err := p.FileWriter.Close(); err != nil {
+		p.af.abort()
+		return errorFor(p.af.path, err)
+	}
+	return p.af.commit()
+}
+
+// abort gives the file up, removing it.
+func (p *parquetFile) abort() {
+	p.FileWriter.Close()
+	p.af.abort()
+}
+
+// writeParquet writes a Parquet file with schema sc to path, calling fill
+// to write its record batches. Columns named in noStats get no statistics.
+// On failure nothing is left at path; errors name it.
+func writeParquet(path string, sc *arrow.Schema, noStats []string, fill func(*pqarrow.FileWriter) error) error {
+	p, err := createParquet(path, sc, noStats)
+	if err != nil {
+		return err
+	}
+	if err := fill(p.FileWriter); err != nil {
+		p.abort()
+		return errorFor(path, err)
+	}
+	return p.commit()
+}
+
+// atomicFile is a file written under a temporary name beside its path
+// (".<name>.tmp-<random>", which no "*.parquet" glob matches) and renamed
+// into place only when complete, so a reader never sees a partial file.
+type atomicFile struct {
+	path string
+	f    *os.File
+	w    *bufio.Writer
+}
+
+// createAtomic starts the file for path, creating missing parent
+// directories. Errors name path.
+func createAtomic(path string) (*atomicFile, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, errorFor(path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, errorFor(path, err)
+	}
+	return &atomicFile{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+// commit flushes the file and renames it to its path; on failure it removes
+// the temporary file. Errors name the path.
+func (a *atomicFile) commit() error {
+	err := a.w.Flush()
+	if err == nil {
+		err = a.f.Chmod(0o644)
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if err = os.Rename(a.f.Name(), a.path); err != nil {
+			err = fmt.Errorf("moving the finished file into place: %w", err)
+		}
+	}
+	if err != nil {
+		os.Remove(a.f.Name())
+		return errorFor(a.path, err)
+	}
+	return nil
+}
+
+// abort closes and removes the temporary file.
+func (a *atomicFile) abort() {
+	a.f.Close()
+	os.Remove(a.f.Name())
+}
+
+// errorFor wraps err with the path being written.
+func errorFor(path string, err error) error {
+	return fmt.Errorf("writing %s: %w", path, err)
+}

@@ -1,0 +1,205 @@
+package results
+
+import (
+	"maps"
+	"math/bits"
+	"slices"
+	"time"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// RunInfo identifies a run: what the runner decided before simulating it.
+type RunInfo struct {
+	Key        string // the runner's run key, unique within an experiment
+	Experiment string // the experiment's name
+	Seed       uint64 // the run's own seed (runs.parquet stores its bits as int64)
+	Params     []Param
+}
+
+// Stats summarises one per-job metric over the jobs that ran.
+//
+// Median and P95 are nearest-rank quantiles: the p-quantile of n sorted
+// values x[1..n] is x[k] with k = ceil(p·n), the smallest value that at
+// least a share p of the values do not exceed. It is always one of the
+// values, never an interpolation, and equals gonum's stat.Quantile with
+// stat.Empirical and DuckDB's quantile_disc. For an even n the median is
+// therefore the lower of the two middle values, not their mean as pandas'
+// median() and DuckDB's median() give.
+type Stats struct {
+	Mean, Median, P95 float64
+}
+
+// RunRow is one row of runs.parquet: a run's parameters and headline
+// metrics. It is plain data; the runner journals it as JSON.
+type RunRow struct {
+	RunInfo
+	// Jobs counts every job the source gave; Finished, Killed and Rejected
+	// partition them.
+	Jobs, Finished, Killed, Rejected int
+	// Makespan is the latest end minus the earliest submit of the jobs that
+	// ran, in seconds; 0 if none ran.
+	Makespan int64
+	// Utilization and MemoryUtilization are the shares of processor- and
+	// memory-capacity × makespan that jobs held, in [0, 1]; memory's is 0
+	// when the machine has no memory.
+	Utilization, MemoryUtilization float64
+	// Per-job metrics over the jobs that ran (finished or killed), all zero
+	// when none ran (runs.parquet then holds NULL): wait and response in
+	// seconds, Slowdown as the function Slowdown, BoundedSlowdown as
+	// BoundedSlowdown with DefaultTau.
+	Wait, Response, Slowdown, BoundedSlowdown Stats
+	// WallSeconds is the simulator's own wall time for the run, in seconds.
+	WallSeconds float64
+}
+
+// NewRunRow computes the row of a run from its result and the wall time the
+// simulation took. It reads each job once (through Summarize's loop) and
+// selects the quantiles from four slices of the jobs that ran: O(n) expected
+// time, 32 bytes per job of scratch memory.
+func NewRunRow(info RunInfo, res *sim.Result, wall time.Duration) RunRow {
+	ran := len(res.Jobs) - res.Rejected
+	smp := samples{
+		wait:     make([]float64, 0, ran),
+		response: make([]float64, 0, ran),
+		slowdown: make([]float64, 0, ran),
+		bsld:     make([]float64, 0, ran),
+	}
+	s := summarize(res, DefaultTau, &smp)
+	return RunRow{
+		RunInfo:           info,
+		Jobs:              s.Jobs,
+		Finished:          s.Finished,
+		Killed:            s.Killed,
+		Rejected:          s.Rejected,
+		Makespan:          int64(s.Makespan),
+		Utilization:       s.Utilization[sim.Procs],
+		MemoryUtilization: s.Utilization[sim.Memory],
+		Wait:              stats(s.MeanWait, smp.wait),
+		Response:          stats(s.MeanResponse, smp.response),
+		Slowdown:          stats(s.MeanSlowdown, smp.slowdown),
+		BoundedSlowdown:   stats(s.MeanBoundedSlowdown, smp.bsld),
+		WallSeconds:       wall.Seconds(),
+	}
+}
+
+// ran reports whether any job of the row ran, that is whether its Stats
+// mean anything.
+func (r *RunRow) ran() bool { return r.Finished+r.Killed > 0 }
+
+// stats returns the Stats of x with the given mean. It reorders x.
+func stats(mean float64, x []float64) Stats {
+	if len(x) == 0 {
+		return Stats{}
+	}
+	m, p := nearestRank(len(x), 50), nearestRank(len(x), 95)
+	median := selectRank(x, m)
+	// Everything from m on is now at least x[m], so the 95th percentile is
+	// in that part.
+	return Stats{Mean: mean, Median: median, P95: selectRank(x[m:], p-m)}
+}
+
+// selectRank returns the value at index k of x in sorted order and
+// reorders x so that x[:k] holds values no greater and x[k+1:] values no
+// smaller. It partitions three ways around a median-of-three pivot (runs
+// have many equal waits, often 0), so it takes O(n) time on usual inputs,
+// and falls back to sorting what is left after 2 log₂ n rounds, so never
+// more than O(n log n). x must hold no NaN.
+func selectRank(x []float64, k int) float64 {
+	return selectRankWithin(x, k, 2*bits.Len(uint(len(x))))
+}
+
+// selectRankWithin is selectRank sorting after the given number of rounds.
+func selectRankWithin(x []float64, k, rounds int) float64 {
+	lo, hi := 0, len(x) // the rank-k value lies in x[lo:hi]
+	for ; hi-lo > 1; rounds-- {
+		if rounds == 0 {
+			slices.Sort(x[lo:hi])
+			break
+		}
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		pivot := max(min(a, b), min(max(a, b), c))
+		// x[lo:lt] < pivot, x[lt:i] == pivot, x[gt:hi] > pivot.
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := x[i]; {
+			case v < pivot:
+				x[lt], x[i] = x[i], x[lt]
+				lt++
+				i++
+			case v > pivot:
+				gt--
+				x[gt], x[i] = x[i], x[gt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return pivot
+		}
+	}
+	return x[k]
+}
+
+// nearestRank returns the 0-based index of the pct-th percentile of n sorted
+// values: ceil(pct·n/100) − 1, at least 0, in exact integer arithmetic.
+func nearestRank(n, pct int) int {
+	return max((pct*n+99)/100, 1) - 1
+}
+
+// UserRow is one row of users.parquet: one user's jobs in one run.
+type UserRow struct {
+	RunKey string
+	User   int32 // the trace's user number; sim.Missing (users.parquet: NULL) when unknown
+	// Jobs counts all the user's jobs, Ran those that ran (finished or
+	// killed). The means are over the jobs that ran only; all zero when
+	// Ran is 0 (users.parquet then holds NULL).
+	Jobs, Ran           int
+	MeanWait            float64 // seconds
+	MeanResponse        float64 // seconds
+	MeanBoundedSlowdown float64 // with DefaultTau
+}
+
+// UserRows returns one row per user of res, sorted by user number, the
+// unknown user (sim.Missing) first. It is O(n + u log u) for n jobs and u
+// users.
+func UserRows(key string, res *sim.Result) []UserRow {
+	type sums struct {
+		jobs, ran        int
+		wait, resp, bsld float64
+	}
+	by := map[int32]*sums{}
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		u := by[o.User]
+		if u == nil {
+			u = &sums{}
+			by[o.User] = u
+		}
+		u.jobs++
+		if o.State == sim.Rejected {
+			continue
+		}
+		u.ran++
+		r := o.End - o.Submit
+		u.wait += float64(o.Start - o.Submit)
+		u.resp += float64(r)
+		u.bsld += BoundedSlowdown(r, o.End-o.Start, DefaultTau)
+	}
+	rows := make([]UserRow, 0, len(by))
+	for _, id := range slices.Sorted(maps.Keys(by)) {
+		u := by[id]
+		row := UserRow{RunKey: key, User: id, Jobs: u.jobs, Ran: u.ran}
+		if u.ran > 0 {
+			n := float64(u.ran)
+			row.MeanWait, row.MeanResponse, row.MeanBoundedSlowdown = u.wait/n, u.resp/n, u.bsld/n
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}

@@ -1,0 +1,329 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// column is one column of a table of rows R: its field and how a row
+// appends its cell to the column's builder.
+type column[R any] struct {
+	field arrow.Field
+	add   func(b array.Builder, r *R)
+}
+
+func stringCol[R any](name string, get func(*R) string) column[R] {
+	return column[R]{arrow.Field{Name: name, Type: arrow.BinaryTypes.String},
+		func(b array.Builder, r *R) { b.(*array.StringBuilder).Append(get(r)) }}
+}
+
+func intCol[R any](name string, get func(*R) int64) column[R] {
+	return column[R]{arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64},
+		func(b array.Builder, r *R) { b.(*array.Int64Builder).Append(get(r)) }}
+}
+
+// floatCol is a float64 column; when ok is not nil, rows for which it is
+// false get NULL.
+func floatCol[R any](name string, get func(*R) float64, ok func(*R) bool) column[R] {
+	return column[R]{arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Float64, Nullable: ok != nil},
+		func(b array.Builder, r *R) {
+			if ok != nil && !ok(r) {
+				b.AppendNull()
+				return
+			}
+			b.(*array.Float64Builder).Append(get(r))
+		}}
+}
+
+// tableWriter streams rows R into a Parquet file, a record batch (row
+// group) of batchRows rows at a time.
+type tableWriter[R any] struct {
+	cols []column[R]
+	pf   *parquetFile
+	rb   *array.RecordBuilder
+	n    int   // rows in rb
+	err  error // the first failure; the file is gone
+}
+
+func newTableWriter[R any](path string, cols []column[R], meta Metadata) (*tableWriter[R], error) {
+	md, err := meta.arrow()
+	if err != nil {
+		return nil, errorFor(path, err)
+	}
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = c.field
+	}
+	sc := arrow.NewSchema(fields, &md)
+	pf, err := createParquet(path, sc, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &tableWriter[R]{cols: cols, pf: pf, rb: array.NewRecordBuilder(memory.DefaultAllocator, sc)}, nil
+}
+
+func (w *tableWriter[R]) append(rows []R) error {
+	if w.err != nil {
+		return w.err
+	}
+	for i := range rows {
+		for j, c := range w.cols {
+			c.add(w.rb.Field(j), &rows[i])
+		}
+		if w.n++; w.n == batchRows {
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *tableWriter[R]) flush() error {
+	rec := w.rb.NewRecordBatch()
+	err := w.pf.Write(rec)
+	rec.Release()
+	w.n = 0
+	if err != nil {
+		w.abort()
+		w.err = errorFor(w.pf.af.path, err)
+	}
+	return w.err
+}
+
+func (w *tableWriter[R]) close() error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.n > 0 {
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	w.rb.Release()
+	if err := w.pf.commit(); err != nil {
+		w.err = err
+		return err
+	}
+	w.err = errClosed
+	return nil
+}
+
+func (w *tableWriter[R]) abort() {
+	if w.err == nil {
+		w.rb.Release()
+		w.pf.abort()
+		w.err = errClosed
+	}
+}
+
+// errClosed is returned by writes after Close or Abort.
+var errClosed = errors.New("results writer is closed")
+
+// writeTable writes rows to path with the given columns.
+func writeTable[R any](path string, cols []column[R], rows []R, meta Metadata) error {
+	w, err := newTableWriter(path, cols, meta)
+	if err != nil {
+		return err
+	}
+	if err := w.append(rows); err != nil {
+		return err
+	}
+	return w.close()
+}
+
+// WriteRuns writes runs.parquet to path: one row per run, in the order of
+// rows. The columns are run_key, experiment, then one column per parameter
+// name (the union of all rows' Params in first-seen order, typed by its
+// Kind: string, int64, double or boolean; NULL for a row without it), then
+// the fixed metric columns results/README.md lists. seed is int64 holding
+// the uint64 seed's 64 bits: exact in every reader (R has no uint64 and
+// would read one as a double), negative for seeds of 2^63 and above.
+//
+// It is an error, naming the parameter, for a name to come with two kinds,
+// to repeat within a row, to be empty or to be a fixed column's name. The
+// file is written to a temporary name beside path and renamed into place.
+func WriteRuns(path string, rows []RunRow, meta Metadata) error {
+	head, tail := runColumns()
+	params, err := paramColumns(rows, append(head, tail...))
+	if err != nil {
+		return errorFor(path, err)
+	}
+	return writeTable(path, append(append(head, params...), tail...), rows, meta)
+}
+
+// runColumns returns runs.parquet's own columns: those before the
+// parameters and those after.
+func runColumns() (head, tail []column[RunRow]) {
+	head = []column[RunRow]{
+		stringCol("run_key", func(r *RunRow) string { return r.Key }),
+		stringCol("experiment", func(r *RunRow) string { return r.Experiment }),
+	}
+	tail = []column[RunRow]{
+		intCol("seed", func(r *RunRow) int64 { return int64(r.Seed) }),
+		intCol("jobs", func(r *RunRow) int64 { return int64(r.Jobs) }),
+		intCol("finished", func(r *RunRow) int64 { return int64(r.Finished) }),
+		intCol("killed", func(r *RunRow) int64 { return int64(r.Killed) }),
+		intCol("rejected", func(r *RunRow) int64 { return int64(r.Rejected) }),
+		intCol("makespan", func(r *RunRow) int64 { return r.Makespan }),
+		floatCol("utilization", func(r *RunRow) float64 { return r.Utilization }, nil),
+		floatCol("memory_utilization", func(r *RunRow) float64 { return r.MemoryUtilization }, nil),
+	}
+	for _, m := range []struct {
+		name string
+		get  func(*RunRow) *Stats
+	}{
+		{"wait", func(r *RunRow) *Stats { return &r.Wait }},
+		{"response", func(r *RunRow) *Stats { return &r.Response }},
+		{"slowdown", func(r *RunRow) *Stats { return &r.Slowdown }},
+		{"bounded_slowdown", func(r *RunRow) *Stats { return &r.BoundedSlowdown }},
+	} {
+		tail = append(tail,
+			floatCol(m.name+"_mean", func(r *RunRow) float64 { return m.get(r).Mean }, (*RunRow).ran),
+			floatCol(m.name+"_median", func(r *RunRow) float64 { return m.get(r).Median }, (*RunRow).ran),
+			floatCol(m.name+"_p95", func(r *RunRow) float64 { return m.get(r).P95 }, (*RunRow).ran),
+		)
+	}
+	tail = append(tail, floatCol("wall_seconds", func(r *RunRow) float64 { return r.WallSeconds }, nil))
+	return head, tail
+}
+
+// paramColumns returns one column per parameter name of rows, in first-seen
+// order. No name may be one of fixed's.
+func paramColumns(rows []RunRow, fixed []column[RunRow]) ([]column[RunRow], error) {
+	isFixed := map[string]bool{}
+	for _, c := range fixed {
+		isFixed[c.field.Name] = true
+	}
+	type seen struct {
+		kind Kind
+		key  string // the run that first gave the name
+	}
+	byName := map[string]seen{}
+	var cols []column[RunRow]
+	for ri := range rows {
+		r := &rows[ri]
+		for pi, p := range r.Params {
+			switch {
+			case p.Name == "":
+				return nil, fmt.Errorf("run %q: %w", r.Key, errEmptyName)
+			case isFixed[p.Name]:
+				return nil, fmt.Errorf("run %q: parameter %q has the name of a fixed column", r.Key, p.Name)
+			case p.Value.Kind < KindString || p.Value.Kind > KindBool:
+				return nil, fmt.Errorf("run %q: parameter %q has invalid %v", r.Key, p.Name, p.Value.Kind)
+			}
+			for _, q := range r.Params[:pi] {
+				if q.Name == p.Name {
+					return nil, fmt.Errorf("run %q: parameter %q given twice", r.Key, p.Name)
+				}
+			}
+			s, ok := byName[p.Name]
+			if !ok {
+				byName[p.Name] = seen{p.Value.Kind, r.Key}
+				cols = append(cols, paramColumn(p.Name, p.Value.Kind))
+				continue
+			}
+			if s.kind != p.Value.Kind {
+				return nil, fmt.Errorf("parameter %q is %v in run %q but %v in run %q",
+					p.Name, s.kind, s.key, p.Value.Kind, r.Key)
+			}
+		}
+	}
+	return cols, nil
+}
+
+// paramColumn is the nullable column of parameter name, of kind k.
+func paramColumn(name string, k Kind) column[RunRow] {
+	types := [...]arrow.DataType{
+		KindString: arrow.BinaryTypes.String,
+		KindInt:    arrow.PrimitiveTypes.Int64,
+		KindFloat:  arrow.PrimitiveTypes.Float64,
+		KindBool:   arrow.FixedWidthTypes.Boolean,
+	}
+	return column[RunRow]{arrow.Field{Name: name, Type: types[k], Nullable: true},
+		func(b array.Builder, r *RunRow) {
+			for _, p := range r.Params {
+				if p.Name != name {
+					continue
+				}
+				switch k {
+				case KindString:
+					b.(*array.StringBuilder).Append(p.Value.Str)
+				case KindInt:
+					b.(*array.Int64Builder).Append(p.Value.Int)
+				case KindFloat:
+					b.(*array.Float64Builder).Append(p.Value.Float)
+				case KindBool:
+					b.(*array.BooleanBuilder).Append(p.Value.Bool)
+				}
+				return
+			}
+			b.AppendNull()
+		}}
+}
+
+// usersColumns are the columns of users.parquet.
+var usersColumns = []column[UserRow]{
+	stringCol("run_key", func(r *UserRow) string { return r.RunKey }),
+	{arrow.Field{Name: "user", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		func(b array.Builder, r *UserRow) {
+			if r.User == sim.Missing {
+				b.AppendNull()
+				return
+			}
+			b.(*array.Int64Builder).Append(int64(r.User))
+		}},
+	intCol("jobs", func(r *UserRow) int64 { return int64(r.Jobs) }),
+	intCol("ran", func(r *UserRow) int64 { return int64(r.Ran) }),
+	floatCol("mean_wait", func(r *UserRow) float64 { return r.MeanWait }, userRan),
+	floatCol("mean_response", func(r *UserRow) float64 { return r.MeanResponse }, userRan),
+	floatCol("mean_bounded_slowdown", func(r *UserRow) float64 { return r.MeanBoundedSlowdown }, userRan),
+}
+
+func userRan(r *UserRow) bool { return r.Ran > 0 }
+
+// WriteUsers writes users.parquet to path: one row per user and run, in the
+// order of rows. Columns: run_key, user (NULL for the unknown user), jobs,
+// ran, mean_wait, mean_response, mean_bounded_slowdown (the means NULL when
+// ran is 0). The file is written to a temporary name beside path and
+// renamed into place. To write a sweep's rows as its runs finish, without
+// holding them all, use a UsersWriter.
+func WriteUsers(path string, rows []UserRow, meta Metadata) error {
+	return writeTable(path, usersColumns, rows, meta)
+}
+
+// UsersWriter streams users.parquet: rows go to disk in row groups of 64k
+// as they are appended, so a sweep need not keep every run's rows. The file
+// appears at its path only when Close succeeds. A UsersWriter is not safe
+// for concurrent use.
+type UsersWriter struct {
+	w *tableWriter[UserRow]
+}
+
+// NewUsersWriter starts users.parquet at path (as a temporary file beside
+// it), creating missing parent directories.
+func NewUsersWriter(path string, meta Metadata) (*UsersWriter, error) {
+	w, err := newTableWriter(path, usersColumns, meta)
+	if err != nil {
+		return nil, err
+	}
+	return &UsersWriter{w}, nil
+}
+
+// Append adds rows, in order. After an error the file is gone and every
+// later call fails.
+func (u *UsersWriter) Append(rows []UserRow) error { return u.w.append(rows) }
+
+// Close writes the remaining rows and the footer and moves the file into
+// place. Later calls fail.
+func (u *UsersWriter) Close() error { return u.w.close() }
+
+// Abort gives the file up, removing its temporary file; nothing appears at
+// the path. It is a no-op after Close or an error, so it can be deferred.
+func (u *UsersWriter) Abort() { u.w.abort() }
