@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/params"
+	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
@@ -39,9 +40,13 @@ type Run struct {
 	WorkloadSeed, Seed uint64
 
 	// Values are the axis values by axis name ("workload", "policy",
-	// "load_factor", "replicate" and each vary target), as strings in the
+	// "load_factor", "seed" (the replicate) and each vary target), as strings in the
 	// form filters compare.
 	Values map[string]string
+
+	// varied holds the vary axes that set a parameter of this run, as the
+	// typed columns of the parameters they set, in axis order.
+	varied []results.Param
 }
 
 // Expand returns the runs of e's sweep in grid order: workloads, then
@@ -50,12 +55,12 @@ type Run struct {
 func Expand(e *spec.Experiment) ([]Run, error) {
 	sw := &e.Sweep
 	var runs []Run
-	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string) error
-	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string) error {
+	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param) error
+	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param) error {
 		if axis < len(sw.Vary) {
 			a := sw.Vary[axis]
 			if !(a.Kind == "workload" && a.Block == w.Name || a.Kind == "policy" && a.Block == p.Name) {
-				return walk(w, p, axis+1, values)
+				return walk(w, p, axis+1, values, varied)
 			}
 			for _, v := range a.Values {
 				w2, p2, err := applyAxis(w, p, a, v)
@@ -64,7 +69,8 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 				}
 				next := copyMap(values)
 				next[a.Target] = v
-				if err := walk(w2, p2, axis+1, next); err != nil {
+				col := axisColumn(a, w2, p2)
+				if err := walk(w2, p2, axis+1, next, append(varied[:len(varied):len(varied)], col)); err != nil {
 					return err
 				}
 			}
@@ -74,13 +80,13 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 			for _, rep := range sw.Seeds {
 				vals := copyMap(values)
 				vals["load_factor"] = formatFloat(lf)
-				vals["replicate"] = strconv.FormatUint(rep, 10)
+				vals["seed"] = strconv.FormatUint(rep, 10)
 				if !keep(sw, vals) {
 					continue
 				}
 				r := Run{
 					Index: len(runs), Cluster: sw.Cluster, Workload: w, Policy: p,
-					LoadFactor: lf, Replicate: rep, Values: vals,
+					LoadFactor: lf, Replicate: rep, Values: vals, varied: varied,
 				}
 				r.WorkloadKey = hash(workloadCanon(w))
 				r.Key = hash(runCanon(&r))
@@ -93,7 +99,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 	}
 	for _, w := range sw.Workloads {
 		for _, p := range sw.Policies {
-			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}); err != nil {
+			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -123,6 +129,21 @@ func applyAxis(w *spec.Workload, p *spec.Policy, a spec.Axis, v string) (*spec.W
 		return w, &p2, nil
 	}
 	return nil, nil, fmt.Errorf("vary %s: unknown kind %q", a.Target, a.Kind)
+}
+
+// axisColumn returns the typed column of the parameter axis a sets, read
+// from the block it was applied to.
+func axisColumn(a spec.Axis, w *spec.Workload, p *spec.Policy) results.Param {
+	block, prefix := w.Params, "workload_"
+	if a.Kind == "policy" {
+		block, prefix = p.Params, "policy_"
+	}
+	for _, f := range params.Describe(block) {
+		if f.Name == a.Param {
+			return typed(prefix+f.Name, f.Type, f.Default)
+		}
+	}
+	panic("runner: a vary axis names a parameter its block lacks") // spec checked it
 }
 
 // keep applies the sweep's exclude and include filters.

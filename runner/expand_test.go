@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"testing"
 
 	"github.com/schedsweep/schedsweep/policies"
@@ -57,7 +58,7 @@ func TestExpandGrid(t *testing.T) {
 		keys[r.Key] = true
 	}
 	// Grid order: policy, then load factor, then replicate fastest.
-	if got := runs[1].Values; got["replicate"] != "2" || got["load_factor"] != "0.5" || got["policy"] != "fcfs" {
+	if got := runs[1].Values; got["seed"] != "2" || got["load_factor"] != "0.5" || got["policy"] != "fcfs" {
 		t.Errorf("second run: got %v; want fcfs, load 0.5, replicate 2", got)
 	}
 	// Common random numbers: one replicate's workload seed is the same under
@@ -145,7 +146,7 @@ func TestSimulateRun(t *testing.T) {
 		if r.Replicate != 1 || r.Policy.Name != "easy" {
 			continue
 		}
-		res, err := s.simulate(r)
+		res, err := s.simulate(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
 		}

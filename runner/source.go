@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,12 +129,14 @@ func policy(r *Run) (sim.Policy, error) {
 	return p, nil
 }
 
-// simulate runs r to its result.
-func (s *sources) simulate(r *Run) (*sim.Result, error) {
+// simulate runs r to its result; cancelling ctx ends it within a few
+// thousand jobs.
+func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
 	src, err := s.source(r)
 	if err != nil {
 		return nil, err
 	}
+	src = &ctxSource{ctx: ctx, src: src}
 	p, err := policy(r)
 	if err != nil {
 		return nil, err

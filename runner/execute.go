@@ -1,0 +1,223 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/runner/spec"
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// Options control Execute.
+type Options struct {
+	// Out is the results folder; it is created if missing.
+	Out string
+	// Workers is how many runs simulate at once; 0 means GOMAXPROCS.
+	Workers int
+	// Shard and Shards select the runs whose Index % Shards == Shard, so
+	// that Shards processes (a Slurm job array) split one sweep. Shards 0 or
+	// 1 runs everything.
+	Shard, Shards int
+	// Resume skips runs whose results are complete. Without it, a folder
+	// that already holds results of any selected run is refused.
+	Resume bool
+	// Force clears a folder that holds results of another experiment (or of
+	// this one) before running.
+	Force bool
+	// Cache is the trace cache for registered trace names.
+	Cache string
+	// ToolVersion goes into every file's metadata.
+	ToolVersion string
+	// Progress, if set, is called after each run completes (or is skipped
+	// as already complete), from one goroutine, in completion order.
+	Progress func(Progress)
+}
+
+// Progress reports how far Execute has come.
+type Progress struct {
+	Done, Total int // runs finished (or found complete) and selected
+	Skipped     int // of Done, found complete by --resume
+	Jobs        int64
+	Run         *Run // the run just finished
+	Elapsed     time.Duration
+}
+
+// Summary is what Execute did.
+type Summary struct {
+	Selected, Simulated, Skipped int
+	Jobs                         int64 // jobs simulated by this call
+	RunsFile, UsersFile          string
+}
+
+// ErrOtherExperiment is wrapped by Execute's error for a results folder that
+// holds results of a different experiment.
+var ErrOtherExperiment = errors.New("the output folder holds results of another experiment")
+
+// ErrHasResults is wrapped by Execute's error for a results folder that
+// already holds results of selected runs, without Resume or Force.
+var ErrHasResults = errors.New("the output folder already holds results of these runs")
+
+// finished is a run's result on its way to the writer.
+type finished struct {
+	run  *Run
+	res  *sim.Result
+	wall time.Duration
+}
+
+// Execute simulates runs (as Expand returned them) and writes their results
+// under opt.Out: a jobs file per run, written as each run finishes, and the
+// runs and users tables at the end. Runs fan out over opt.Workers
+// goroutines; one writer writes every file, each to a temporary name
+// renamed into place, so an interrupted sweep (ctx cancelled) leaves only
+// complete files and the finished runs' tables, and can be resumed.
+func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
+	sel := selectShard(runs, opt.Shard, opt.Shards)
+	sum := Summary{Selected: len(sel)}
+	out, err := openOutput(e, sel, opt)
+	if err != nil {
+		return sum, err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: e.File, ExperimentHash: e.Hash}
+
+	begin := time.Now()
+	done := make(map[string]*entry, len(sel))
+	var todo []*Run
+	for _, r := range sel {
+		if en, ok := out.journal[r.Key]; ok {
+			done[r.Key] = en
+			sum.Skipped++
+			continue
+		}
+		todo = append(todo, r)
+	}
+	progress := Progress{Total: len(sel), Done: sum.Skipped, Skipped: sum.Skipped}
+	if opt.Progress != nil && sum.Skipped > 0 {
+		opt.Progress(progress)
+	}
+
+	srcs := newSources(opt.Cache)
+	ch := make(chan finished, workers)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	// The writer: one goroutine writes every file.
+	writeErr := make(chan error, 1)
+	go func() {
+		var werr error
+		for f := range ch {
+			if werr != nil {
+				continue // drain
+			}
+			en, err := out.write(f, e, meta)
+			if err != nil {
+				werr = err
+				continue
+			}
+			done[f.run.Key] = en
+			sum.Simulated++
+			sum.Jobs += int64(len(f.res.Jobs))
+			progress.Done++
+			progress.Jobs += int64(len(f.res.Jobs))
+			progress.Run, progress.Elapsed = f.run, time.Since(begin)
+			if opt.Progress != nil {
+				opt.Progress(progress)
+			}
+		}
+		writeErr <- werr
+	}()
+	for _, r := range todo {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			start := time.Now()
+			res, err := srcs.simulate(gctx, r)
+			if err != nil {
+				return err
+			}
+			select {
+			case ch <- finished{run: r, res: res, wall: time.Since(start)}:
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		})
+	}
+	runErr := g.Wait()
+	close(ch)
+	if werr := <-writeErr; werr != nil && runErr == nil {
+		runErr = werr
+	}
+	// The tables cover every selected run that is complete, even after an
+	// interruption, in grid order.
+	var entries []*entry
+	for _, r := range sel {
+		if en, ok := done[r.Key]; ok {
+			entries = append(entries, en)
+		}
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Index < entries[j].Index })
+	sum.RunsFile, sum.UsersFile = out.tableNames(opt.Shard, opt.Shards)
+	if err := out.writeTables(entries, meta, sum.RunsFile, sum.UsersFile); err != nil {
+		return sum, errors.Join(runErr, err)
+	}
+	if runErr == nil {
+		runErr = ctx.Err()
+	}
+	return sum, runErr
+}
+
+// selectShard returns the runs of shard i of n.
+func selectShard(runs []Run, i, n int) []*Run {
+	var out []*Run
+	for k := range runs {
+		if n <= 1 || runs[k].Index%n == i {
+			out = append(out, &runs[k])
+		}
+	}
+	return out
+}
+
+// ParseShard reads "i/n" with 0 ≤ i < n.
+func ParseShard(s string) (i, n int, err error) {
+	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, e.g. 0/4 for the first of four (Slurm: $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-3)", s)
+	}
+	return i, n, nil
+}
+
+// JobsPath returns the path of a run's jobs file under the results folder.
+func JobsPath(out string, r *Run) string {
+	return filepath.Join(out, "jobs", results.PartitionDir(axes(r)), "part-"+r.Key+".parquet")
+}
+
+// ctxSource ends a run promptly when ctx is cancelled: it checks ctx every
+// 4096 jobs.
+type ctxSource struct {
+	ctx context.Context
+	src sim.Source
+	n   int
+}
+
+func (c *ctxSource) Next() (sim.Record, error) {
+	if c.n++; c.n&4095 == 0 {
+		if err := c.ctx.Err(); err != nil {
+			return sim.Record{}, err
+		}
+	}
+	return c.src.Next()
+}

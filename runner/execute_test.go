@@ -1,0 +1,227 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/schedsweep/schedsweep/runner/spec"
+)
+
+// sweepExperiment is testExperiment with both policies in the sweep and
+// results in dir.
+func sweepExperiment(t *testing.T, dir string) (*spec.Experiment, []Run) {
+	t.Helper()
+	e := withPolicies(testExperiment(t))
+	e.Hash, e.File = "hash-1", "t.hcl"
+	e.Output.Dir, e.Output.Jobs = dir, true
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, runs
+}
+
+func execute(t *testing.T, e *spec.Experiment, runs []Run, opt Options) Summary {
+	t.Helper()
+	if opt.Out == "" {
+		opt.Out = e.Output.Dir
+	}
+	sum, err := Execute(context.Background(), e, runs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// rowsOf reads a Parquet file's row count and the values of one string
+// column.
+func rowsOf(t *testing.T, path string) int64 {
+	t.Helper()
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return r.NumRows()
+}
+
+// jobsFiles returns the jobs files under dir, relative, sorted.
+func jobsFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(filepath.Join(dir, "jobs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+func TestExecuteWritesResults(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	sum := execute(t, e, runs, Options{Workers: 2, ToolVersion: "test"})
+	if sum.Simulated != 12 || sum.Skipped != 0 || sum.Jobs != 12*76 {
+		t.Fatalf("summary %+v; want 12 runs of 76 jobs", sum)
+	}
+	if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != 12 {
+		t.Errorf("runs.parquet has %d rows; want 12", n)
+	}
+	files := jobsFiles(t, dir)
+	if len(files) != 12 {
+		t.Fatalf("got %d jobs files; want 12", len(files))
+	}
+	want := filepath.Join("jobs", "workload=mix", "policy=easy", "load_factor=0.5", "replicate=1")
+	if !strings.HasPrefix(files[0], want) {
+		t.Errorf("first jobs file %s; want it under %s", files[0], want)
+	}
+	if n := rowsOf(t, filepath.Join(dir, files[0])); n != 76 {
+		t.Errorf("%s has %d rows; want 76", files[0], n)
+	}
+	// The run table's parameter columns include the axes and the model's.
+	rdr, _ := file.OpenParquetFile(filepath.Join(dir, "runs.parquet"), false)
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := fr.Schema()
+	for _, col := range []string{"run_key", "workload", "policy", "load_factor", "replicate", "workload_nodes", "policy_order", "wait_mean", "wall_seconds"} {
+		if len(sc.FieldIndices(col)) == 0 {
+			t.Errorf("runs.parquet lacks column %q; has %v", col, sc)
+		}
+	}
+	for _, left := range []string{".tmp-"} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if strings.Contains(filepath.Base(p), left) {
+				t.Errorf("temporary file left behind: %s", p)
+			}
+			return nil
+		})
+	}
+}
+
+func TestExecuteRefusesAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+
+	// Again without --resume: refused, naming the folder.
+	_, err := Execute(context.Background(), e, runs, Options{Out: dir})
+	if !errors.Is(err, ErrHasResults) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("second run without resume: got %v; want ErrHasResults naming %s", err, dir)
+	}
+	// With --resume: nothing to do, tables rewritten whole.
+	sum := execute(t, e, runs, Options{Workers: 2, Resume: true})
+	if sum.Simulated != 0 || sum.Skipped != 12 {
+		t.Errorf("resume of a complete sweep: %+v; want 12 skipped", sum)
+	}
+	if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != 12 {
+		t.Errorf("runs.parquet after resume has %d rows; want 12", n)
+	}
+	// Another experiment: refused unless --force.
+	other, _ := sweepExperiment(t, dir)
+	other.Hash, other.Name = "hash-2", "other"
+	_, err = Execute(context.Background(), other, runs, Options{Out: dir})
+	if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), `experiment "t"`) {
+		t.Errorf("another experiment's folder: got %v; want ErrOtherExperiment naming it", err)
+	}
+	sum = execute(t, other, runs, Options{Workers: 2, Force: true})
+	if sum.Simulated != 12 {
+		t.Errorf("--force: simulated %d; want all 12 again", sum.Simulated)
+	}
+}
+
+func TestExecuteUnwritableOutput(t *testing.T) {
+	parent := t.TempDir()
+	blocker := filepath.Join(parent, "file")
+	os.WriteFile(blocker, []byte("x"), 0o644)
+	e, runs := sweepExperiment(t, filepath.Join(blocker, "out"))
+	_, err := Execute(context.Background(), e, runs, Options{Out: filepath.Join(blocker, "out")})
+	if err == nil || !strings.Contains(err.Error(), "cannot use the output folder "+filepath.Join(blocker, "out")) {
+		t.Errorf("output under a file: got %v; want an error naming the folder", err)
+	}
+}
+
+// TestShardUnion checks that n shards together write what one unsharded
+// run writes, file for file and byte for byte.
+func TestShardUnion(t *testing.T) {
+	whole, shards := t.TempDir(), t.TempDir()
+	e, runs := sweepExperiment(t, whole)
+	execute(t, e, runs, Options{Workers: 2})
+	for i := range 3 {
+		execute(t, e, runs, Options{Out: shards, Workers: 1, Shard: i, Shards: 3})
+	}
+	a, b := jobsFiles(t, whole), jobsFiles(t, shards)
+	if len(a) != 12 || strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Fatalf("jobs files differ:\nwhole  %v\nshards %v", a, b)
+	}
+	for _, f := range a {
+		x, _ := os.ReadFile(filepath.Join(whole, f))
+		y, _ := os.ReadFile(filepath.Join(shards, f))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between the whole sweep and its shards", f)
+		}
+	}
+	var rows int64
+	for i := range 3 {
+		rows += rowsOf(t, filepath.Join(shards, "runs-"+string(rune('0'+i))+"-of-3.parquet"))
+	}
+	if rows != 12 {
+		t.Errorf("the shards' runs tables hold %d rows; want 12", rows)
+	}
+}
+
+// TestInterruptAndResume cancels a sweep after a few runs, resumes it, and
+// compares the result with an uninterrupted sweep.
+func TestInterruptAndResume(t *testing.T) {
+	whole, broken := t.TempDir(), t.TempDir()
+	e, runs := sweepExperiment(t, whole)
+	execute(t, e, runs, Options{Workers: 1})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var seen atomic.Int32
+	_, err := Execute(ctx, e, runs, Options{Out: broken, Workers: 1, Progress: func(p Progress) {
+		if seen.Add(1) == 4 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted sweep: got %v; want context.Canceled", err)
+	}
+	if got := len(jobsFiles(t, broken)); got < 4 || got >= 12 {
+		t.Fatalf("after the interruption %d jobs files exist; want at least 4 and fewer than 12", got)
+	}
+	if n := rowsOf(t, filepath.Join(broken, "runs.parquet")); n < 4 || n >= 12 {
+		t.Errorf("the interrupted sweep's runs table has %d rows; want its finished runs", n)
+	}
+	sum := execute(t, e, runs, Options{Out: broken, Workers: 2, Resume: true})
+	if sum.Skipped < 4 || sum.Simulated+sum.Skipped != 12 {
+		t.Errorf("resume: %+v", sum)
+	}
+	a, b := jobsFiles(t, whole), jobsFiles(t, broken)
+	if strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Fatalf("jobs files differ after resume:\n%v\n%v", a, b)
+	}
+	for _, f := range a {
+		x, _ := os.ReadFile(filepath.Join(whole, f))
+		y, _ := os.ReadFile(filepath.Join(broken, f))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs after interrupt and resume", f)
+		}
+	}
+}

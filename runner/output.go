@@ -1,0 +1,203 @@
+package runner
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/runner/spec"
+)
+
+// The results folder:
+//
+//	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N)
+//	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
+//	.schedsweep/manifest.json          which experiment the folder belongs to
+//	.schedsweep/runs/KEY.json          a finished run's table rows, the journal
+//
+// A run is complete when its journal entry exists; the entry is written
+// after the run's jobs file, each to a temporary name and renamed.
+const (
+	stateDir     = ".schedsweep"
+	manifestName = "manifest.json"
+	journalDir   = "runs"
+)
+
+type manifest struct {
+	Experiment  string `json:"experiment"`
+	File        string `json:"file"`
+	Hash        string `json:"hash"`
+	ToolVersion string `json:"tool_version"`
+}
+
+// entry is a finished run as the journal keeps it.
+type entry struct {
+	Index    int               `json:"index"`
+	Row      results.RunRow    `json:"row"`
+	Users    []results.UserRow `json:"users"`
+	JobsFile string            `json:"jobs_file,omitempty"`
+}
+
+type output struct {
+	dir     string
+	jobs    bool
+	journal map[string]*entry
+}
+
+// openOutput prepares the results folder: creates it, checks that it
+// belongs to this experiment (or clears it with Force), loads the journal,
+// refuses to overwrite selected runs' results without Resume, and writes the
+// manifest — which also proves the folder writable before any run starts.
+func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
+	dir := opt.Out
+	if dir == "" {
+		dir = e.Output.Dir
+	}
+	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]*entry{}}
+	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o755); err != nil {
+		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
+	}
+	var m manifest
+	data, err := os.ReadFile(filepath.Join(dir, stateDir, manifestName))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("output folder %s: %w", dir, err)
+	default:
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("output folder %s: unreadable %s: %w", dir, manifestName, err)
+		}
+		if m.Hash != e.Hash && !opt.Force {
+			return nil, fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): choose another folder with --out, or --force to clear it",
+				ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash)
+		}
+	}
+	if opt.Force {
+		if err := o.clear(); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.loadJournal(); err != nil {
+		return nil, err
+	}
+	if !opt.Resume {
+		for _, r := range sel {
+			if _, ok := o.journal[r.Key]; ok {
+				return nil, fmt.Errorf("%w: %s has finished runs of this sweep; --resume continues it, --force starts over",
+					ErrHasResults, dir)
+			}
+		}
+	}
+	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, ToolVersion: opt.ToolVersion}
+	data, _ = json.MarshalIndent(m, "", "  ")
+	if err := writeAtomic(filepath.Join(dir, stateDir, manifestName), data); err != nil {
+		return nil, fmt.Errorf("cannot write to the output folder %s: %w", dir, err)
+	}
+	return o, nil
+}
+
+// clear removes what schedsweep wrote in the folder, and nothing else.
+func (o *output) clear() error {
+	matches, _ := filepath.Glob(filepath.Join(o.dir, "runs*.parquet"))
+	users, _ := filepath.Glob(filepath.Join(o.dir, "users*.parquet"))
+	for _, p := range append(append(matches, users...), filepath.Join(o.dir, "jobs"), filepath.Join(o.dir, stateDir)) {
+		if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("clearing %s: %w", o.dir, err)
+		}
+	}
+	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o755)
+}
+
+func (o *output) loadJournal() error {
+	paths, err := filepath.Glob(filepath.Join(o.dir, stateDir, journalDir, "*.json"))
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("reading the journal: %w", err)
+		}
+		var en entry
+		if err := json.Unmarshal(data, &en); err != nil {
+			return fmt.Errorf("journal entry %s is damaged (%v); remove it to run that run again", p, err)
+		}
+		if o.jobs && en.JobsFile != "" {
+			if _, err := os.Stat(filepath.Join(o.dir, en.JobsFile)); err != nil {
+				continue // its jobs file is gone: run it again
+			}
+		}
+		o.journal[strings.TrimSuffix(filepath.Base(p), ".json")] = &en
+	}
+	return nil
+}
+
+// write stores a finished run: its jobs file, then its journal entry.
+func (o *output) write(f finished, e *spec.Experiment, meta results.Metadata) (*entry, error) {
+	r := f.run
+	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
+	en := &entry{Index: r.Index, Row: results.NewRunRow(info, f.res, f.wall), Users: results.UserRows(r.Key, f.res)}
+	if o.jobs {
+		path := JobsPath(o.dir, r)
+		if err := results.WriteJobs(path, r.Key, f.res, meta); err != nil {
+			return nil, err
+		}
+		en.JobsFile, _ = filepath.Rel(o.dir, path)
+	}
+	data, err := json.Marshal(en)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(filepath.Join(o.dir, stateDir, journalDir, r.Key+".json"), data); err != nil {
+		return nil, fmt.Errorf("writing the journal: %w", err)
+	}
+	return en, nil
+}
+
+// tableNames returns the runs and users table paths for a shard.
+func (o *output) tableNames(shard, shards int) (string, string) {
+	if shards <= 1 {
+		return filepath.Join(o.dir, "runs.parquet"), filepath.Join(o.dir, "users.parquet")
+	}
+	suffix := fmt.Sprintf("-%d-of-%d.parquet", shard, shards)
+	return filepath.Join(o.dir, "runs"+suffix), filepath.Join(o.dir, "users"+suffix)
+}
+
+func (o *output) writeTables(entries []*entry, meta results.Metadata, runsPath, usersPath string) error {
+	rows := make([]results.RunRow, len(entries))
+	var users []results.UserRow
+	for i, en := range entries {
+		rows[i] = en.Row
+		users = append(users, en.Users...)
+	}
+	if err := results.WriteRuns(runsPath, rows, meta); err != nil {
+		return err
+	}
+	return results.WriteUsers(usersPath, users, meta)
+}
+
+// writeAtomic writes data to path through a temporary file in its folder.
+func writeAtomic(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
