@@ -65,19 +65,24 @@ var ErrOtherExperiment = errors.New("the output folder holds results of another 
 // already holds results of selected runs, without Resume or Force.
 var ErrHasResults = errors.New("the output folder already holds results of these runs")
 
-// finished is a run's result on its way to the writer.
+// finished is a run's result on its way to the writer; jobsFile is the
+// jobs file its worker wrote, relative to the results folder, or "".
 type finished struct {
-	run  *Run
-	res  *sim.Result
-	wall time.Duration
+	run      *Run
+	res      *sim.Result
+	wall     time.Duration
+	jobsFile string
 }
 
 // Execute simulates runs (as Expand returned them) and writes their results
 // under opt.Out: a jobs file per run, written as each run finishes, and the
 // runs and users tables at the end. Runs fan out over opt.Workers
-// goroutines; one writer writes every file, each to a temporary name
-// renamed into place, so an interrupted sweep (ctx cancelled) leaves only
-// complete files and the finished runs' tables, and can be resumed.
+// goroutines. Each worker writes its own run's jobs file (a file no other
+// run touches: writing it is the largest cost after simulating, and this
+// spreads it over the cores); one writer goroutine keeps the journal and
+// writes the shared tables. Every file goes to a temporary name renamed
+// into place, so an interrupted sweep (ctx cancelled) leaves only complete
+// files and the finished runs' tables, and can be resumed.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := selectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
@@ -149,8 +154,14 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			if err != nil {
 				return err
 			}
+			f := finished{run: r, res: res, wall: time.Since(start)}
+			if out.jobs {
+				if f.jobsFile, err = out.writeJobs(r, res, meta); err != nil {
+					return err
+				}
+			}
 			select {
-			case ch <- finished{run: r, res: res, wall: time.Since(start)}:
+			case ch <- f:
 				return nil
 			case <-gctx.Done():
 				return gctx.Err()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
+	"github.com/schedsweep/schedsweep/sim"
 )
 
 // The results folder:
@@ -137,18 +138,23 @@ func (o *output) loadJournal() error {
 	return nil
 }
 
-// write stores a finished run: its jobs file, then its journal entry.
+// writeJobs writes a run's jobs file and returns its path relative to the
+// results folder.
+func (o *output) writeJobs(r *Run, res *sim.Result, meta results.Metadata) (string, error) {
+	path := JobsPath(o.dir, r)
+	if err := results.WriteJobs(path, r.Key, res, meta); err != nil {
+		return "", err
+	}
+	return filepath.Rel(o.dir, path)
+}
+
+// write records a finished run, whose jobs file is written: its journal
+// entry holds its rows of the runs and users tables.
 func (o *output) write(f finished, e *spec.Experiment, meta results.Metadata) (*entry, error) {
 	r := f.run
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
-	en := &entry{Index: r.Index, Row: results.NewRunRow(info, f.res, f.wall), Users: results.UserRows(r.Key, f.res)}
-	if o.jobs {
-		path := JobsPath(o.dir, r)
-		if err := results.WriteJobs(path, r.Key, f.res, meta); err != nil {
-			return nil, err
-		}
-		en.JobsFile, _ = filepath.Rel(o.dir, path)
-	}
+	en := &entry{Index: r.Index, Row: results.NewRunRow(info, f.res, f.wall), Users: results.UserRows(r.Key, f.res),
+		JobsFile: f.jobsFile}
 	data, err := json.Marshal(en)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,151 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/runner/spec"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+const kthTrace = "../../shared/workloads/KTH-SP2-1996-2.1-cln.swf.gz"
+
+// kthSweep is 48 runs on KTH-SP2: four policies × four load factors ×
+// three replicates.
+func kthSweep(tb testing.TB, dir string, jobs bool) (*spec.Experiment, []Run) {
+	tb.Helper()
+	if _, err := os.Stat(kthTrace); err != nil {
+		tb.Skipf("%s is absent: the shared workloads are not beside the checkout", kthTrace)
+	}
+	cl := &spec.Cluster{Name: "kth", Capacity: sim.Resources{sim.Procs: 100}}
+	w := &spec.Workload{Name: "kth", Trace: kthTrace, Estimates: "keep", CPUUsage: "none"}
+	var ps []*spec.Policy
+	for _, name := range []string{"fcfs", "sjf", "easy", "conservative"} {
+		e, _ := policies.Lookup(name)
+		var p any
+		if e.Params != nil {
+			p = e.Params()
+		}
+		ps = append(ps, &spec.Policy{Name: name, Type: name, Params: p})
+	}
+	e := &spec.Experiment{
+		Name: "kth48", Seed: 1, Hash: "bench", File: "bench.hcl",
+		Clusters: []*spec.Cluster{cl}, Workloads: []*spec.Workload{w}, Policies: ps,
+		Sweep: spec.Sweep{Cluster: cl, Workloads: []*spec.Workload{w}, Policies: ps,
+			LoadFactors: []float64{0.8, 0.9, 1.0, 1.1}, Seeds: []uint64{1, 2, 3}},
+		Output: spec.Output{Dir: dir, Jobs: jobs},
+	}
+	runs, err := Expand(e)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(runs) != 48 {
+		tb.Fatalf("got %d runs; want 48", len(runs))
+	}
+	return e, runs
+}
+
+// BenchmarkSweep runs the 48-run KTH-SP2 sweep with one and two workers
+// (the target: two at least 1.8× faster), and with and without the
+// per-job tables (target: writing adds at most 15%).
+func BenchmarkSweep(b *testing.B) {
+	if testing.Short() {
+		b.Skip("full-trace benchmarks are skipped under -short")
+	}
+	for _, jobs := range []bool{false, true} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("KTH-SP2-48/jobs=%t/workers=%d", jobs, workers), func(b *testing.B) {
+				for b.Loop() {
+					dir := b.TempDir()
+					e, runs := kthSweep(b, dir, jobs)
+					if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: workers}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(48*float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+			})
+		}
+	}
+}
+
+// rssChildEnv marks the child process of BenchmarkSweepPeakRSS.
+const rssChildEnv = "SCHEDSWEEP_SWEEP_RSS_CHILD"
+
+// BenchmarkSweepPeakRSS runs a 50-run and a 500-run sweep of the Lublin
+// model, each in a fresh process, and reports each process's peak resident
+// memory: results stream to disk, so the larger sweep must not need more.
+func BenchmarkSweepPeakRSS(b *testing.B) {
+	if testing.Short() {
+		b.Skip("sweep memory benchmarks are skipped under -short")
+	}
+	for _, n := range []int{50, 500} {
+		b.Run(fmt.Sprintf("runs=%d", n), func(b *testing.B) {
+			var peak int64
+			for b.Loop() {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestSweepRSSChild$", "-test.count=1", "-test.v")
+				cmd.Env = append(os.Environ(), rssChildEnv+"="+strconv.Itoa(n)+":"+b.TempDir())
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					b.Fatalf("child: %v\n%s", err, out)
+				}
+				_, after, ok := strings.Cut(string(out), "VmHWM-kB=")
+				if !ok {
+					b.Fatalf("child reported no peak:\n%s", out)
+				}
+				kb, _ := strconv.ParseInt(strings.Fields(after)[0], 10, 64)
+				peak = max(peak, kb)
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
+		})
+	}
+}
+
+// TestSweepRSSChild is the child of BenchmarkSweepPeakRSS: a sweep of n
+// runs (2 policies × 5 load factors × n/10 replicates of 2000 Lublin jobs).
+func TestSweepRSSChild(t *testing.T) {
+	spec_ := os.Getenv(rssChildEnv)
+	if spec_ == "" {
+		t.Skip("only run as the child of BenchmarkSweepPeakRSS")
+	}
+	nStr, dir, _ := strings.Cut(spec_, ":")
+	n, _ := strconv.Atoi(nStr)
+	m, _ := workloads.LookupModel("lublin")
+	wp := m.Params().(*workloads.LublinParams)
+	wp.Nodes = 256
+	cl := &spec.Cluster{Name: "c", Capacity: sim.Resources{sim.Procs: 256}}
+	w := &spec.Workload{Name: "lublin", Model: "lublin", Params: wp, Take: 2000, Estimates: "exact", CPUUsage: "none"}
+	easy, _ := policies.Lookup("easy")
+	ps := []*spec.Policy{{Name: "fcfs", Type: "fcfs"}, {Name: "easy", Type: "easy", Params: easy.Params()}}
+	var seeds []uint64
+	for i := range n / 10 {
+		seeds = append(seeds, uint64(i+1))
+	}
+	e := &spec.Experiment{Name: "rss", Seed: 1, Hash: "rss", Clusters: []*spec.Cluster{cl}, Workloads: []*spec.Workload{w}, Policies: ps,
+		Sweep:  spec.Sweep{Cluster: cl, Workloads: []*spec.Workload{w}, Policies: ps, LoadFactors: []float64{0.6, 0.8, 1, 1.2, 1.4}, Seeds: seeds},
+		Output: spec.Output{Dir: dir, Jobs: true}}
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc: peak memory is measured on Linux only")
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			t.Logf("VmHWM-kB=%s", strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return
+		}
+	}
+	t.Fatal("/proc/self/status has no VmHWM line")
+}
