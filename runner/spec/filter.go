@@ -73,7 +73,7 @@ func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *
 			return false
 		}
 		if !slices.Contains(names, name) {
-			d.warnf(it.rng, "Filter matches nothing", "%s %q is not in the sweep's %ss.", a.Name, name, a.Name)
+			d.warnf(it.rng, "Filter matches nothing", "%s %q is not in the sweep's %s.", a.Name, name, plural(a.Name))
 		}
 		match[a.Name] = name
 	case keyLoadFactor:

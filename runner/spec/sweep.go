@@ -126,7 +126,7 @@ func (d *decoder) refName(it item, kind, what string) (string, bool) {
 // refList reads the required, non-empty list of references to blocks of
 // kind in the sweep's argument a (workloads or policies); each block once.
 func (d *decoder) refList(b *hclsyntax.Block, a *hclsyntax.Attribute, kind string) []string {
-	plural := kind + "s"
+	plural := plural(kind)
 	if !d.required(b, map[string]*hclsyntax.Attribute{plural: a}, plural, fmt.Sprintf(", as in %s = [%s.NAME]", plural, kind)) {
 		return nil
 	}
@@ -202,7 +202,7 @@ func (d *decoder) vary(b *hclsyntax.Block, s *Sweep, seen map[string]hcl.Range) 
 	}
 	if !inSweep {
 		d.errorf(rng, "Axis block not in the sweep",
-			"%s %q is not in the sweep's %ss, so varying its parameter would change nothing.", ax.Kind, ax.Block, ax.Kind)
+			"%s %q is not in the sweep's %s, so varying its parameter would change nothing.", ax.Kind, ax.Block, plural(ax.Kind))
 		return ax, false
 	}
 	if _, ok := d.paramField(o, base, ax.Param, rng); !ok {
@@ -276,4 +276,12 @@ func (d *decoder) axisOwner(ax Axis, s *Sweep, at, rng hcl.Range) (o owner, base
 		return err
 	}}
 	return o, p.Params, inSweep, true
+}
+
+// plural is the sweep argument that lists blocks of kind.
+func plural(kind string) string {
+	if kind == kindPolicy {
+		return "policies"
+	}
+	return kind + "s"
 }
