@@ -7,9 +7,11 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -92,14 +94,22 @@ func (d *decoder) paramText(o owner, f params.Field, v cty.Value, rng hcl.Range)
 		bf := v.AsBigFloat()
 		if f.Type == "float" {
 			x, _ := bf.Float64()
+			if math.IsInf(x, 0) {
+				d.errorf(rng, summary, "Parameter %q of the %s must be a finite number, not %s.", f.Name, o.title(), numText(bf))
+				return "", false
+			}
 			return formatFloat(x), true
 		}
 		if !bf.IsInt() {
-			d.errorf(rng, summary, "Parameter %q of the %s must be a whole number, not %s.", f.Name, o.title(), bf.Text('g', -1))
+			d.errorf(rng, summary, "Parameter %q of the %s must be a whole number, not %s.", f.Name, o.title(), numText(bf))
 			return "", false
 		}
-		n, _ := bf.Int(new(big.Int))
-		return n.String(), true
+		n, acc := bf.Int64()
+		if acc != big.Exact {
+			d.errorf(rng, summary, "Parameter %q of the %s must be a whole number that fits in 64 bits, not %s.", f.Name, o.title(), numText(bf))
+			return "", false
+		}
+		return strconv.FormatInt(n, 10), true
 	}
 	panic("spec: parameter kind " + f.Type) // params.Describe knows no other
 }

@@ -4,6 +4,7 @@ package spec
 // argument takes a number, not a string that looks like one.
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -145,12 +146,12 @@ func (d *decoder) asInt(it item, what, summary string, lo, hi int64) (int64, boo
 		return 0, false
 	}
 	if !f.IsInt() {
-		d.errorf(it.rng, summary, "%s must be a whole number, not %s.", upperFirst(what), f.Text('g', -1))
+		d.errorf(it.rng, summary, "%s must be a whole number, not %s.", upperFirst(what), numText(f))
 		return 0, false
 	}
 	n, acc := f.Int64()
 	if acc != big.Exact || n < lo || n > hi {
-		d.errorf(it.rng, summary, "%s must be %s, not %s.", upperFirst(what), rangeText(lo, hi), f.Text('g', -1))
+		d.errorf(it.rng, summary, "%s must be %s, not %s.", upperFirst(what), rangeText(lo, hi), numText(f))
 		return 0, false
 	}
 	return n, true
@@ -163,12 +164,12 @@ func (d *decoder) asUint(it item, what, summary string) (uint64, bool) {
 		return 0, false
 	}
 	if !f.IsInt() {
-		d.errorf(it.rng, summary, "%s must be a whole number, not %s.", upperFirst(what), f.Text('g', -1))
+		d.errorf(it.rng, summary, "%s must be a whole number, not %s.", upperFirst(what), numText(f))
 		return 0, false
 	}
 	n, acc := f.Uint64()
 	if acc != big.Exact {
-		d.errorf(it.rng, summary, "%s must be a whole number from 0 to 2^64 − 1, not %s.", upperFirst(what), f.Text('g', -1))
+		d.errorf(it.rng, summary, "%s must be a whole number from 0 to 2^64 − 1, not %s.", upperFirst(what), numText(f))
 		return 0, false
 	}
 	return n, true
@@ -182,7 +183,7 @@ func (d *decoder) asPositive(it item, what, summary string) (float64, bool) {
 	}
 	x, _ := f.Float64()
 	if !(x > 0) || math.IsInf(x, 0) {
-		d.errorf(it.rng, summary, "%s must be a number greater than 0, not %s.", upperFirst(what), f.Text('g', -1))
+		d.errorf(it.rng, summary, "%s must be a number greater than 0, not %s.", upperFirst(what), numText(f))
 		return 0, false
 	}
 	return x, true
@@ -205,6 +206,22 @@ func upperFirst(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// numText renders a number for messages. It goes through float64: big.Float's
+// own decimal conversion takes seconds for an exponent such as 1e9999999.
+// Numbers beyond float64 show their order of magnitude.
+func numText(f *big.Float) string {
+	x, _ := f.Float64()
+	if !math.IsInf(x, 0) && (x != 0 || f.Sign() == 0) {
+		return formatFloat(x)
+	}
+	sign := ""
+	if f.Sign() < 0 {
+		sign = "-"
+	}
+	exp := f.MantExp(nil)
+	return fmt.Sprintf("%sabout 1e%d", sign, int(math.Round(float64(exp)*math.Log10(2))))
 }
 
 // formatFloat is the canonical text of a float: load factors and float
