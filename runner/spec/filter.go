@@ -32,20 +32,19 @@ func (d *decoder) filter(b *hclsyntax.Block, s *Sweep) (Filter, bool) {
 	for _, nb := range b.Body.Blocks {
 		d.errorf(nb.TypeRange, "Unsupported block type", "Blocks are not expected in %s block.", b.Type)
 	}
-	attrs := sortedAttrs(b.Body)
-	if len(attrs) == 0 {
+	ok := true
+	for _, a := range sortedAttrs(b.Body) {
+		if !d.filterKey(f.Match, a, s) {
+			ok = false
+		}
+	}
+	if ok && len(f.Match) == 0 {
 		what := "drop every run"
 		if b.Type == blockInclude {
 			what = "keep every run, like no include block at all"
 		}
-		d.errorf(b.DefRange(), "Empty filter", "An %s block with no keys would %s.", b.Type, what)
+		d.errorf(b.DefRange(), "Empty filter", "An %s block with no keys (or only null ones) would %s.", b.Type, what)
 		return f, false
-	}
-	ok := true
-	for _, a := range attrs {
-		if !d.filterKey(f.Match, a, s) {
-			ok = false
-		}
 	}
 	return f, ok
 }
@@ -176,6 +175,10 @@ func (d *decoder) filterAxes(match map[string]string, a *hclsyntax.Attribute, s 
 			continue
 		}
 		i := slices.Index(targets, target)
+		if _, failed := d.varied[target]; i < 0 && failed {
+			ok = false // the vary block's error is reported
+			continue
+		}
 		if i < 0 {
 			detail := withSuggestion(fmt.Sprintf("%q is not one of the sweep's vary axes (%s).", target, quoteList(targets)), target, targets)
 			d.errorf(p.key.rng, "Not a sweep axis", "%s", detail)

@@ -42,6 +42,9 @@ type decoder struct {
 	clusters  map[string]*Cluster
 	workloads map[string]*Workload
 	policies  map[string]*Policy
+	// varied holds the targets of every vary block, those that failed
+	// too, so that a filter on a failed axis adds no error of its own.
+	varied map[string]hcl.Range
 }
 
 // Parse decodes the experiment file called filename, whose contents are

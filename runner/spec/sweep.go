@@ -80,12 +80,12 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 			}
 		}
 	}
-	targets := make(map[string]hcl.Range)
+	d.varied = make(map[string]hcl.Range)
 	for _, vb := range blocks {
 		if vb.Type != blockVary {
 			continue
 		}
-		if ax, ok := d.vary(vb, s, targets); ok {
+		if ax, ok := d.vary(vb, s, d.varied); ok {
 			s.Vary = append(s.Vary, ax)
 		}
 	}
