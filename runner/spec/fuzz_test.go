@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -53,8 +54,8 @@ func TestWriteCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, tc := range goodCases() {
-		write(fmt.Sprintf("good-%02d", i), []byte(tc.src))
+	for _, tc := range goodCases() {
+		write("good-"+strings.NewReplacer(" ", "-", ",", "", "'", "").Replace(tc.name), []byte(tc.src))
 	}
 	for _, pattern := range []string{"testdata/bad/*.hcl", "../../experiments/*.hcl"} {
 		files, err := filepath.Glob(pattern)

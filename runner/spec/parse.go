@@ -70,13 +70,16 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	body := f.Body.(*hclsyntax.Body)
+	if diags = append(diags, outOfRange(body)...); diags.HasErrors() {
+		return nil, diags
+	}
 	sum := sha256.Sum256(src)
 	exp := &Experiment{File: filename, Dir: filepath.Dir(filename), Hash: hex.EncodeToString(sum[:])}
 	d := &decoder{
 		file: filename, dir: exp.Dir, diags: diags,
 		clusters: map[string]*Cluster{}, workloads: map[string]*Workload{}, policies: map[string]*Policy{},
 	}
-	body := f.Body.(*hclsyntax.Body)
 	_, blocks := d.content(body, topSchema)
 	byType := make(map[string][]*hclsyntax.Block)
 	for _, b := range blocks {

@@ -88,6 +88,9 @@ func goodCases() []goodCase {
   seed        = 18446744073709551615
 }`, clusterBlock, lublinBlock, fcfsBlock, sweepBlock), nil,
 			expect(func(e *Experiment) { e.Description, e.Seed = "d", 1<<64-1 })},
+		{"text that reads as a number in range",
+			file("experiment \"t\" {\n  description = \"inf\"\n}", clusterBlock, lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Description = "inf" })},
 		{"null is the default",
 			file("experiment \"t\" {\n  seed = null\n}", clusterBlock, lublinBlock, fcfsBlock, sweepBlock), nil, expect(nil)},
 		{"cluster memory and gpus",

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -227,3 +228,74 @@ func numText(f *big.Float) string {
 // formatFloat is the canonical text of a float: load factors and float
 // parameters compare and print in this form.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// outOfRange reports every number written in node, and every string
+// written there that reads as a number, whose magnitude is beyond float64:
+// no quantity of an experiment needs one, and cty takes seconds to turn
+// a number such as 1e9999999 into text, which indexing, interpolation and
+// tostring all do.
+func outOfRange(node hclsyntax.Node) hcl.Diagnostics {
+	return hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		var diags hcl.Diagnostics
+		check := func(v cty.Value, rng hcl.Range) {
+			if text, bad := hugeValue(v); bad {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError, Summary: "Number out of range",
+					Detail:  fmt.Sprintf("%s is beyond the range of a 64-bit float (about ±1.8e308, and no nearer to 0 than 4.9e-324).", text),
+					Subject: rng.Ptr(),
+				})
+			}
+		}
+		var steps hcl.Traversal
+		switch n := n.(type) {
+		case *hclsyntax.LiteralValueExpr:
+			check(n.Val, n.SrcRange)
+		case *hclsyntax.ScopeTraversalExpr:
+			steps = n.Traversal
+		case *hclsyntax.RelativeTraversalExpr:
+			steps = n.Traversal
+		}
+		for _, step := range steps {
+			if ix, ok := step.(hcl.TraverseIndex); ok {
+				check(ix.Key, ix.SrcRange)
+			}
+		}
+		return diags
+	})
+}
+
+// hugeValue reports whether v is a number, or a string that reads as one,
+// beyond float64, and renders it.
+func hugeValue(v cty.Value) (string, bool) {
+	if v.IsNull() || !v.IsKnown() {
+		return "", false
+	}
+	var f *big.Float
+	text := ""
+	switch v.Type() {
+	case cty.Number:
+		f = v.AsBigFloat()
+	case cty.String:
+		s := strings.TrimSpace(v.AsString())
+		if len(s) > 1000 {
+			return "", false
+		}
+		var err error
+		if f, _, err = big.ParseFloat(s, 10, 64, big.ToNearestEven); err != nil {
+			return "", false
+		}
+		text = strconv.Quote(s)
+	default:
+		return "", false
+	}
+	if f.IsInf() { // prints fast; "inf" may well be meant as text
+		return "", false
+	}
+	if x, _ := f.Float64(); !math.IsInf(x, 0) && (x != 0 || f.Sign() == 0) {
+		return "", false
+	}
+	if text == "" {
+		text = numText(f)
+	}
+	return text, true
+}

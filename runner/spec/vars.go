@@ -62,6 +62,10 @@ func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, b
 	if diags.HasErrors() {
 		return cty.StringVal(src), true
 	}
+	if diags := outOfRange(expr); diags.HasErrors() {
+		d.diags = append(d.diags, diags...)
+		return cty.NilVal, false
+	}
 	if len(expr.Variables()) > 0 {
 		switch expr.(type) {
 		case *hclsyntax.TupleConsExpr, *hclsyntax.ObjectConsExpr, *hclsyntax.FunctionCallExpr, *hclsyntax.TemplateExpr:

@@ -1,4 +1,4 @@
-# Numbers far beyond 64 bits are refused quickly, with their order of magnitude.
+# Numbers beyond 64-bit integers are refused quickly, computed ones by order of magnitude.
 experiment "bad" {}
 
 cluster "main" {
@@ -7,7 +7,7 @@ cluster "main" {
 
 workload "lublin" {
   model  = "lublin"
-  params = { nodes = 1e400 } # ERROR: fits in 64 bits, not about 1e400
+  params = { nodes = 1e300 } # ERROR: fits in 64 bits, not 1e+300
   jobs   = 100
 }
 
@@ -16,5 +16,5 @@ policy "fcfs" {}
 sweep {
   workloads = [workload.lublin]
   policies  = [policy.fcfs]
-  seeds     = [1e9999999] # ERROR: not about 1e9999999
+  seeds     = [1e308 * 1e10] # ERROR: not about 1e318
 }
