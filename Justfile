@@ -25,6 +25,7 @@ lint:
 fuzz time="60s":
     go test -run '^$' -fuzz '^FuzzSWFLine$' -fuzztime {{time}} ./workloads
     go test -run '^$' -fuzz '^FuzzSimulate$' -fuzztime {{time}} ./policies
+    go test -run '^$' -fuzz '^FuzzExperiment$' -fuzztime {{time}} ./runner/spec
 
 # Simulate a policy on a trace, e.g. just simulate easy ../shared/workloads/KTH-SP2-1996-2.1-cln.swf.gz
 simulate policy trace *flags:

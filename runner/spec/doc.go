@@ -9,5 +9,24 @@
 // (policies.Lookup, workloads.LookupModel), so a new policy or model needs
 // no change here. Expanding the sweep into runs is package runner's job.
 //
-// Start with Parse.
+// Start with Parse; experiments/reference.hcl shows every block and
+// argument. The files follow the order Parse works in:
+//
+//	parse.go     Parse and Format; the top-level blocks and names
+//	schema.go    what a block may hold: unknown arguments and blocks, labels, duplicates
+//	refs.go      references (var, local, cluster, workload, policy) and evaluation
+//	functions.go the functions a file may call
+//	vars.go      variables, command-line overrides, locals in dependency order
+//	values.go    strict conversion of values to Go types
+//	blocks.go    experiment, cluster, policy and output blocks
+//	workload.go  workload blocks: model or trace, cuts, estimates
+//	params.go    model and policy parameters through internal/params
+//	sweep.go     the sweep and its vary axes
+//	filter.go    exclude and include, and the check that something is left
+//	size.go      memory sizes such as "64GiB"
+//
+// Two choices differ from Terraform. Values are strict: a number argument
+// takes a number, not a string of digits. Filters match vary axes through
+// vary = { "workload.NAME.PARAM" = VALUE }, because an argument's name
+// cannot hold the dots of an axis's name.
 package spec

@@ -34,10 +34,12 @@ type Experiment struct {
 type Cluster struct {
 	Name string
 	// Capacity per resource kind: processors, memory in bytes (0: memory is
-	// not simulated), GPUs.
+	// not simulated), GPUs. A machines file sets processors and memory; the
+	// file's memory argument, if given, replaces the latter.
 	Capacity sim.Resources
 	// Machines is the Alea .machines file the capacity came from, if any
-	// (already read; kept for the record).
+	// (already read; kept for the record), resolved against
+	// Experiment.Dir.
 	Machines string
 	Range    hcl.Range
 }
@@ -51,8 +53,10 @@ type Workload struct {
 	// Params is the model's parameter struct (a pointer, as
 	// workloads.Model.Params returns it) with the file's values set.
 	Params any
-	// Trace is a registered trace name or a path (relative paths are
-	// resolved against the experiment file's directory).
+	// Trace is a registered trace name, spelled as the registry spells it
+	// (it need not be downloaded yet), or the path of a file that existed
+	// when the experiment was parsed, resolved against Experiment.Dir. A
+	// path that exists wins over a name, as in workloads.ResolveTrace.
 	Trace string
 	// SWF says how to read a trace's fields.
 	SWF workloads.SWFOptions
@@ -112,7 +116,11 @@ type Axis struct {
 
 // Filter matches a run when every key matches: keys are "workload",
 // "policy", "load_factor", "seed", or an axis target; values compare as
-// their canonical strings (load factors and floats as strconv 'g').
+// their canonical strings (load factors and floats as strconv 'g'). An axis
+// key matches only runs whose workload or policy is the axis's block: the
+// others have no value for it. In the file, axis keys are written
+// vary = { "workload.NAME.PARAM" = VALUE }, since an argument's name
+// cannot hold dots.
 type Filter struct {
 	Match map[string]string
 	Range hcl.Range

@@ -1,0 +1,80 @@
+package experiments_test
+
+import (
+	"bytes"
+	"io/fs"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedsweep/schedsweep/experiments"
+	"github.com/schedsweep/schedsweep/runner/spec"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// parse reads an embedded file and parses it, failing on any diagnostic,
+// warnings included.
+func parse(t *testing.T, name string) *spec.Experiment {
+	t.Helper()
+	src, err := fs.ReadFile(experiments.Files, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := spec.Parse(name, src, nil)
+	if len(diags) > 0 {
+		t.Fatalf("Parse(%s): %v", name, diags)
+	}
+	if got := spec.Format(src); !bytes.Equal(got, src) {
+		t.Errorf("%s is not in canonical layout; run schedsweep fmt", name)
+	}
+	return exp
+}
+
+func TestFilesParse(t *testing.T) {
+	names, err := fs.Glob(experiments.Files, "*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) < 2 {
+		t.Fatalf("got embedded files %v; want quickstart.hcl and reference.hcl at least", names)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) { parse(t, name) })
+	}
+}
+
+func TestQuickstart(t *testing.T) {
+	exp := parse(t, "quickstart.hcl")
+	s := exp.Sweep
+	type summary struct {
+		Name, Dir          string
+		Procs              int64
+		Model, Estimates   string
+		Nodes              int64
+		Jobs               int
+		Policies           []string
+		LoadFactors        []float64
+		Seeds              []uint64
+		Vary, Filters, Mem int
+	}
+	got := summary{
+		Name: exp.Name, Dir: exp.Output.Dir, Procs: s.Cluster.Capacity[sim.Procs],
+		Model: s.Workloads[0].Model, Estimates: s.Workloads[0].Estimates,
+		Nodes: s.Workloads[0].Params.(*workloads.LublinParams).Nodes, Jobs: s.Workloads[0].Take,
+		LoadFactors: s.LoadFactors, Seeds: s.Seeds,
+		Vary: len(s.Vary), Filters: len(s.Exclude) + len(s.Include), Mem: int(s.Cluster.Capacity[sim.Memory]),
+	}
+	for _, p := range s.Policies {
+		got.Policies = append(got.Policies, p.Type)
+	}
+	want := summary{
+		Name: "quickstart", Dir: "results/quickstart", Procs: 256,
+		Model: "lublin", Estimates: "tsafrir", Nodes: 256, Jobs: 3000,
+		Policies:    []string{"fcfs", "easy", "conservative"},
+		LoadFactors: []float64{0.8, 1.0, 1.2}, Seeds: []uint64{1, 2},
+	}
+	if diff := cmp.Diff(want, got); diff != "" || len(s.Workloads) != 1 {
+		t.Errorf("quickstart.hcl (-want +got):\n%s(%d workloads; want 1)", diff, len(s.Workloads))
+	}
+}

@@ -1,0 +1,105 @@
+# Every block and argument of the experiment language, one comment each.
+# Run `schedsweep fmt` to lay a file out like this one.
+
+# Exactly one experiment block; its label names the experiment.
+experiment "reference" {
+  description = "a tour of the experiment language" # optional free text
+  seed        = 1                                   # optional, default 1: every run's random streams derive from it
+}
+
+# Variables: any number; --var loads=[0.5,1] on the command line overrides a default.
+variable "loads" {
+  description = "load factors to sweep" # optional free text
+  default     = [0.8, 1.0, 1.2]         # the value when the command line gives none; a constant
+}
+
+variable "replicates" {
+  default = 2
+}
+
+# Locals: any number of blocks; values may use variables, other locals and functions.
+locals {
+  nodes = 128                          # a plain value
+  seeds = range(1, var.replicates + 1) # functions: range, concat, min, max, format, …
+  extra = {}                           # an empty object: local.extra.procs does not evaluate
+}
+
+# Clusters: at least one.
+cluster "main" {
+  procs  = try(local.extra.procs, local.nodes) # processors (or machines below, not both); try takes the first argument that evaluates
+  memory = "64GiB"                             # optional: a size string or a number of bytes; memory is simulated when > 0
+  gpus   = 0                                   # optional accelerators, default 0
+  # machines = "data/cluster.machines" # instead of procs: an Alea machines file, relative to this file; sets procs and memory
+}
+
+# Workloads: at least one, each a model or a trace.
+workload "lublin" {
+  model     = "lublin"                # a synthetic model: schedsweep lists them
+  params    = { nodes = local.nodes } # the model's parameters, checked against the model
+  jobs      = 2000                    # take the first N jobs; required for an endless model like lublin
+  estimates = "tsafrir"               # keep (default), exact, badness:F, tsafrir[:MAX] or psp:SCENARIO
+  cpu_usage = "none"                  # none (default), default or full: per-process CPU usage for two-tier policies
+}
+
+workload "kth" {
+  trace               = "KTH-SP2"     # a registered trace (need not be downloaded yet) or a path relative to this file
+  procs_field         = "requested"   # requested (default) or allocated processors
+  memory_field        = "none"        # none (default), requested or used memory
+  memory_unit         = "kb-per-proc" # kb-per-proc (default, the SWF standard) or bytes-per-job
+  negative_as_missing = false         # read negative values as missing instead of failing
+  window              = [0, 604800]   # optional cut [from, to) in the trace's seconds
+  users               = [3, 7]        # optional: keep only these users' jobs
+  jobs                = 10000         # optional: then take the first N jobs
+  estimates           = "keep"        # as for models
+}
+
+# Policies: the type defaults to the label.
+policy "fcfs" {}
+
+policy "easy-sjf" {
+  type   = "easy"            # a registered policy: schedsweep lists them
+  params = { order = "sjf" } # the policy's parameters, checked against the policy
+}
+
+policy "conservative" {}
+
+# Exactly one sweep: the cartesian product of its axes, less what the filters drop.
+sweep {
+  cluster      = cluster.main                                        # optional when the file has one cluster
+  workloads    = [workload.lublin, workload.kth]                     # references to workload blocks
+  policies     = [policy.fcfs, policy.easy-sjf, policy.conservative] # references to policy blocks
+  load_factors = var.loads                                           # optional, default [1]; each > 0
+  seeds        = local.seeds                                         # optional, default [1]; replicate numbers ≥ 0
+
+  # A further axis over one parameter of one workload or policy of the sweep.
+  vary "workload.lublin.umed_offset" {
+    values = [0, 2.5] # each checked like params
+  }
+
+  # Drop every combination that matches all the keys of an exclude block.
+  exclude {
+    policy      = "fcfs" # a name, or a reference such as policy.fcfs
+    load_factor = 1.2    # also: workload, seed
+  }
+
+  exclude {
+    vary = { "workload.lublin.umed_offset" = 2.5 } # a vary axis's value, keyed by its target
+    seed = 2
+  }
+
+  # When there are include blocks, keep only combinations that match all the keys of one.
+  include {
+    workload = workload.lublin
+  }
+
+  include {
+    workload = "kth"
+    policy   = "easy-sjf"
+  }
+}
+
+# Optional: where results go.
+output {
+  dir  = "results/reference" # default "results/<experiment name>", relative to the current directory
+  jobs = true                # default true: write the per-job table
+}

@@ -1,0 +1,166 @@
+package spec
+
+// This file decodes the experiment, cluster, policy and output blocks.
+// Workloads have their own file.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+var experimentSchema = schema{what: "the experiment block", attrs: []string{"description", "seed"}}
+
+// experiment decodes the experiment block into exp.
+func (d *decoder) experiment(exp *Experiment, b *hclsyntax.Block) {
+	name := b.Labels[0]
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.TrimSpace(name) != name {
+		d.errorf(b.LabelRanges[0], "Invalid experiment name",
+			"%q cannot name an experiment: the name is the default results folder, so it must be a plain file name.", name)
+	}
+	exp.Name = name
+	attrs, _ := d.content(b.Body, experimentSchema)
+	if s, st := d.str(attrs["description"]); st == set {
+		exp.Description = s
+	}
+	exp.Seed = 1
+	if it, st := d.value(attrs["seed"]); st == set {
+		if n, ok := d.asUint(it, `"seed"`, "Invalid experiment seed"); ok {
+			exp.Seed = n
+		}
+	}
+}
+
+var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus"}}
+
+// cluster decodes a cluster block; nil if it has errors.
+func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
+	attrs, _ := d.content(b.Body, clusterSchema)
+	c := &Cluster{Name: b.Labels[0], Range: b.DefRange()}
+	before := len(d.diags.Errs())
+	procs, pst := d.intArg(attrs["procs"], "Invalid processor count", 1, math.MaxInt64)
+	path, mst := d.str(attrs["machines"])
+	switch {
+	case pst == invalid || mst == invalid:
+	case pst == set && mst == set:
+		later := attrs["procs"]
+		if attrs["machines"].SrcRange.Start.Byte > later.SrcRange.Start.Byte {
+			later = attrs["machines"]
+		}
+		d.errorf(later.NameRange, "Conflicting cluster size",
+			"Give either procs or machines, not both: a machines file sets the processors and the memory.")
+	case pst == set:
+		c.Capacity[sim.Procs] = procs
+	case mst == set:
+		d.machines(c, path, attrs["machines"])
+	default:
+		d.errorf(b.DefRange(), "Missing cluster size",
+			"Cluster %q needs procs = N (processors) or machines = \"FILE\" (an Alea .machines file).", c.Name)
+	}
+	if it, st := d.value(attrs["memory"]); st == set {
+		if n, ok := d.size(it, `"memory"`); ok {
+			c.Capacity[sim.Memory] = n
+		}
+	}
+	if n, st := d.intArg(attrs["gpus"], "Invalid GPU count", 0, math.MaxInt64); st == set {
+		c.Capacity[sim.GPUs] = n
+	}
+	if len(d.diags.Errs()) > before {
+		return nil
+	}
+	return c
+}
+
+// machines sets c's capacity from an Alea machines file.
+func (d *decoder) machines(c *Cluster, path string, a *hclsyntax.Attribute) {
+	resolved := d.path(path)
+	f, err := os.Open(resolved)
+	if err != nil {
+		d.errorf(a.Expr.Range(), "Unreadable machines file", "%s.", err)
+		return
+	}
+	defer f.Close()
+	groups, err := workloads.ReadMachines(f, resolved)
+	if err != nil {
+		d.errorf(a.Expr.Range(), "Unreadable machines file", "%s.", err)
+		return
+	}
+	capacity := workloads.Capacity(groups)
+	if capacity[sim.Procs] == 0 {
+		d.errorf(a.Expr.Range(), "Empty machines file", "%s lists no node groups, so the cluster would have no processors.", resolved)
+		return
+	}
+	c.Capacity, c.Machines = capacity, resolved
+}
+
+// path resolves a path from the file against the file's directory.
+func (d *decoder) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(d.dir, p)
+}
+
+var policySchema = schema{what: "a policy block", attrs: []string{"type", "params"}}
+
+// policy decodes a policy block; nil if it has errors.
+func (d *decoder) policy(b *hclsyntax.Block) *Policy {
+	attrs, _ := d.content(b.Body, policySchema)
+	name := b.Labels[0]
+	typ, rng := name, b.LabelRanges[0]
+	switch s, st := d.str(attrs["type"]); st {
+	case invalid:
+		return nil
+	case set:
+		typ, rng = s, attrs["type"].Expr.Range()
+	}
+	e, err := policies.Lookup(typ)
+	if err != nil {
+		known := make([]string, 0, len(policies.Entries()))
+		for _, e := range policies.Entries() {
+			known = append(known, e.Name)
+		}
+		detail := fmt.Sprintf("There is no policy type %q.", typ)
+		if attrs["type"] == nil {
+			detail = fmt.Sprintf("There is no policy type %q (a policy block's type defaults to its name).", typ)
+		}
+		d.errorf(rng, "Unknown policy type", "%s Known policies: %s.", withSuggestion(detail, typ, known), strings.Join(known, ", "))
+		return nil
+	}
+	p := &Policy{Name: name, Type: e.Name, Range: b.DefRange()}
+	if e.Params != nil {
+		p.Params = e.Params()
+	}
+	o := owner{kind: "policy", name: e.Name, at: b.DefRange(), build: func(p any) error {
+		_, err := e.New(p)
+		return err
+	}}
+	if !d.setParams(o, p.Params, attrs["params"]) {
+		return nil
+	}
+	return p
+}
+
+var outputSchema = schema{what: "the output block", attrs: []string{"dir", "jobs"}}
+
+// output decodes the output block into out, which holds the defaults.
+func (d *decoder) output(out *Output, b *hclsyntax.Block) {
+	attrs, _ := d.content(b.Body, outputSchema)
+	if s, st := d.str(attrs["dir"]); st == set {
+		if strings.TrimSpace(s) == "" {
+			d.errorf(attrs["dir"].Expr.Range(), "Invalid output directory", "The results folder must not be empty.")
+		}
+		out.Dir = s
+	}
+	if v, st := d.boolean(attrs["jobs"]); st == set {
+		out.Jobs = v
+	}
+}

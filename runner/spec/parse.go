@@ -1,0 +1,195 @@
+package spec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// The top-level block types, in the order Parse decodes them.
+const (
+	blockExperiment = "experiment"
+	blockVariable   = "variable"
+	blockLocals     = "locals"
+	blockSweep      = "sweep"
+	blockOutput     = "output"
+)
+
+var topSchema = schema{
+	what: "an experiment file",
+	blocks: map[string]int{
+		blockExperiment: 1, blockVariable: 1, blockLocals: 0,
+		kindCluster: 1, kindWorkload: 1, kindPolicy: 1,
+		blockSweep: 0, blockOutput: 0,
+	},
+}
+
+// decoder holds the state of one Parse.
+type decoder struct {
+	file, dir string
+	diags     hcl.Diagnostics
+	ctx       *hcl.EvalContext
+	// declared holds, for each reference root, the declared names and
+	// where each is declared.
+	declared map[string]map[string]hcl.Range
+	// The decoded blocks by name; a nil entry is a block that failed.
+	clusters  map[string]*Cluster
+	workloads map[string]*Workload
+	policies  map[string]*Policy
+	// varied holds the targets of every vary block, those that failed
+	// too, so that a filter on a failed axis adds no error of its own.
+	varied map[string]hcl.Range
+}
+
+// Parse decodes the experiment file called filename, whose contents are
+// src. vars are overrides of the file's variables from the command line,
+// name to value; each value is read as an HCL expression (so 1.5,
+// [0.5, 1] and "x" are a number, a list and a string), and a value that
+// is not one, or that refers to anything (a bare word such as fcfs or a
+// path such as results/x), is taken as the literal string.
+//
+// Parse reports every problem it finds in the file, not just the first,
+// each as a diagnostic with the file, line and column of its cause; where
+// a name is unknown, the detail suggests the closest known one. It returns
+// a nil Experiment if any diagnostic is an error; warnings come with a
+// usable Experiment.
+//
+// Relative paths in the file (a cluster's machines file, a trace given as
+// a path) are resolved against filename's directory; Parse reads machines
+// files and checks that trace paths exist, but reads no trace. It builds
+// every model and policy once, with the file's parameters, so that a bad
+// parameter is reported here rather than when a run starts.
+func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hcl.Diagnostics) {
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	body := f.Body.(*hclsyntax.Body)
+	if diags = append(diags, outOfRange(body)...); diags.HasErrors() {
+		return nil, diags
+	}
+	sum := sha256.Sum256(src)
+	exp := &Experiment{File: filename, Dir: filepath.Dir(filename), Hash: hex.EncodeToString(sum[:])}
+	d := &decoder{
+		file: filename, dir: exp.Dir, diags: diags,
+		clusters: map[string]*Cluster{}, workloads: map[string]*Workload{}, policies: map[string]*Policy{},
+	}
+	_, blocks := d.content(body, topSchema)
+	byType := make(map[string][]*hclsyntax.Block)
+	for _, b := range blocks {
+		byType[b.Type] = append(byType[b.Type], b)
+	}
+	declared := d.declare(byType)
+
+	d.ctx = &hcl.EvalContext{Functions: functions(), Variables: map[string]cty.Value{
+		kindCluster:  refObject(kindCluster, d.declared[kindCluster]),
+		kindWorkload: refObject(kindWorkload, d.declared[kindWorkload]),
+		kindPolicy:   refObject(kindPolicy, d.declared[kindPolicy]),
+	}}
+	d.ctx.Variables[rootVar] = d.variables(declared[blockVariable], vars)
+	d.locals(byType[blockLocals])
+
+	start := hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos}
+	if b := d.single(byType[blockExperiment]); b != nil {
+		d.experiment(exp, b)
+	} else {
+		d.errorf(start, "Missing experiment block", "An experiment file needs one experiment \"NAME\" { … } block.")
+	}
+	if len(declared[kindCluster]) == 0 {
+		d.errorf(start, "Missing cluster block", "An experiment file needs at least one cluster \"NAME\" { … } block.")
+	}
+	for _, b := range declared[kindCluster] {
+		c := d.cluster(b)
+		d.clusters[b.Labels[0]] = c
+		if c != nil {
+			exp.Clusters = append(exp.Clusters, c)
+		}
+	}
+	for _, b := range declared[kindWorkload] {
+		w := d.workload(b)
+		d.workloads[b.Labels[0]] = w
+		if w != nil {
+			exp.Workloads = append(exp.Workloads, w)
+		}
+	}
+	for _, b := range declared[kindPolicy] {
+		p := d.policy(b)
+		d.policies[b.Labels[0]] = p
+		if p != nil {
+			exp.Policies = append(exp.Policies, p)
+		}
+	}
+	if b := d.single(byType[blockSweep]); b != nil {
+		d.sweep(&exp.Sweep, b, declared[kindCluster])
+	} else {
+		d.errorf(start, "Missing sweep block", "An experiment file needs one sweep { … } block naming the workloads and policies to run.")
+	}
+	exp.Output = Output{Dir: "results/" + exp.Name, Jobs: true}
+	if b := d.single(byType[blockOutput]); b != nil {
+		d.output(&exp.Output, b)
+	}
+	d.sortDiags()
+	if d.diags.HasErrors() {
+		return nil, d.diags
+	}
+	return exp, d.diags
+}
+
+// sortDiags orders the diagnostics by position, those about the file
+// first, so that they read from the top of the file down.
+func (d *decoder) sortDiags() {
+	sort.SliceStable(d.diags, func(i, j int) bool {
+		a, b := d.diags[i].Subject, d.diags[j].Subject
+		if a == nil || b == nil {
+			return a != nil && b == nil
+		}
+		if (a.Filename == d.file) != (b.Filename == d.file) {
+			return a.Filename == d.file
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+}
+
+// declare records the names of the variables, locals, clusters, workloads
+// and policies, reporting invalid and repeated names, and returns the
+// blocks of each labelled type that are valid and first of their name.
+func (d *decoder) declare(byType map[string][]*hclsyntax.Block) map[string][]*hclsyntax.Block {
+	d.declared = make(map[string]map[string]hcl.Range)
+	for _, root := range roots {
+		d.declared[root] = make(map[string]hcl.Range)
+	}
+	kept := make(map[string][]*hclsyntax.Block)
+	for _, kind := range []string{blockVariable, kindCluster, kindWorkload, kindPolicy} {
+		root := kind
+		if kind == blockVariable {
+			root = rootVar
+		}
+		for _, b := range byType[kind] {
+			if d.name(b) && d.unique(b, d.declared[root]) {
+				kept[kind] = append(kept[kind], b)
+			}
+		}
+	}
+	for _, b := range byType[blockLocals] {
+		for _, a := range sortedAttrs(b.Body) {
+			if first, dup := d.declared[rootLocal][a.Name]; dup {
+				d.errorf(a.NameRange, "Duplicate local value", "A local value named %q was already defined at %s. Local value names must be unique in the file.", a.Name, first)
+				continue
+			}
+			d.declared[rootLocal][a.Name] = a.NameRange
+		}
+	}
+	return kept
+}
+
+// Format returns src in canonical HCL layout (hclwrite's): aligned equals
+// signs, two-space indentation, normalized spacing. It does not check that
+// src is valid; a file that does not parse comes back as unchanged as
+// hclwrite can leave it.
+func Format(src []byte) []byte { return hclwrite.Format(src) }

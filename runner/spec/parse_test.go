@@ -1,0 +1,360 @@
+package spec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// The blocks of the smallest valid file; a test case swaps some of them.
+const (
+	expBlock     = `experiment "t" {}`
+	clusterBlock = `cluster "c" { procs = 8 }`
+	lublinBlock  = "workload \"w\" {\n  model = \"lublin\"\n  jobs  = 10\n}"
+	fcfsBlock    = `policy "fcfs" {}`
+	sweepBlock   = "sweep {\n  workloads = [workload.w]\n  policies  = [policy.fcfs]\n}"
+)
+
+// file joins blocks into a file.
+func file(blocks ...string) string { return strings.Join(blocks, "\n\n") + "\n" }
+
+// minimal is the smallest valid file with extra blocks added.
+func minimal(extra ...string) string {
+	return file(append([]string{expBlock, clusterBlock, lublinBlock, fcfsBlock, sweepBlock}, extra...)...)
+}
+
+// testFile is the name the good cases are parsed under: relative paths
+// resolve against testdata.
+const testFile = "testdata/t.hcl"
+
+// expect returns the Experiment of minimal(), changed by edit. The sweep
+// shares the declared blocks, so an edit of e.Workloads[0] shows in the
+// sweep too.
+func expect(edit func(e *Experiment)) *Experiment {
+	c := &Cluster{Name: "c", Capacity: sim.Resources{sim.Procs: 8}}
+	w := &Workload{Name: "w", Model: "lublin", Params: lublinParams(128), Take: 10, Estimates: "keep", CPUUsage: "none"}
+	p := &Policy{Name: "fcfs", Type: "fcfs"}
+	e := &Experiment{
+		Name: "t", Seed: 1, File: testFile, Dir: "testdata",
+		Clusters: []*Cluster{c}, Workloads: []*Workload{w}, Policies: []*Policy{p},
+		Sweep:  Sweep{Cluster: c, Workloads: []*Workload{w}, Policies: []*Policy{p}, LoadFactors: []float64{1}, Seeds: []uint64{1}},
+		Output: Output{Dir: "results/t", Jobs: true},
+	}
+	if edit != nil {
+		edit(e)
+	}
+	return e
+}
+
+func lublinParams(nodes int64) *workloads.LublinParams {
+	p := workloads.DefaultLublinParams()
+	p.Nodes = nodes
+	return &p
+}
+
+// cmpOpts ignore source ranges and the hash (tested on its own).
+var cmpOpts = []cmp.Option{
+	cmpopts.IgnoreTypes(hcl.Range{}),
+	cmpopts.IgnoreFields(Experiment{}, "Hash"),
+	cmpopts.EquateEmpty(),
+}
+
+// goodCase is a valid file and what it decodes to.
+type goodCase struct {
+	name string
+	src  string
+	vars map[string]string
+	want *Experiment
+}
+
+// goodCases cover every block and argument, references, variables with
+// overrides, chains of locals, functions and try. The fuzz corpus starts
+// from them too.
+func goodCases() []goodCase {
+	return []goodCase{
+		{"minimal", minimal(), nil, expect(nil)},
+		{"experiment options",
+			file(`experiment "t" {
+  description = "d"
+  seed        = 18446744073709551615
+}`, clusterBlock, lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Description, e.Seed = "d", 1<<64-1 })},
+		{"text that reads as a number in range",
+			file("experiment \"t\" {\n  description = \"inf\"\n}", clusterBlock, lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Description = "inf" })},
+		{"null is the default",
+			file("experiment \"t\" {\n  seed = null\n}", clusterBlock, lublinBlock, fcfsBlock, sweepBlock), nil, expect(nil)},
+		{"cluster memory and gpus",
+			file(expBlock, "cluster \"c\" {\n  procs  = 8\n  memory = \"64GiB\"\n  gpus   = 2\n}", lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Clusters[0].Capacity = sim.Resources{8, 64 << 30, 2} })},
+		{"memory in bytes",
+			file(expBlock, "cluster \"c\" {\n  procs  = 8\n  memory = 1024\n}", lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Clusters[0].Capacity[sim.Memory] = 1024 })},
+		{"machines file",
+			file(expBlock, `cluster "c" { machines = "tiny.machines" }`, lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				e.Clusters[0].Capacity = sim.Resources{4*8 + 2*16, 4*(16<<30) + 2*(64<<30), 0}
+				e.Clusters[0].Machines = "testdata/tiny.machines"
+			})},
+		{"memory replaces the machines file's",
+			file(expBlock, "cluster \"c\" {\n  machines = \"tiny.machines\"\n  memory   = 0\n}", lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				e.Clusters[0].Capacity = sim.Resources{64, 0, 0}
+				e.Clusters[0].Machines = "testdata/tiny.machines"
+			})},
+		{"model options",
+			file(expBlock, clusterBlock, `workload "w" {
+  model     = "lublin"
+  params    = { nodes = 256, classes = false, umed_offset = 2.5, "start_hour" = 6 }
+  jobs      = 3000
+  estimates = "tsafrir:36000"
+  cpu_usage = "full"
+}`, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				w := e.Workloads[0]
+				p := lublinParams(256)
+				p.Classes, p.UMedOffset, p.StartHour = false, 2.5, 6
+				w.Params, w.Take, w.Estimates, w.CPUUsage = p, 3000, "tsafrir:36000", "full"
+			})},
+		{"params from a local",
+			file(expBlock, clusterBlock, "locals {\n  p = { nodes = 64 }\n}", "workload \"w\" {\n  model  = \"lublin\"\n  params = local.p\n  jobs   = 10\n}", fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Workloads[0].Params = lublinParams(64) })},
+		{"finite model needs no jobs",
+			file(expBlock, clusterBlock, `workload "w" {
+  model  = "psp"
+  params = { scenario = "ge" }
+}`, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				p := workloads.DefaultPSPParams()
+				p.Scenario = "ge"
+				*e.Workloads[0] = Workload{Name: "w", Model: "psp", Params: &p, Estimates: "keep", CPUUsage: "none"}
+			})},
+		{"trace path and options",
+			file(expBlock, clusterBlock, `workload "w" {
+  trace               = "tiny.swf"
+  procs_field         = "allocated"
+  memory_field        = "used"
+  memory_unit         = "bytes-per-job"
+  negative_as_missing = true
+  window              = [0, 100]
+  users               = [3, 7]
+  jobs                = 2
+  estimates           = "exact"
+  cpu_usage           = "default"
+}`, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				*e.Workloads[0] = Workload{
+					Name: "w", Trace: "testdata/tiny.swf",
+					SWF: workloads.SWFOptions{
+						Procs: workloads.AllocatedProcs, Memory: workloads.UsedMemory,
+						MemoryUnit: workloads.BytesPerJob, NegativeAsMissing: true,
+					},
+					From: 0, To: 100, Users: []int32{3, 7}, Take: 2, Estimates: "exact", CPUUsage: "default",
+				}
+			})},
+		{"registered trace, any case",
+			file(expBlock, clusterBlock, `workload "w" { trace = "kth-sp2" }`, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				*e.Workloads[0] = Workload{Name: "w", Trace: "KTH-SP2", Estimates: "keep", CPUUsage: "none"}
+			})},
+		{"policy type and params",
+			file(expBlock, clusterBlock, lublinBlock, fcfsBlock, `policy "easy-sjf" {
+  type   = "easy"
+  params = { order = "sjf" }
+}`, `policy "conservative" {}`, `sweep {
+  workloads = [workload.w]
+  policies  = [policy.easy-sjf, policy.conservative]
+}`), nil,
+			expect(func(e *Experiment) {
+				sjf := &Policy{Name: "easy-sjf", Type: "easy", Params: &policies.OrderParams{Order: "sjf"}}
+				cons := &Policy{Name: "conservative", Type: "conservative", Params: &policies.OrderParams{Order: "arrival"}}
+				e.Policies = append(e.Policies, sjf, cons)
+				e.Sweep.Policies = []*Policy{sjf, cons}
+			})},
+		{"full sweep",
+			file(expBlock, clusterBlock, `cluster "big" { procs = 1024 }`, lublinBlock, `workload "k" { trace = "tiny.swf" }`,
+				fcfsBlock, `policy "easy" {}`, `sweep {
+  cluster      = cluster.big
+  workloads    = [workload.w, workload.k]
+  policies     = [policy.fcfs, policy.easy]
+  load_factors = [0.8, 1, 1.25]
+  seeds        = [0, 7]
+  vary "workload.w.nodes" {
+    values = [64, 128]
+  }
+  vary "policy.easy.order" {
+    values = ["arrival", "sjf"]
+  }
+  exclude {
+    policy      = "fcfs"
+    load_factor = 1.25
+  }
+  exclude {
+    workload = workload.w
+    vary     = { "workload.w.nodes" = 64, "policy.easy.order" = "sjf" }
+  }
+  include { seed = 7 }
+  include { policy = policy.easy }
+}`, "output {\n  dir  = \"out\"\n  jobs = false\n}"), nil,
+			expect(func(e *Experiment) {
+				big := &Cluster{Name: "big", Capacity: sim.Resources{1024, 0, 0}}
+				k := &Workload{Name: "k", Trace: "testdata/tiny.swf", Estimates: "keep", CPUUsage: "none"}
+				easy := &Policy{Name: "easy", Type: "easy", Params: &policies.OrderParams{Order: "arrival"}}
+				e.Clusters = append(e.Clusters, big)
+				e.Workloads = append(e.Workloads, k)
+				e.Policies = append(e.Policies, easy)
+				e.Sweep = Sweep{
+					Cluster: big, Workloads: e.Workloads, Policies: e.Policies,
+					LoadFactors: []float64{0.8, 1, 1.25}, Seeds: []uint64{0, 7},
+					Vary: []Axis{
+						{Target: "workload.w.nodes", Kind: "workload", Block: "w", Param: "nodes", Values: []string{"64", "128"}},
+						{Target: "policy.easy.order", Kind: "policy", Block: "easy", Param: "order", Values: []string{"arrival", "sjf"}},
+					},
+					Exclude: []Filter{
+						{Match: map[string]string{"policy": "fcfs", "load_factor": "1.25"}},
+						{Match: map[string]string{"workload": "w", "workload.w.nodes": "64", "policy.easy.order": "sjf"}},
+					},
+					Include: []Filter{
+						{Match: map[string]string{"seed": "7"}},
+						{Match: map[string]string{"policy": "easy"}},
+					},
+				}
+				e.Output = Output{Dir: "out", Jobs: false}
+			})},
+		{"variables and overrides",
+			file(`variable "name" { default = "x" }`, `variable "loads" { default = [1] }`, `variable "seed" {}`,
+				`variable "mode" { default = "keep" }`, `variable "text" { default = "a" }`,
+				"experiment \"t\" {\n  description = \"${var.name}/${var.text}\"\n  seed        = var.seed\n}",
+				clusterBlock, "workload \"w\" {\n  model     = \"lublin\"\n  jobs      = 10\n  estimates = var.mode\n}", fcfsBlock,
+				"sweep {\n  workloads    = [workload.w]\n  policies     = [policy.fcfs]\n  load_factors = var.loads\n}"),
+			map[string]string{"name": "fcfs", "loads": "[0.5, 1.5]", "seed": "42", "mode": "badness:2", "text": `"quoted string"`},
+			expect(func(e *Experiment) {
+				e.Description, e.Seed = "fcfs/quoted string", 42
+				e.Workloads[0].Estimates = "badness:2"
+				e.Sweep.LoadFactors = []float64{0.5, 1.5}
+			})},
+		{"locals in any order, across blocks",
+			file(expBlock, `variable "base" { default = 2 }`, "locals {\n  a = local.b * 2\n}", "locals {\n  b = local.c + 1\n  c = var.base\n}",
+				`cluster "c" { procs = local.a }`, lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Clusters[0].Capacity[sim.Procs] = 6 })},
+		{"functions",
+			file("experiment \"t\" {\n  description = join(\",\", [upper(\"a\"), lower(\"B\"), format(\"%03d\", 7), tostring(length(keys(merge({ a = 1 }, { b = 2 }))))])\n}",
+				"cluster \"c\" {\n  procs  = max(floor(9.7), ceil(3.2), min(1, 2))\n  memory = split(\"/\", \"1024/x\")[0]\n  gpus   = contains(values({ a = 1 }), 1) ? 1 : 0\n}",
+				"workload \"w\" {\n  model = \"lublin\"\n  jobs  = element([10, 20], 1) + sum([1, 2])\n}", fcfsBlock,
+				"sweep {\n  workloads    = concat([workload.w], [])\n  policies     = tolist([policy.fcfs])\n  load_factors = [for x in sort([\"1.2\", \"0.8\"]) : tonumber(x)]\n  seeds        = distinct(flatten([range(1, 3), [2, 3]]))\n}"), nil,
+			expect(func(e *Experiment) {
+				e.Description = "A,b,007,2"
+				e.Clusters[0].Capacity = sim.Resources{9, 1024, 1}
+				e.Workloads[0].Take = 23
+				e.Sweep.LoadFactors = []float64{0.8, 1.2}
+				e.Sweep.Seeds = []uint64{1, 2, 3}
+			})},
+		{"try and can",
+			file(expBlock, "locals {\n  m = {}\n}", "cluster \"c\" {\n  procs = try(local.m.procs, 16)\n  gpus  = can(tonumber(\"x\")) ? 1 : 0\n}",
+				lublinBlock, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) { e.Clusters[0].Capacity[sim.Procs] = 16 })},
+		{"references in locals",
+			file(expBlock, clusterBlock, lublinBlock, fcfsBlock, "locals {\n  all = [policy.fcfs]\n}",
+				"sweep {\n  workloads = [workload.w]\n  policies  = local.all\n}"), nil,
+			expect(nil)},
+	}
+}
+
+func TestParseGood(t *testing.T) {
+	for _, tc := range goodCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			got, diags := Parse(testFile, []byte(tc.src), tc.vars)
+			if diags.HasErrors() {
+				t.Fatalf("Parse(%s) diagnostics:\n%s\nsource:\n%s", tc.name, render(diags), tc.src)
+			}
+			if diff := cmp.Diff(tc.want, got, cmpOpts...); diff != "" {
+				t.Errorf("Parse(%s) mismatch (-want +got):\n%s", tc.name, diff)
+			}
+		})
+	}
+}
+
+func TestParseHashAndRanges(t *testing.T) {
+	src := minimal()
+	e, diags := Parse(testFile, []byte(src), nil)
+	if diags.HasErrors() {
+		t.Fatalf("Parse: %s", render(diags))
+	}
+	sum := sha256.Sum256([]byte(src))
+	if want := hex.EncodeToString(sum[:]); e.Hash != want {
+		t.Errorf("got Hash %s; want %s", e.Hash, want)
+	}
+	if got := e.Workloads[0].Range; got.Filename != testFile || got.Start.Line != 5 {
+		t.Errorf("got workload range %v; want %s line 5", got, testFile)
+	}
+}
+
+func TestParseWarningsKeepExperiment(t *testing.T) {
+	src := minimal()
+	src = strings.Replace(src, "  policies  = [policy.fcfs]\n", "  policies  = [policy.fcfs]\n  exclude { load_factor = 2 }\n", 1)
+	e, diags := Parse(testFile, []byte(src), nil)
+	if e == nil || diags.HasErrors() {
+		t.Fatalf("Parse returned no Experiment: %s", render(diags))
+	}
+	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || diags[0].Summary != "Filter matches nothing" {
+		t.Errorf("got diagnostics %s; want one warning \"Filter matches nothing\"", render(diags))
+	}
+}
+
+func TestParseOverrideErrors(t *testing.T) {
+	src := file(`variable "loads" { default = [1] }`, expBlock, clusterBlock, lublinBlock, fcfsBlock,
+		"sweep {\n  workloads    = [workload.w]\n  policies     = [policy.fcfs]\n  load_factors = var.loads\n}")
+	tests := []struct {
+		name     string
+		vars     map[string]string
+		summary  string
+		filename string
+	}{
+		{"unknown name", map[string]string{"lods": "1"}, "Unknown variable", "--var lods"},
+		{"reference inside a list", map[string]string{"loads": "[0.5, x]"}, "Variables not allowed", "<value for var.loads>"},
+		{"bad function call", map[string]string{"loads": `tonumber("x")`}, "Invalid function argument", "<value for var.loads>"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, diags := Parse(testFile, []byte(src), tc.vars)
+			if e != nil {
+				t.Errorf("Parse with %v returned an Experiment", tc.vars)
+			}
+			if len(diags) != 1 || diags[0].Summary != tc.summary || diags[0].Subject == nil || diags[0].Subject.Filename != tc.filename {
+				t.Errorf("Parse with %v: got %s; want one %q in %s", tc.vars, render(diags), tc.summary, tc.filename)
+			}
+		})
+	}
+	// A suggestion for the misspelt name.
+	_, diags := Parse(testFile, []byte(src), map[string]string{"lods": "1"})
+	if !strings.Contains(diags[0].Detail, `Did you mean "loads"?`) {
+		t.Errorf("got detail %q; want a suggestion of \"loads\"", diags[0].Detail)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"512", 512, true}, {"64KiB", 64 << 10, true}, {"8 MiB", 8 << 20, true}, {"504GiB", 504 << 30, true},
+		{"2T", 2 << 40, true}, {"1B", 1, true}, {"64GB", 0, false}, {"-1", 0, false}, {"+1", 0, false},
+		{"", 0, false}, {"9000000TiB", 0, false}, {"1.5GiB", 0, false},
+	}
+	for _, tc := range tests {
+		got, err := parseSize(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package spec
+
+// This file evaluates variables (defaults, then command-line overrides)
+// and local values (in dependency order).
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+var variableSchema = schema{what: "a variable block", attrs: []string{"description", "default"}}
+
+// variables returns the value of var: each variable's override, else its
+// default. A variable that failed is unknown, so that its uses report
+// nothing more.
+func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]string) cty.Value {
+	constCtx := &hcl.EvalContext{Functions: d.ctx.Functions}
+	vals := make(map[string]cty.Value)
+	for _, b := range blocks {
+		name := b.Labels[0]
+		attrs, _ := d.content(b.Body, variableSchema)
+		d.str(attrs["description"])
+		vals[name] = cty.DynamicVal
+		if _, given := overrides[name]; given {
+			continue
+		}
+		a := attrs["default"]
+		if a == nil {
+			d.errorf(b.DefRange(), "No value for required variable",
+				"Variable %q has no default; give it one, or a value on the command line with --var %s=VALUE.", name, name)
+			continue
+		}
+		if v, ok := d.evalIn(constCtx, a.Expr); ok {
+			vals[name] = v
+		}
+	}
+	for _, name := range sortedKeys(overrides) {
+		src := overrides[name]
+		if _, ok := d.declared[rootVar][name]; !ok {
+			rng := hcl.Range{Filename: "--var " + name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: len(name) + 1, Byte: len(name)}}
+			d.errorf(rng, "Unknown variable",
+				"--var %s: the file declares no variable %q.%s", name, name, withSuggestion("", name, sortedKeys(d.declared[rootVar])))
+			continue
+		}
+		if v, ok := d.override(constCtx, name, src); ok {
+			vals[name] = v
+		}
+	}
+	return cty.ObjectVal(vals)
+}
+
+// override evaluates a command-line value: an HCL expression, or the
+// literal string when it does not parse as one, or when it refers to
+// something and is not a list, object, function call or quoted string (a
+// bare word such as fcfs, a path such as results/x).
+func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, bool) {
+	expr, diags := hclsyntax.ParseExpression([]byte(src), "<value for var."+name+">", hcl.InitialPos)
+	if diags.HasErrors() {
+		return cty.StringVal(src), true
+	}
+	if diags := outOfRange(expr); diags.HasErrors() {
+		d.diags = append(d.diags, diags...)
+		return cty.NilVal, false
+	}
+	if len(expr.Variables()) > 0 {
+		switch expr.(type) {
+		case *hclsyntax.TupleConsExpr, *hclsyntax.ObjectConsExpr, *hclsyntax.FunctionCallExpr, *hclsyntax.TemplateExpr:
+		default:
+			return cty.StringVal(src), true
+		}
+	}
+	v, ok := d.evalIn(ctx, expr)
+	if ok && v.IsNull() {
+		return cty.NullVal(cty.DynamicPseudoType), true
+	}
+	return v, ok
+}
+
+// locals evaluates the local values in dependency order, each once;
+// the members of a dependency cycle are reported and left unknown.
+func (d *decoder) locals(blocks []*hclsyntax.Block) {
+	exprs := make(map[string]*hclsyntax.Attribute)
+	var order []string // file order
+	for _, b := range blocks {
+		for _, nb := range b.Body.Blocks {
+			d.errorf(nb.TypeRange, "Unsupported block type", "Blocks are not expected in a locals block, only NAME = VALUE definitions.")
+		}
+		for _, a := range sortedAttrs(b.Body) {
+			if d.declared[rootLocal][a.Name] == a.NameRange {
+				exprs[a.Name] = a
+				order = append(order, a.Name)
+			}
+		}
+	}
+	vals := make(map[string]cty.Value, len(exprs))
+	const (
+		unvisited = iota
+		visiting
+		done
+	)
+	mark := make(map[string]int, len(exprs))
+	var stack []string
+	var visit func(name string)
+	visit = func(name string) {
+		mark[name] = visiting
+		stack = append(stack, name)
+		for _, dep := range localDeps(exprs[name].Expr, exprs) {
+			switch mark[dep] {
+			case unvisited:
+				visit(dep)
+			case visiting:
+				d.cycle(stack, dep, exprs, vals)
+			}
+		}
+		stack = stack[:len(stack)-1]
+		mark[name] = done
+		if _, failed := vals[name]; failed {
+			return // in a cycle
+		}
+		d.ctx.Variables[rootLocal] = cty.ObjectVal(vals)
+		vals[name] = cty.DynamicVal
+		if v, ok := d.eval(exprs[name].Expr); ok {
+			vals[name] = v
+		}
+	}
+	for _, name := range order {
+		if mark[name] == unvisited {
+			visit(name)
+		}
+	}
+	d.ctx.Variables[rootLocal] = cty.ObjectVal(vals)
+}
+
+// cycle reports the cycle that runs from dep up the stack and back to it,
+// at dep's definition, and makes its members unknown.
+func (d *decoder) cycle(stack []string, dep string, exprs map[string]*hclsyntax.Attribute, vals map[string]cty.Value) {
+	i := len(stack) - 1
+	for stack[i] != dep {
+		i--
+	}
+	path := make([]string, 0, len(stack)-i+1)
+	for _, n := range stack[i:] {
+		path = append(path, "local."+n)
+		vals[n] = cty.DynamicVal
+	}
+	path = append(path, "local."+dep)
+	d.errorf(exprs[dep].NameRange, "Cycle in local values",
+		"Local values refer to each other in a loop: %s.", strings.Join(path, " → "))
+}
+
+// localDeps lists the locals expr refers to, each once, in the order of
+// first reference.
+func localDeps(expr hcl.Expression, exprs map[string]*hclsyntax.Attribute) []string {
+	var deps []string
+	for _, t := range expr.Variables() {
+		if t.RootName() != rootLocal || len(t) < 2 {
+			continue
+		}
+		step, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		if _, declared := exprs[step.Name]; declared && !slices.Contains(deps, step.Name) {
+			deps = append(deps, step.Name)
+		}
+	}
+	return deps
+}

@@ -1,0 +1,209 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+var workloadSchema = schema{what: "a workload block", attrs: []string{
+	"model", "trace", "params", "jobs", "estimates", "cpu_usage",
+	"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users",
+}}
+
+// traceOnly are the arguments that only a trace workload takes.
+var traceOnly = []string{"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users"}
+
+// workload decodes a workload block; nil if it has errors.
+func (d *decoder) workload(b *hclsyntax.Block) *Workload {
+	attrs, _ := d.content(b.Body, workloadSchema)
+	w := &Workload{Name: b.Labels[0], Estimates: "keep", CPUUsage: "none", Range: b.DefRange()}
+	before := len(d.diags.Errs())
+	model, mst := d.str(attrs["model"])
+	trace, tst := d.str(attrs["trace"])
+	var endless bool
+	switch {
+	case mst == invalid || tst == invalid:
+	case mst == set && tst == set:
+		later := attrs["model"]
+		if attrs["trace"].SrcRange.Start.Byte > later.SrcRange.Start.Byte {
+			later = attrs["trace"]
+		}
+		d.errorf(later.NameRange, "Conflicting workload source",
+			"A workload is either a model or a trace: give model or trace, not both.")
+	case mst == set:
+		endless = d.model(w, b, attrs, model)
+	case tst == set:
+		d.trace(w, attrs["trace"], trace)
+	default:
+		d.errorf(b.DefRange(), "Missing workload source",
+			"Workload %q needs model = \"NAME\" (a synthetic model) or trace = \"NAME\" (a registered trace or a path).", w.Name)
+	}
+	if mst == set {
+		for _, name := range traceOnly {
+			if a := attrs[name]; a != nil {
+				d.errorf(a.NameRange, "Trace option on a model workload", "%s only applies to a workload read from a trace.", name)
+			}
+		}
+	} else {
+		if a := attrs["params"]; a != nil {
+			d.errorf(a.NameRange, "Model parameters on a trace workload", "params only applies to a workload drawn from a model.")
+		}
+		d.swfOptions(w, attrs)
+	}
+	if n, st := d.intArg(attrs["jobs"], "Invalid number of jobs", 1, math.MaxInt); st == set {
+		w.Take = int(n)
+	} else if st == unset && endless {
+		d.errorf(attrs["model"].Expr.Range(), "Endless model needs jobs",
+			"The %s model never runs out of jobs: set jobs = N to take its first N jobs.", w.Model)
+	}
+	if s, st := d.str(attrs["estimates"]); st == set {
+		if _, err := workloads.ApplyEstimates(noJobs{}, s, 1); err != nil {
+			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s. The forms are %s.", err, workloads.EstimateModels)
+		}
+		w.Estimates = s
+	}
+	if i, st := d.choice(attrs["cpu_usage"], "none", "default", "full"); st == set {
+		w.CPUUsage = []string{"none", "default", "full"}[i]
+	}
+	if len(d.diags.Errs()) > before {
+		return nil
+	}
+	return w
+}
+
+// model sets w's model and parameters; it reports whether the model is
+// endless.
+func (d *decoder) model(w *Workload, b *hclsyntax.Block, attrs map[string]*hclsyntax.Attribute, name string) bool {
+	m, err := workloads.LookupModel(name)
+	if err != nil {
+		var known []string
+		for _, m := range workloads.Models() {
+			known = append(known, m.Name)
+		}
+		detail := withSuggestion(fmt.Sprintf("There is no workload model %q.", name), name, known)
+		d.errorf(attrs["model"].Expr.Range(), "Unknown workload model", "%s Known models: %s.", detail, strings.Join(known, ", "))
+		return false
+	}
+	w.Model = m.Name
+	w.Params = m.Params()
+	d.setParams(d.modelOwner(m, b.DefRange()), w.Params, attrs["params"])
+	return m.Endless
+}
+
+// modelOwner describes m for setParams.
+func (d *decoder) modelOwner(m workloads.Model, at hcl.Range) owner {
+	return owner{kind: "model", name: m.Name, at: at, build: func(p any) error {
+		_, err := m.New(p, 1)
+		return err
+	}}
+}
+
+// trace sets w's trace: a path that exists (relative to the file), else a
+// registered name, which need not be downloaded yet.
+func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
+	if value == "" {
+		d.errorf(a.Expr.Range(), "Unknown trace", "The trace must name a registered trace or a file.")
+		return
+	}
+	path := d.path(value)
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		d.errorf(a.Expr.Range(), "Trace is a directory", "%s is a directory, not a trace file.", path)
+		return
+	case err == nil:
+		w.Trace = path
+		return
+	case !errors.Is(err, fs.ErrNotExist):
+		d.errorf(a.Expr.Range(), "Unreadable trace", "%s.", err)
+		return
+	}
+	t, err := workloads.LookupTrace(value)
+	if err == nil {
+		w.Trace = t.Name
+		return
+	}
+	var known []string
+	for _, t := range workloads.ArchiveTraces() {
+		known = append(known, t.Name)
+	}
+	detail := withSuggestion(fmt.Sprintf("%q is neither a file (there is no %s) nor a registered trace.", value, path), value, known)
+	d.errorf(a.Expr.Range(), "Unknown trace", "%s Registered traces: %s.", detail, strings.Join(known, ", "))
+}
+
+// swfOptions reads how a trace's fields map to jobs, and its cuts.
+func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute) {
+	if i, st := d.choice(attrs["procs_field"], "requested", "allocated"); st == set {
+		w.SWF.Procs = []workloads.ProcsField{workloads.RequestedProcs, workloads.AllocatedProcs}[i]
+	}
+	if i, st := d.choice(attrs["memory_field"], "none", "requested", "used"); st == set {
+		w.SWF.Memory = []workloads.MemoryField{workloads.NoMemory, workloads.RequestedMemory, workloads.UsedMemory}[i]
+	}
+	if i, st := d.choice(attrs["memory_unit"], "kb-per-proc", "bytes-per-job"); st == set {
+		w.SWF.MemoryUnit = []workloads.MemoryUnit{workloads.KBPerProc, workloads.BytesPerJob}[i]
+	}
+	if v, st := d.boolean(attrs["negative_as_missing"]); st == set {
+		w.SWF.NegativeAsMissing = v
+	}
+	if items, st := d.list(attrs["window"]); st == set {
+		if len(items) != 2 {
+			d.errorf(attrs["window"].Expr.Range(), "Invalid window",
+				"A window is [FROM, TO], two times in seconds of the trace; this list has %d elements.", len(items))
+		} else {
+			from, ok1 := d.asInt(items[0], "the window's start", "Invalid window", 0, math.MaxInt64)
+			to, ok2 := d.asInt(items[1], "the window's end", "Invalid window", 0, math.MaxInt64)
+			switch {
+			case !ok1 || !ok2:
+			case to <= from:
+				d.errorf(attrs["window"].Expr.Range(), "Invalid window",
+					"The window [%d, %d) is empty: its end must come after its start.", from, to)
+			default:
+				w.From, w.To = sim.Time(from), sim.Time(to)
+			}
+		}
+	}
+	if items, st := d.list(attrs["users"]); st == set {
+		if len(items) == 0 {
+			d.errorf(attrs["users"].Expr.Range(), "Invalid user filter", "An empty list of users would keep no job; leave users out to keep every user.")
+		}
+		for _, it := range items {
+			if n, ok := d.asInt(it, "a user ID", "Invalid user ID", 0, math.MaxInt32); ok {
+				w.Users = append(w.Users, int32(n))
+			}
+		}
+	}
+}
+
+// choice reads a string argument that must be one of options and returns
+// its index.
+func (d *decoder) choice(a *hclsyntax.Attribute, options ...string) (int, state) {
+	s, st := d.str(a)
+	if st != set {
+		return 0, st
+	}
+	for i, o := range options {
+		if s == o {
+			return i, set
+		}
+	}
+	detail := withSuggestion(fmt.Sprintf("%q is not %s.", s, quoteList(options)), s, options)
+	d.errorf(a.Expr.Range(), "Invalid value for "+quoted(a), "%s", detail)
+	return 0, invalid
+}
+
+// noJobs is an empty source, to check an estimates form without a
+// workload.
+type noJobs struct{}
+
+func (noJobs) Next() (sim.Record, error) { return sim.Record{}, io.EOF }
