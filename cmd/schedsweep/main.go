@@ -3,6 +3,11 @@
 //
 // Usage:
 //
+//	schedsweep run [flags] FILE
+//	schedsweep validate FILE
+//	schedsweep plan [flags] FILE
+//	schedsweep fmt [-w | --check] FILE...
+//	schedsweep list [policies|models|estimates|metrics]
 //	schedsweep simulate [flags] TRACE
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
@@ -10,7 +15,7 @@
 //	schedsweep help [COMMAND]
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
-// flag or value).
+// flag or value) or an experiment file with errors, 130 interrupted.
 package main
 
 import (
@@ -24,9 +29,10 @@ import (
 
 // Exit codes scripts can rely on.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	exitOK          = 0
+	exitFailure     = 1   // the command failed (a run, a file, the network)
+	exitUsage       = 2   // bad usage, or an experiment file with errors
+	exitInterrupted = 130 // Ctrl-C; finished work is saved
 )
 
 // usageError marks errors caused by how the command was called.
@@ -44,6 +50,11 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"run", "run the sweep of an experiment file and write its results", runRun},
+		{"validate", "check an experiment file", runValidate},
+		{"plan", "show the runs an experiment file expands to", runPlan},
+		{"fmt", "format experiment files canonically", runFmt},
+		{"list", "list policies, workload models, estimate models and metrics", runList},
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "inspect and generate traces (info, generate, models)", runTrace},
 	}
@@ -72,6 +83,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
+		case errors.Is(err, errInterrupted):
+			return exitInterrupted
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
 			fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schedsweep/schedsweep/experiments"
+	"github.com/schedsweep/schedsweep/runner/spec"
+)
+
+// errInvalid marks an experiment file with error diagnostics; they have been
+// printed already.
+var errInvalid = errors.New("the experiment file has errors")
+
+// loadExperiment reads an experiment from a path, or, if no such file
+// exists, from the experiments embedded in the binary by name
+// ("quickstart" or "quickstart.hcl"). Diagnostics are printed to stderr with
+// file:line:col and a snippet; warnings alone do not stop it.
+func loadExperiment(arg string, vars []string, stderr io.Writer) (*spec.Experiment, error) {
+	src, name, err := readExperiment(arg)
+	if err != nil {
+		return nil, err
+	}
+	overrides := map[string]string{}
+	for _, v := range vars {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usagef("--var %q: want name=value", v)
+		}
+		overrides[strings.TrimSpace(k)] = val
+	}
+	e, diags := spec.Parse(name, src, overrides)
+	printDiagnostics(stderr, diags, map[string]*hcl.File{name: {Bytes: src}})
+	if diags.HasErrors() {
+		n := 0
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				n++
+			}
+		}
+		return nil, usageError{fmt.Errorf("%w (%d); nothing runs until they are fixed", errInvalid, n)}
+	}
+	return e, nil
+}
+
+// readExperiment returns the bytes of an experiment file and the name
+// diagnostics use for it.
+func readExperiment(arg string) ([]byte, string, error) {
+	src, err := os.ReadFile(arg)
+	if err == nil {
+		return src, arg, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", err
+	}
+	name := arg
+	if !strings.HasSuffix(name, ".hcl") {
+		name += ".hcl"
+	}
+	if embedded, eerr := fs.ReadFile(experiments.Files, filepath.Base(name)); eerr == nil && !strings.ContainsRune(arg, os.PathSeparator) {
+		return embedded, "embedded:" + filepath.Base(name), nil
+	}
+	var names []string
+	entries, _ := fs.ReadDir(experiments.Files, ".")
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".hcl"))
+	}
+	return nil, "", fmt.Errorf("%s: no such file, and no embedded experiment of that name (embedded: %s)", arg, strings.Join(names, ", "))
+}
+
+// printDiagnostics writes each diagnostic as a file:line:col line that
+// editors and terminals link to, then HCL's own rendering: summary, the
+// source line with the range underlined, and the detail.
+func printDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) {
+	tw := hcl.NewDiagnosticTextWriter(w, files, 100, false)
+	for _, d := range diags {
+		sev := "error"
+		if d.Severity == hcl.DiagWarning {
+			sev = "warning"
+		}
+		if d.Subject != nil {
+			fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, sev, d.Summary)
+		} else {
+			fmt.Fprintf(w, "%s: %s\n", sev, d.Summary)
+		}
+		tw.WriteDiagnostic(d)
+	}
+}

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/schedsweep/schedsweep/internal/params"
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/runner"
+	"github.com/schedsweep/schedsweep/runner/spec"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+func runValidate(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: schedsweep validate [--var name=value] FILE\n\nChecks an experiment file and prints its diagnostics; exit 0 when it has no errors.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var vars stringList
+	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if len(pos) != 1 {
+		return usagef("want one experiment FILE, got %d", len(pos))
+	}
+	e, err := loadExperiment(pos[0], vars, stderr)
+	if err != nil {
+		return err
+	}
+	runs, err := runner.Expand(e)
+	if err != nil {
+		return usageError{err}
+	}
+	fmt.Fprintf(stdout, "%s: experiment %q is valid: %d runs\n", pos[0], e.Name, len(runs))
+	return nil
+}
+
+func runPlan(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: schedsweep plan [flags] FILE\n\nShows the expanded grid: how many runs, how many jobs they simulate, where results go, and every run.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var vars stringList
+	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
+	shard := fs.String("shard", "", "show only slice `i/n` of the grid")
+	out := fs.String("out", "", "results `folder`, as run would take it")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if len(pos) != 1 {
+		return usagef("want one experiment FILE, got %d", len(pos))
+	}
+	e, err := loadExperiment(pos[0], vars, stderr)
+	if err != nil {
+		return err
+	}
+	runs, err := runner.Expand(e)
+	if err != nil {
+		return usageError{err}
+	}
+	i, n := 0, 1
+	if *shard != "" {
+		if i, n, err = runner.ParseShard(*shard); err != nil {
+			return usageError{err}
+		}
+	}
+	dir := *out
+	if dir == "" {
+		dir = e.Output.Dir
+	}
+	jobs, exact := plannedJobs(e)
+	sel := 0
+	var total int64
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "key\tworkload\tpolicy\tload factor\treplicate\tjobs")
+	for k := range runs {
+		r := &runs[k]
+		if r.Index%n != i {
+			continue
+		}
+		sel++
+		nj := jobs[r.Workload.Name]
+		total += nj
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, jobCount(nj, exact[r.Workload.Name]))
+	}
+	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos[0], len(runs))
+	if n > 1 {
+		fmt.Fprintf(stdout, ", %d in shard %d/%d", sel, i, n)
+	}
+	fmt.Fprintf(stdout, ", about %d jobs to simulate\nresults go to %s\n\n", total, dir)
+	return tw.Flush()
+}
+
+// plannedJobs returns how many jobs each workload gives, and whether the
+// number is exact (a trace not yet cached is unknown, 0).
+func plannedJobs(e *spec.Experiment) (map[string]int64, map[string]bool) {
+	jobs, exact := map[string]int64{}, map[string]bool{}
+	for _, w := range e.Workloads {
+		switch {
+		case w.Take > 0 && w.To == 0 && len(w.Users) == 0:
+			jobs[w.Name], exact[w.Name] = int64(w.Take), true
+		case w.Model != "":
+			if m, err := workloads.LookupModel(w.Model); err == nil {
+				if src, err := m.New(w.Params, 1); err == nil {
+					if w.Take > 0 {
+						src = workloads.Take(src, w.Take)
+					}
+					n, _ := count(src)
+					jobs[w.Name], exact[w.Name] = int64(n), true
+				}
+			}
+		}
+	}
+	return jobs, exact
+}
+
+func jobCount(n int64, exact bool) string {
+	if !exact {
+		return "?"
+	}
+	return fmt.Sprint(n)
+}
+
+func runFmt(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: schedsweep fmt [-w | --check] FILE...\n\nPrints experiment files in canonical HCL formatting, or rewrites them with -w;\n--check lists the files that are not formatted and exits 1 if any.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	write := fs.Bool("w", false, "rewrite the files in place")
+	check := fs.Bool("check", false, "only report files that are not formatted")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if len(pos) == 0 {
+		return usagef("want at least one FILE")
+	}
+	unformatted := 0
+	for _, path := range pos {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		out := spec.Format(src)
+		switch {
+		case *check:
+			if !bytes.Equal(src, out) {
+				fmt.Fprintln(stdout, path)
+				unformatted++
+			}
+		case *write:
+			if !bytes.Equal(src, out) {
+				if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+					return err
+				}
+			}
+		default:
+			stdout.Write(out)
+		}
+	}
+	if unformatted > 0 {
+		return fmt.Errorf("%d file(s) not formatted", unformatted)
+	}
+	return nil
+}
+
+func runList(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: schedsweep list [policies|models|estimates|metrics]\n\nLists what experiment files can name, with parameters, defaults and descriptions.\n")
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	what := "all"
+	if len(pos) > 1 {
+		return usagef("want at most one of policies, models, estimates, metrics")
+	}
+	if len(pos) == 1 {
+		what = pos[0]
+	}
+	show := func(s string) bool { return what == "all" || what == s }
+	known := false
+	if show("policies") {
+		known = true
+		fmt.Fprintln(stdout, "Policies (policy blocks: type = NAME, params = {…}):")
+		for _, e := range policies.Entries() {
+			fmt.Fprintf(stdout, "  %-13s %s\n", e.Name, e.Summary)
+			if e.Params != nil {
+				listParams(stdout, e.Params())
+			}
+		}
+		fmt.Fprintln(stdout)
+	}
+	if show("models") {
+		known = true
+		fmt.Fprintln(stdout, "Workload models (workload blocks: model = NAME, params = {…}):")
+		for _, m := range workloads.Models() {
+			fmt.Fprintf(stdout, "  %-13s %s\n", m.Name, m.Summary)
+			fmt.Fprintf(stdout, "  %-13s (%s)\n", "", m.Note)
+			listParams(stdout, m.Params())
+		}
+		fmt.Fprintln(stdout)
+	}
+	if show("estimates") {
+		known = true
+		fmt.Fprintf(stdout, "Estimate models (workload blocks: estimates = \"…\"):\n  %s\n\n", workloads.EstimateModels)
+	}
+	if show("metrics") {
+		known = true
+		fmt.Fprintln(stdout, "Metrics (columns of runs.parquet, each with _mean, _median and _p95):")
+		for _, m := range [][2]string{
+			{"wait", "seconds from submission to start"},
+			{"response", "seconds from submission to end"},
+			{"slowdown", "response / max(run time, 1 s)"},
+			{"bounded_slowdown", "max(1, response / max(run time, 10 s))"},
+		} {
+			fmt.Fprintf(stdout, "  %-17s %s\n", m[0], m[1])
+		}
+		fmt.Fprintln(stdout, "  and per run: finished, killed, rejected, makespan, utilization, memory_utilization, wall_seconds")
+	}
+	if !known {
+		return usagef("unknown list %q: want policies, models, estimates or metrics", what)
+	}
+	return nil
+}
+
+func listParams(w io.Writer, p any) {
+	for _, f := range params.Describe(p) {
+		fmt.Fprintf(w, "  %-13s   %s = %s (%s): %s\n", "", f.Name, f.Default, f.Type, f.Doc)
+	}
+}

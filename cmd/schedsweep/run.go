@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/schedsweep/schedsweep/runner"
+)
+
+// version is the tool version written into every results file.
+const version = "0.1.0-dev"
+
+const runUsage = `Usage: schedsweep run [flags] FILE
+
+Runs the sweep an experiment file declares and writes its results: one
+Parquet file per run under jobs/ (Hive-partitioned by the sweep's axes),
+then runs.parquet and users.parquet. FILE is a path, or the name of an
+experiment embedded in schedsweep (quickstart).
+
+Runs fan out over --jobs workers; Ctrl-C stops cleanly: finished runs keep
+their results and --resume continues. --shard i/n runs the i-th of n slices
+of the grid (0 ≤ i < n), so that n machines, e.g. a Slurm job array, split a
+sweep; their outputs merge by reading the folder.
+
+Flags:
+`
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage); fs.PrintDefaults() }
+	var vars stringList
+	fs.Var(&vars, "var", "set a variable, `name=value` (an HCL expression; repeatable)")
+	out := fs.String("out", "", "results `folder` (default: the file's output block, else results/NAME)")
+	workers := fs.Int("jobs", runtime.GOMAXPROCS(0), "`number` of runs simulated at once")
+	resume := fs.Bool("resume", false, "skip runs whose results are complete")
+	force := fs.Bool("force", false, "clear a results folder that holds other results (of this or another experiment)")
+	shard := fs.String("shard", "", "run only slice `i/n` of the grid")
+	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
+	quiet := fs.Bool("quiet", false, "print no progress")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if len(pos) != 1 {
+		return usagef("want one experiment FILE, got %d", len(pos))
+	}
+	if *workers < 1 {
+		return usagef("--jobs: %d is not a positive number", *workers)
+	}
+	opt := runner.Options{Out: *out, Workers: *workers, Resume: *resume, Force: *force, ToolVersion: version}
+	if *shard != "" {
+		if opt.Shard, opt.Shards, err = runner.ParseShard(*shard); err != nil {
+			return usageError{err}
+		}
+	}
+	if opt.Cache, err = traceCacheDir(*cache, os.Getenv); err != nil {
+		return err
+	}
+	e, err := loadExperiment(pos[0], vars, stderr)
+	if err != nil {
+		return err
+	}
+	runs, err := runner.Expand(e)
+	if err != nil {
+		return err
+	}
+	if opt.Out == "" {
+		opt.Out = e.Output.Dir
+	}
+	if !*quiet {
+		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	began := time.Now()
+	sum, err := runner.Execute(ctx, e, runs, opt)
+	took := time.Since(began)
+	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d runs simulated", e.Name, sum.Simulated)
+	if sum.Skipped > 0 {
+		fmt.Fprintf(stdout, ", %d already complete", sum.Skipped)
+	}
+	fmt.Fprintf(stdout, " of %d, %d jobs in %s\n", sum.Selected, sum.Jobs, took.Round(time.Millisecond))
+	if sum.RunsFile != "" {
+		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, opt.Out+"/jobs/")
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "interrupted: finished runs are saved; run again with --resume to continue")
+		return errInterrupted
+	}
+	return err
+}
+
+// errInterrupted is returned when Ctrl-C stopped a sweep.
+var errInterrupted = errors.New("interrupted")
+
+// newProgress returns a progress callback: a bar on a terminal, plain lines
+// otherwise.
+func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
+	if shards > 1 {
+		total = (total + shards - 1) / shards // about; the bar's max follows the first report
+	}
+	if !isTerminal(w) {
+		return func(p runner.Progress) {
+			rate := 0.0
+			if s := p.Elapsed.Seconds(); s > 0 {
+				rate = float64(p.Jobs) / s
+			}
+			name := ""
+			if p.Run != nil {
+				name = fmt.Sprintf(" (%s, %s, load %s, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
+					fmt.Sprint(p.Run.LoadFactor), p.Run.Replicate)
+			}
+			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, rate)
+		}
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("runs"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionFullWidth(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+	)
+	return func(p runner.Progress) {
+		bar.ChangeMax(p.Total)
+		rate := 0.0
+		if s := p.Elapsed.Seconds(); s > 0 {
+			rate = float64(p.Jobs) / s
+		}
+		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", rate))
+		bar.Set(p.Done)
+	}
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// smallExperiment is a quick sweep: the job mix under two policies at two
+// loads.
+const smallExperiment = `experiment "small" {
+  seed = 3
+}
+cluster "c" {
+  procs = 64
+}
+workload "mix" {
+  model = "job-mix"
+}
+policy "fcfs" {}
+policy "easy" {}
+sweep {
+  workloads    = [workload.mix]
+  policies     = [policy.fcfs, policy.easy]
+  load_factors = [1, 2]
+}
+`
+
+func writeExperiment(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "exp.hcl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunCommand(t *testing.T) {
+	file := writeExperiment(t, smallExperiment)
+	out := filepath.Join(t.TempDir(), "res")
+	code, stdout, errOut := runCLI("run", "--quiet", "--out", out, file)
+	if code != exitOK || !strings.Contains(stdout, "small: 4 runs simulated of 4, 304 jobs") {
+		t.Fatalf("run: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	for _, f := range []string{"runs.parquet", "users.parquet", "jobs/workload=mix/policy=easy/load_factor=2/replicate=1"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	// Again: refused; --resume: nothing to do; another experiment: refused.
+	code, _, errOut = runCLI("run", "--quiet", "--out", out, file)
+	if code != exitFailure || !strings.Contains(errOut, "--resume continues it") {
+		t.Errorf("second run: exit %d, stderr %q", code, errOut)
+	}
+	code, stdout, _ = runCLI("run", "--quiet", "--resume", "--out", out, file)
+	if code != exitOK || !strings.Contains(stdout, "0 runs simulated, 4 already complete") {
+		t.Errorf("resume: exit %d, stdout %q", code, stdout)
+	}
+	other := writeExperiment(t, strings.Replace(smallExperiment, `"small"`, `"other"`, 1))
+	code, _, errOut = runCLI("run", "--quiet", "--out", out, other)
+	if code != exitFailure || !strings.Contains(errOut, `holds results of experiment "small"`) {
+		t.Errorf("another experiment's folder: exit %d, stderr %q", code, errOut)
+	}
+	code, _, _ = runCLI("run", "--quiet", "--force", "--out", out, other)
+	if code != exitOK {
+		t.Errorf("--force: exit %d", code)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocker, nil, 0o644)
+	tests := []struct {
+		name, text string
+		args       []string
+		code       int
+		msgs       []string
+	}{
+		{"unknown policy", strings.Replace(smallExperiment, `policy "easy" {}`, `policy "easy" { type = "eassy" }`, 1), nil,
+			exitUsage, []string{"exp.hcl:11:24: error: Unknown policy type", `"easy"`, "nothing runs until they are fixed"}},
+		{"negative load factor", strings.Replace(smallExperiment, "[1, 2]", "[1, -2]", 1), nil,
+			exitUsage, []string{"exp.hcl:15:", "error: Invalid load factor"}},
+		{"missing trace", strings.Replace(smallExperiment, `model = "job-mix"`, `trace = "nowhere.swf"`, 1), nil,
+			exitUsage, []string{"exp.hcl:8:", "error: Unknown trace", "nowhere.swf"}},
+		{"unwritable output", smallExperiment, []string{"--out", filepath.Join(blocker, "res")},
+			exitFailure, []string{"cannot use the output folder " + filepath.Join(blocker, "res")}},
+		{"bad shard", smallExperiment, []string{"--shard", "3/3"}, exitUsage, []string{"want i/n with 0 ≤ i < n"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			file := writeExperiment(t, tc.text)
+			args := append([]string{"run", "--quiet", "--out", filepath.Join(t.TempDir(), "r")}, tc.args...)
+			code, _, errOut := runCLI(append(args, file)...)
+			if code != tc.code {
+				t.Errorf("exit %d; want %d; stderr:\n%s", code, tc.code, errOut)
+			}
+			for _, m := range tc.msgs {
+				if !strings.Contains(errOut, m) {
+					t.Errorf("stderr lacks %q:\n%s", m, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestValidatePlanFmtList(t *testing.T) {
+	file := writeExperiment(t, smallExperiment)
+	code, stdout, _ := runCLI("validate", file)
+	if code != exitOK || !strings.Contains(stdout, `experiment "small" is valid: 4 runs`) {
+		t.Errorf("validate: exit %d, %q", code, stdout)
+	}
+	code, stdout, _ = runCLI("plan", "--shard", "1/2", file)
+	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, about 152 jobs") {
+		t.Errorf("plan: exit %d, %q", code, stdout)
+	}
+	messy := writeExperiment(t, "experiment \"x\" {\nseed=1\n}\n")
+	code, stdout, _ = runCLI("fmt", "--check", messy)
+	if code != exitFailure || !strings.Contains(stdout, messy) {
+		t.Errorf("fmt --check on an unformatted file: exit %d, %q", code, stdout)
+	}
+	if code, _, _ = runCLI("fmt", "-w", messy); code != exitOK {
+		t.Errorf("fmt -w: exit %d", code)
+	}
+	if got, _ := os.ReadFile(messy); !strings.Contains(string(got), "  seed = 1") {
+		t.Errorf("fmt -w wrote %q", got)
+	}
+	code, stdout, _ = runCLI("list")
+	for _, want := range []string{"easy", "order = arrival", "lublin", "nodes = 128", "tsafrir", "bounded_slowdown"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("list lacks %q", want)
+		}
+	}
+	if code != exitOK {
+		t.Errorf("list: exit %d", code)
+	}
+	// The embedded quickstart is valid by name.
+	code, stdout, _ = runCLI("validate", "quickstart")
+	if code != exitOK || !strings.Contains(stdout, "18 runs") {
+		t.Errorf("validate quickstart: exit %d, %q", code, stdout)
+	}
+}
