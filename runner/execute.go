@@ -65,22 +65,21 @@ var ErrOtherExperiment = errors.New("the output folder holds results of another 
 // already holds results of selected runs, without Resume or Force.
 var ErrHasResults = errors.New("the output folder already holds results of these runs")
 
-// finished is a run's result on its way to the writer; jobsFile is the
-// jobs file its worker wrote, relative to the results folder, or "".
+// finished is a run on its way to the writer: its journal entry, which its
+// worker computed (rows and the jobs file's name), and its job count.
 type finished struct {
-	run      *Run
-	res      *sim.Result
-	wall     time.Duration
-	jobsFile string
+	run  *Run
+	en   *entry
+	jobs int
 }
 
 // Execute simulates runs (as Expand returned them) and writes their results
 // under opt.Out: a jobs file per run, written as each run finishes, and the
 // runs and users tables at the end. Runs fan out over opt.Workers
-// goroutines. Each worker writes its own run's jobs file (a file no other
-// run touches: writing it is the largest cost after simulating, and this
-// spreads it over the cores); one writer goroutine keeps the journal and
-// writes the shared tables. Every file goes to a temporary name renamed
+// goroutines. Each worker also computes its run's table rows and writes its
+// jobs file (a file no other run touches: writing it is the largest cost
+// after simulating, and this spreads it over the cores); one writer
+// goroutine keeps the journal and writes the shared tables. Every file goes to a temporary name renamed
 // into place, so an interrupted sweep (ctx cancelled) leaves only complete
 // files and the finished runs' tables, and can be resumed.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
@@ -124,16 +123,15 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			if werr != nil {
 				continue // drain
 			}
-			en, err := out.write(f, e, meta)
-			if err != nil {
+			if err := out.record(f.run, f.en); err != nil {
 				werr = err
 				continue
 			}
-			done[f.run.Key] = en
+			done[f.run.Key] = f.en
 			sum.Simulated++
-			sum.Jobs += int64(len(f.res.Jobs))
+			sum.Jobs += int64(f.jobs)
 			progress.Done++
-			progress.Jobs += int64(len(f.res.Jobs))
+			progress.Jobs += int64(f.jobs)
 			progress.Run, progress.Elapsed = f.run, time.Since(begin)
 			if opt.Progress != nil {
 				opt.Progress(progress)
@@ -154,14 +152,12 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			if err != nil {
 				return err
 			}
-			f := finished{run: r, res: res, wall: time.Since(start)}
-			if out.jobs {
-				if f.jobsFile, err = out.writeJobs(r, res, meta); err != nil {
-					return err
-				}
+			en, err := out.finish(r, e, res, time.Since(start), meta)
+			if err != nil {
+				return err
 			}
 			select {
-			case ch <- f:
+			case ch <- finished{run: r, en: en, jobs: len(res.Jobs)}:
 				return nil
 			case <-gctx.Done():
 				return gctx.Err()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
@@ -138,31 +139,33 @@ func (o *output) loadJournal() error {
 	return nil
 }
 
-// writeJobs writes a run's jobs file and returns its path relative to the
-// results folder.
-func (o *output) writeJobs(r *Run, res *sim.Result, meta results.Metadata) (string, error) {
-	path := JobsPath(o.dir, r)
-	if err := results.WriteJobs(path, r.Key, res, meta); err != nil {
-		return "", err
-	}
-	return filepath.Rel(o.dir, path)
-}
-
-// write records a finished run, whose jobs file is written: its journal
-// entry holds its rows of the runs and users tables.
-func (o *output) write(f finished, e *spec.Experiment, meta results.Metadata) (*entry, error) {
-	r := f.run
+// finish turns a simulated run into its journal entry: its rows of the
+// runs and users tables, and its jobs file, which it writes. Workers call
+// it; it touches only files of this run.
+func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.Duration, meta results.Metadata) (*entry, error) {
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
-	en := &entry{Index: r.Index, Row: results.NewRunRow(info, f.res, f.wall), Users: results.UserRows(r.Key, f.res),
-		JobsFile: f.jobsFile}
-	data, err := json.Marshal(en)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeAtomic(filepath.Join(o.dir, stateDir, journalDir, r.Key+".json"), data); err != nil {
-		return nil, fmt.Errorf("writing the journal: %w", err)
+	en := &entry{Index: r.Index, Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res)}
+	if o.jobs {
+		path := JobsPath(o.dir, r)
+		if err := results.WriteJobs(path, r.Key, res, meta); err != nil {
+			return nil, err
+		}
+		en.JobsFile, _ = filepath.Rel(o.dir, path)
 	}
 	return en, nil
+}
+
+// record writes a finished run's journal entry, which marks it complete.
+// Only the writer goroutine calls it.
+func (o *output) record(r *Run, en *entry) error {
+	data, err := json.Marshal(en)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(o.dir, stateDir, journalDir, r.Key+".json"), data); err != nil {
+		return fmt.Errorf("writing the journal: %w", err)
+	}
+	return nil
 }
 
 // tableNames returns the runs and users table paths for a shard.

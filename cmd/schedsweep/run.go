@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -19,6 +20,10 @@ import (
 
 // version is the tool version written into every results file.
 const version = "0.1.0-dev"
+
+// sweepGCPercent is the garbage collector's target during a sweep; see
+// runner's BenchmarkSweep, which runs with the same setting.
+const sweepGCPercent = 400
 
 const runUsage = `Usage: schedsweep run [flags] FILE
 
@@ -83,6 +88,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if !*quiet {
 		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
+	}
+	if os.Getenv("GOGC") == "" {
+		// A sweep allocates a result per run and keeps little: collecting
+		// less often buys about 10% of throughput with two workers for a
+		// modest rise in peak memory. GOGC, if set, wins.
+		debug.SetGCPercent(sweepGCPercent)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
