@@ -225,3 +225,54 @@ func TestInterruptAndResume(t *testing.T) {
 		}
 	}
 }
+
+// TestDeterministicTables checks that two sweeps of the same experiment into
+// different folders write identical jobs and users files, and runs tables
+// that differ only in the simulator's wall time.
+func TestDeterministicTables(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	e, runs := sweepExperiment(t, a)
+	execute(t, e, runs, Options{Out: a, Workers: 2})
+	execute(t, e, runs, Options{Out: b, Workers: 1})
+	for _, f := range append(jobsFiles(t, a), "users.parquet") {
+		x, _ := os.ReadFile(filepath.Join(a, f))
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two sweeps of the same experiment", f)
+		}
+	}
+	read := func(dir string) []string {
+		rdr, err := file.OpenParquetFile(filepath.Join(dir, "runs.parquet"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rdr.Close()
+		fr, _ := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+		tbl, err := fr.ReadTable(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tbl.Release()
+		var cols []string
+		for i := range int(tbl.NumCols()) {
+			if tbl.Schema().Field(i).Name == "wall_seconds" {
+				continue
+			}
+			var vals []string
+			for _, ch := range tbl.Column(i).Data().Chunks() {
+				vals = append(vals, ch.String())
+			}
+			cols = append(cols, tbl.Schema().Field(i).Name+"="+strings.Join(vals, ","))
+		}
+		return cols
+	}
+	x, y := read(a), read(b)
+	if len(x) < 20 {
+		t.Fatalf("runs.parquet has only %d columns", len(x))
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			t.Errorf("runs.parquet differs between two sweeps:\n%s\n%s", x[i], y[i])
+		}
+	}
+}

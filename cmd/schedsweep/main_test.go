@@ -168,9 +168,9 @@ func TestREADMEExample(t *testing.T) {
 	}
 	const cmdPrefix = "go run ./cmd/schedsweep "
 	text := string(readme)
-	i := strings.Index(text, cmdPrefix)
+	i := strings.Index(text, cmdPrefix+"simulate")
 	if i < 0 {
-		t.Fatal("README shows no 'go run ./cmd/schedsweep' command")
+		t.Fatal("README shows no 'go run ./cmd/schedsweep simulate' command")
 	}
 	line, rest, _ := strings.Cut(text[i+len(cmdPrefix):], "\n")
 	args := strings.Fields(line)
@@ -223,5 +223,24 @@ func TestSimulateWithMemory(t *testing.T) {
 	code, out, _ = runCLI("simulate", "--memory-field", "requested", "--memory", "8MiB", tinyTrace)
 	if code != exitOK || !strings.Contains(out, "too-large") {
 		t.Errorf("8 MiB: exit %d; want jobs rejected as too large; output:\n%s", code, out)
+	}
+}
+
+// TestREADMEExperiment parses the experiment the README shows.
+func TestREADMEExperiment(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```hcl\n")
+	if !ok {
+		t.Fatal("README shows no hcl block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	path := filepath.Join(t.TempDir(), "readme.hcl")
+	os.WriteFile(path, []byte(block), 0o644)
+	code, stdout, errOut := runCLI("validate", path)
+	if code != exitOK {
+		t.Errorf("the README's experiment: exit %d\n%s%s", code, stdout, errOut)
 	}
 }
