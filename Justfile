@@ -4,6 +4,10 @@
 default:
     @just --list
 
+# Run an experiment (default: the embedded quickstart), e.g. just run experiments/quickstart.hcl --jobs 2
+run file="experiments/quickstart.hcl" *flags:
+    go run ./cmd/schedsweep run {{flags}} {{file}}
+
 # Run the tests (the README's test command).
 test:
     go test ./...

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -96,11 +95,14 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: e.File, ExperimentHash: e.Hash}
 
 	begin := time.Now()
-	done := make(map[string]*entry, len(sel))
+	// done holds the keys of complete runs; their rows stay on disk in the
+	// journal until the tables are written, so memory does not grow with
+	// the number of runs.
+	done := make(map[string]bool, len(sel))
 	var todo []*Run
 	for _, r := range sel {
-		if en, ok := out.journal[r.Key]; ok {
-			done[r.Key] = en
+		if out.journal[r.Key] {
+			done[r.Key] = true
 			sum.Skipped++
 			continue
 		}
@@ -127,7 +129,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 				werr = err
 				continue
 			}
-			done[f.run.Key] = f.en
+			done[f.run.Key] = true
 			sum.Simulated++
 			sum.Jobs += int64(f.jobs)
 			progress.Done++
@@ -171,15 +173,14 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	}
 	// The tables cover every selected run that is complete, even after an
 	// interruption, in grid order.
-	var entries []*entry
+	var complete []*Run
 	for _, r := range sel {
-		if en, ok := done[r.Key]; ok {
-			entries = append(entries, en)
+		if done[r.Key] {
+			complete = append(complete, r)
 		}
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Index < entries[j].Index })
 	sum.RunsFile, sum.UsersFile = out.tableNames(opt.Shard, opt.Shards)
-	if err := out.writeTables(entries, meta, sum.RunsFile, sum.UsersFile); err != nil {
+	if err := out.writeTables(complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
 		return sum, errors.Join(runErr, err)
 	}
 	if runErr == nil {

@@ -48,7 +48,7 @@ type entry struct {
 type output struct {
 	dir     string
 	jobs    bool
-	journal map[string]*entry
+	journal map[string]bool // keys of the runs the journal holds as complete
 }
 
 // openOutput prepares the results folder: creates it, checks that it
@@ -60,7 +60,7 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	if dir == "" {
 		dir = e.Output.Dir
 	}
-	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]*entry{}}
+	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]bool{}}
 	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
 	}
@@ -125,7 +125,9 @@ func (o *output) loadJournal() error {
 		if err != nil {
 			return fmt.Errorf("reading the journal: %w", err)
 		}
-		var en entry
+		var en struct {
+			JobsFile string `json:"jobs_file"`
+		}
 		if err := json.Unmarshal(data, &en); err != nil {
 			return fmt.Errorf("journal entry %s is damaged (%v); remove it to run that run again", p, err)
 		}
@@ -134,7 +136,7 @@ func (o *output) loadJournal() error {
 				continue // its jobs file is gone: run it again
 			}
 		}
-		o.journal[strings.TrimSuffix(filepath.Base(p), ".json")] = &en
+		o.journal[strings.TrimSuffix(filepath.Base(p), ".json")] = true
 	}
 	return nil
 }
@@ -177,17 +179,35 @@ func (o *output) tableNames(shard, shards int) (string, string) {
 	return filepath.Join(o.dir, "runs"+suffix), filepath.Join(o.dir, "users"+suffix)
 }
 
-func (o *output) writeTables(entries []*entry, meta results.Metadata, runsPath, usersPath string) error {
-	rows := make([]results.RunRow, len(entries))
-	var users []results.UserRow
-	for i, en := range entries {
-		rows[i] = en.Row
-		users = append(users, en.Users...)
+// writeTables writes the runs and users tables of the complete runs, in
+// the given order, reading their rows back from the journal one run at a
+// time: the users table streams, and only the runs table's rows, one per
+// run, are held at once.
+func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
+	uw, err := results.NewUsersWriter(usersPath, meta)
+	if err != nil {
+		return err
+	}
+	defer uw.Abort()
+	rows := make([]results.RunRow, 0, len(complete))
+	for _, r := range complete {
+		data, err := os.ReadFile(filepath.Join(o.dir, stateDir, journalDir, r.Key+".json"))
+		if err != nil {
+			return fmt.Errorf("reading the journal: %w", err)
+		}
+		var en entry
+		if err := json.Unmarshal(data, &en); err != nil {
+			return fmt.Errorf("journal entry of run %s is damaged: %w", r.Key, err)
+		}
+		rows = append(rows, en.Row)
+		if err := uw.Append(en.Users); err != nil {
+			return err
+		}
 	}
 	if err := results.WriteRuns(runsPath, rows, meta); err != nil {
 		return err
 	}
-	return results.WriteUsers(usersPath, users, meta)
+	return uw.Close()
 }
 
 // writeAtomic writes data to path through a temporary file in its folder.
