@@ -63,24 +63,26 @@ func (s *sources) read(r *Run) ([]sim.Record, error) {
 }
 
 // source returns the job stream of run r: the model or trace, the cuts, the
-// estimate model, CPU usage, then the load factor.
-func (s *sources) source(r *Run) (sim.Source, error) {
+// estimate model, CPU usage, then the load factor; and how many jobs it
+// gives at most, 0 if unknown (a size hint for the engine).
+func (s *sources) source(r *Run) (sim.Source, int, error) {
 	w := r.Workload
 	var src sim.Source
+	size := 0
 	if w.Model != "" {
 		m, err := workloads.LookupModel(w.Model)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if src, err = m.New(w.Params, r.WorkloadSeed); err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 		}
 	} else {
 		recs, err := s.read(r)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		src = sim.NewSliceSource(recs)
+		src, size = sim.NewSliceSource(recs), len(recs)
 	}
 	if w.To > 0 {
 		src = workloads.Window(src, w.From, w.To)
@@ -90,10 +92,13 @@ func (s *sources) source(r *Run) (sim.Source, error) {
 	}
 	if w.Take > 0 {
 		src = workloads.Take(src, w.Take)
+		if size == 0 || w.Take < size {
+			size = w.Take
+		}
 	}
 	src, err := workloads.ApplyEstimates(src, w.Estimates, r.WorkloadSeed)
 	if err != nil {
-		return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+		return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 	}
 	switch w.CPUUsage {
 	case "", "none":
@@ -103,17 +108,17 @@ func (s *sources) source(r *Run) (sim.Source, error) {
 			p = workloads.FullCPUUsageParams()
 		}
 		if src, err = workloads.NewCPUUsage(src, p, r.WorkloadSeed); err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 		}
 	default:
-		return nil, fmt.Errorf("workload %s: cpu_usage %q is not none, default or full", w.Name, w.CPUUsage)
+		return nil, 0, fmt.Errorf("workload %s: cpu_usage %q is not none, default or full", w.Name, w.CPUUsage)
 	}
 	if r.LoadFactor != 1 {
 		if src, err = workloads.LoadFactor(src, r.LoadFactor); err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
+			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 		}
 	}
-	return src, nil
+	return src, size, nil
 }
 
 // policy builds a fresh policy value for run r.
@@ -132,7 +137,7 @@ func policy(r *Run) (sim.Policy, error) {
 // simulate runs r to its result; cancelling ctx ends it within a few
 // thousand jobs.
 func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
-	src, err := s.source(r)
+	src, size, err := s.source(r)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +146,7 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{})
+	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size})
 	if err != nil {
 		return nil, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
 			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)

@@ -18,6 +18,11 @@ type Options struct {
 	MissingEstimate MissingEstimate
 	// Tracer, if set, receives the promises and withdrawals of every pass.
 	Tracer Tracer
+	// SizeHint is the number of jobs the source is expected to give, 0 if
+	// unknown (a SliceSource tells the engine itself). With it the engine
+	// allocates its job store once and hands it over as Result.Jobs without
+	// copying; a wrong hint costs only memory or that copy.
+	SizeHint int
 }
 
 // MissingEstimate selects the treatment of a job without an estimate.
@@ -75,17 +80,20 @@ func Run(m Machine, p Policy, src Source, opt Options) (*Result, error) {
 		nextAt: -1,
 	}
 	e.obs, _ = p.(Observer)
+	e.hint = opt.SizeHint
+	if h, ok := src.(interface{ Remaining() int }); ok && e.hint == 0 {
+		e.hint = h.Remaining()
+	}
 	if err := e.run(); err != nil {
 		return nil, err
 	}
+	if len(e.outs) == 1 {
+		e.res.Jobs = e.outs[0][:e.n:e.n]
+		return e.res, nil
+	}
 	e.res.Jobs = make([]Outcome, 0, e.n)
-	for _, c := range e.chunks {
-		for i := range c {
-			if len(e.res.Jobs) == e.n {
-				break
-			}
-			e.res.Jobs = append(e.res.Jobs, c[i].Outcome)
-		}
+	for _, c := range e.outs {
+		e.res.Jobs = append(e.res.Jobs, c[:min(len(c), e.n-len(e.res.Jobs))]...)
 	}
 	return e.res, nil
 }
@@ -100,12 +108,10 @@ const (
 	done
 )
 
-// slot is the engine's record of one job. Slots live in fixed-size chunks so
-// that the *Job pointers handed to policies stay valid as the workload grows.
-type slot struct {
-	Outcome
-	phase phase
-}
+// The engine keeps one Outcome and one phase per job in chunks that are
+// allocated once and never moved, so the *Job pointers handed to policies
+// stay valid as the workload grows. The first chunk holds SizeHint jobs (or
+// chunkSize), the others chunkSize each.
 
 type engine struct {
 	m   Machine
@@ -115,7 +121,9 @@ type engine struct {
 	src Source
 	res *Result
 
-	chunks []*[chunkSize]slot
+	outs   [][]Outcome
+	phases [][]phase
+	hint   int // jobs expected; the first chunk's size if positive
 	n      int // jobs read so far
 
 	next    Record // the next arrival, valid when nextAt >= 0
@@ -130,7 +138,39 @@ type engine struct {
 	evSeq   uint64
 }
 
-func (e *engine) slot(seq int) *slot { return &e.chunks[seq/chunkSize][seq%chunkSize] }
+// locate returns the chunk and index of job seq.
+func (e *engine) locate(seq int) (int, int) {
+	first := len(e.outs[0])
+	if seq < first {
+		return 0, seq
+	}
+	seq -= first
+	return 1 + seq/chunkSize, seq % chunkSize
+}
+
+// job returns the outcome and phase of job seq.
+func (e *engine) job(seq int) (*Outcome, *phase) {
+	c, i := e.locate(seq)
+	return &e.outs[c][i], &e.phases[c][i]
+}
+
+// grow adds a chunk when the store is full.
+func (e *engine) grow() {
+	size := chunkSize
+	if len(e.outs) == 0 && e.hint > 0 {
+		size = e.hint
+	}
+	e.outs = append(e.outs, make([]Outcome, size))
+	e.phases = append(e.phases, make([]phase, size))
+}
+
+// stored returns how many jobs the chunks hold.
+func (e *engine) stored() int {
+	if len(e.outs) == 0 {
+		return 0
+	}
+	return len(e.outs[0]) + (len(e.outs)-1)*chunkSize
+}
 
 // View methods.
 func (e *engine) Waiting() []*Job       { return e.waiting }
@@ -149,7 +189,7 @@ func (e *engine) run() error {
 		}
 		e.now = t
 		for len(e.ends) > 0 && e.ends[0].at == t {
-			e.complete(e.ends.pop().s)
+			e.complete(e.ends.pop().seq)
 		}
 		for e.nextAt == t {
 			e.arrive()
@@ -212,23 +252,23 @@ func (e *engine) readNext() error {
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.
 func (e *engine) arrive() {
-	if e.n%chunkSize == 0 {
-		e.chunks = append(e.chunks, new([chunkSize]slot))
+	if e.n == e.stored() {
+		e.grow()
 	}
-	s := e.slot(e.n)
-	s.Outcome = Outcome{Record: e.next, Start: -1, End: -1}
-	s.Seq = e.n
+	o, ph := e.job(e.n)
+	*o = Outcome{Record: e.next, Start: -1, End: -1}
+	o.Seq = e.n
 	e.n++
-	if r := e.admit(&s.Outcome); r != NoReason {
-		s.State, s.Reason, s.phase = Rejected, r, done
+	if r := e.admit(o); r != NoReason {
+		o.State, o.Reason, *ph = Rejected, r, done
 		e.res.Rejected++
 		e.res.RejectedBy[r]++
 		return
 	}
-	s.phase = waiting
-	e.waiting = append(e.waiting, &s.Job)
+	*ph = waiting
+	e.waiting = append(e.waiting, &o.Job)
 	if e.obs != nil {
-		e.obs.Submitted(e.now, &s.Job)
+		e.obs.Submitted(e.now, &o.Job)
 	}
 }
 
@@ -295,33 +335,34 @@ func (e *engine) pass() error {
 	return nil
 }
 
-// own returns the slot behind j if j is a job this engine handed out.
-func (e *engine) own(j *Job) (*slot, bool) {
+// own returns the outcome and phase behind j if j is a job this engine
+// handed out.
+func (e *engine) own(j *Job) (*Outcome, *phase, bool) {
 	if j == nil || j.Seq < 0 || j.Seq >= e.n {
-		return nil, false
+		return nil, nil, false
 	}
-	s := e.slot(j.Seq)
-	return s, &s.Job == j
+	o, ph := e.job(j.Seq)
+	return o, ph, &o.Job == j
 }
 
 func (e *engine) start(j *Job) error {
-	s, ok := e.own(j)
-	if !ok || s.phase != waiting {
+	o, ph, ok := e.own(j)
+	if !ok || *ph != waiting {
 		return ErrNotWaiting
 	}
 	if !e.m.Place(j) {
 		return fmt.Errorf("%w: needs %v, free %v", ErrOvercommit, j.Need, e.m.Free())
 	}
-	s.phase = running
-	s.Start = e.now
-	run := s.Runtime
-	s.State = Finished
+	*ph = running
+	o.Start = e.now
+	run := o.Runtime
+	o.State = Finished
 	if !e.opt.AllowOverrun && run > j.Estimate {
-		run, s.State = j.Estimate, Killed
+		run, o.State = j.Estimate, Killed
 	}
-	s.End = e.now + run
+	o.End = e.now + run
 	e.evSeq++
-	e.ends.push(endEvent{at: s.End, n: e.evSeq, s: s})
+	e.ends.push(endEvent{at: o.End, n: e.evSeq, seq: j.Seq})
 	a := Allocation{Job: j, Start: e.now}
 	i := sort.Search(len(e.running), func(i int) bool { return allocBefore(a, e.running[i]) })
 	e.running = append(e.running, Allocation{})
@@ -335,30 +376,31 @@ func allocBefore(a, b Allocation) bool {
 	return ea < eb || ea == eb && a.Job.Seq < b.Job.Seq
 }
 
-func (e *engine) complete(s *slot) {
-	j := &s.Job
+func (e *engine) complete(seq int) {
+	o, ph := e.job(seq)
+	j := &o.Job
 	e.m.Release(j)
-	a := Allocation{Job: j, Start: s.Start}
+	a := Allocation{Job: j, Start: o.Start}
 	i := sort.Search(len(e.running), func(i int) bool { return !allocBefore(e.running[i], a) })
 	if i == len(e.running) || e.running[i].Job != j {
 		panic("sim: running list lost a job") // broken internal invariant
 	}
 	e.running = append(e.running[:i], e.running[i+1:]...)
-	s.phase = done
-	if s.State == Killed {
+	*ph = done
+	if o.State == Killed {
 		e.res.Killed++
 	} else {
 		e.res.Finished++
 	}
 	if e.obs != nil {
-		e.obs.Finished(e.now, j, s.End-s.Start)
+		e.obs.Finished(e.now, j, o.End-o.Start)
 	}
 }
 
 func (e *engine) compactWaiting() {
 	w := e.waiting[:0]
 	for _, j := range e.waiting {
-		if e.slot(j.Seq).phase == waiting {
+		if _, ph := e.job(j.Seq); *ph == waiting {
 			w = append(w, j)
 		}
 	}
@@ -367,11 +409,11 @@ func (e *engine) compactWaiting() {
 }
 
 func (e *engine) checkPromise(r Reservation) error {
-	s, ok := e.own(r.Job)
+	o, ph, ok := e.own(r.Job)
 	switch {
 	case !ok:
 		return fmt.Errorf("%w: unknown job", ErrBadPromise)
-	case s.phase != waiting && !(s.phase == running && s.Start == e.now):
+	case *ph != waiting && !(*ph == running && o.Start == e.now):
 		return fmt.Errorf("%w: job is not waiting", ErrBadPromise)
 	case r.Start < e.now:
 		return fmt.Errorf("%w: start %d is in the past", ErrBadPromise, r.Start)

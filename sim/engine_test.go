@@ -283,3 +283,45 @@ func TestObserver(t *testing.T) {
 		t.Errorf("observer calls (-want +got):\n%s", diff)
 	}
 }
+
+// plainSource hides SliceSource's Remaining, so the engine gets no size.
+type plainSource struct{ s *sim.SliceSource }
+
+func (p plainSource) Next() (sim.Record, error) { return p.s.Next() }
+
+// TestJobStoreSizes runs one workload of 2,500 jobs with the job store sized
+// every way — by the source, not at all, too small, too large — and checks
+// the results are identical.
+func TestJobStoreSizes(t *testing.T) {
+	var recs []sim.Record
+	for i := range 2500 {
+		recs = append(recs, simtest.J(int64(i+1), sim.Time(i*3), sim.Time(1+i%50), 60, int64(1+i%4)))
+	}
+	c := simtest.Cluster(8, 0)
+	want, err := sim.Run(sim.NewPool(c), &firstFit{}, sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		src  sim.Source
+		hint int
+	}{
+		{"no size", plainSource{sim.NewSliceSource(recs)}, 0},
+		{"hint too small", plainSource{sim.NewSliceSource(recs)}, 100},
+		{"hint too large", plainSource{sim.NewSliceSource(recs)}, 10000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := sim.Run(sim.NewPool(c), &firstFit{}, tc.src, sim.Options{SizeHint: tc.hint})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(simtest.Bytes(want), simtest.Bytes(got)); diff != "" {
+				t.Errorf("results differ from the sized run (-want +got):\n%s", diff)
+			}
+			if len(got.Jobs) != 2500 {
+				t.Errorf("got %d jobs; want 2500", len(got.Jobs))
+			}
+		})
+	}
+}

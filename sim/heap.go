@@ -3,9 +3,9 @@ package sim
 // endEvent is a job completion. Completions order by time, then by the order
 // in which they were scheduled.
 type endEvent struct {
-	at Time
-	n  uint64
-	s  *slot
+	at  Time
+	n   uint64
+	seq int // the job's arrival index
 }
 
 func (a endEvent) less(b endEvent) bool { return a.at < b.at || a.at == b.at && a.n < b.n }

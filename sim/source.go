@@ -17,6 +17,10 @@ type SliceSource struct {
 // NewSliceSource returns a Source over recs. It does not copy recs.
 func NewSliceSource(recs []Record) *SliceSource { return &SliceSource{recs: recs} }
 
+// Remaining returns how many records Next has yet to give; the engine uses
+// it to size its job store.
+func (s *SliceSource) Remaining() int { return len(s.recs) - s.i }
+
 // Next returns the next record or io.EOF.
 func (s *SliceSource) Next() (Record, error) {
 	if s.i >= len(s.recs) {
