@@ -1,17 +1,16 @@
 package results
 
 import (
-	"bufio"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 )
 
 // Metadata is what every results file records about where it came from, as
@@ -93,19 +92,19 @@ func writerProps(sc *arrow.Schema, noStats []string) *parquet.WriterProperties {
 // atomicFile.
 type parquetFile struct {
 	*pqarrow.FileWriter
-	af *atomicFile
+	af *atomicfile.File
 }
 
 // createParquet starts a Parquet file with schema sc at path. Columns named
 // in noStats get no statistics. Errors name path.
 func createParquet(path string, sc *arrow.Schema, noStats []string) (*parquetFile, error) {
-	af, err := createAtomic(path)
+	af, err := atomicfile.Create(path)
 	if err != nil {
-		return nil, err
+		return nil, errorFor(path, err)
 	}
-	fw, err := pqarrow.NewFileWriter(sc, af.w, writerProps(sc, noStats), pqarrow.DefaultWriterProps())
+	fw, err := pqarrow.NewFileWriter(sc, af, writerProps(sc, noStats), pqarrow.DefaultWriterProps())
 	if err != nil {
-		af.abort()
+		af.Abort()
 		return nil, errorFor(path, err)
 	}
 	return &parquetFile{fw, af}, nil
@@ -114,16 +113,19 @@ func createParquet(path string, sc *arrow.Schema, noStats []string) (*parquetFil
 // commit writes the footer and moves the file into place.
 func (p *parquetFile) commit() error {
 	if err := p.FileWriter.Close(); err != nil {
-		p.af.abort()
-		return errorFor(p.af.path, err)
+		p.af.Abort()
+		return errorFor(p.af.Path(), err)
 	}
-	return p.af.commit()
+	if err := p.af.Commit(); err != nil {
+		return errorFor(p.af.Path(), err)
+	}
+	return nil
 }
 
 // abort gives the file up, removing it.
 func (p *parquetFile) abort() {
 	p.FileWriter.Close()
-	p.af.abort()
+	p.af.Abort()
 }
 
 // writeParquet writes a Parquet file with schema sc to path, calling fill
@@ -139,57 +141,6 @@ func writeParquet(path string, sc *arrow.Schema, noStats []string, fill func(*pq
 		return errorFor(path, err)
 	}
 	return p.commit()
-}
-
-// atomicFile is a file written under a temporary name beside its path
-// (".<name>.tmp-<random>", which no "*.parquet" glob matches) and renamed
-// into place only when complete, so a reader never sees a partial file.
-type atomicFile struct {
-	path string
-	f    *os.File
-	w    *bufio.Writer
-}
-
-// createAtomic starts the file for path, creating missing parent
-// directories. Errors name path.
-func createAtomic(path string) (*atomicFile, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, errorFor(path, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, errorFor(path, err)
-	}
-	return &atomicFile{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
-}
-
-// commit flushes the file and renames it to its path; on failure it removes
-// the temporary file. Errors name the path.
-func (a *atomicFile) commit() error {
-	err := a.w.Flush()
-	if err == nil {
-		err = a.f.Chmod(0o644)
-	}
-	if cerr := a.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		if err = os.Rename(a.f.Name(), a.path); err != nil {
-			err = fmt.Errorf("moving the finished file into place: %w", err)
-		}
-	}
-	if err != nil {
-		os.Remove(a.f.Name())
-		return errorFor(a.path, err)
-	}
-	return nil
-}
-
-// abort closes and removes the temporary file.
-func (a *atomicFile) abort() {
-	a.f.Close()
-	os.Remove(a.f.Name())
 }
 
 // errorFor wraps err with the path being written.

@@ -92,7 +92,7 @@ func (w *tableWriter[R]) flush() error {
 	w.n = 0
 	if err != nil {
 		w.abort()
-		w.err = errorFor(w.pf.af.path, err)
+		w.err = errorFor(w.pf.af.Path(), err)
 	}
 	return w.err
 }

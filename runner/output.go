@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
@@ -211,22 +213,6 @@ func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, u
 }
 
 // writeAtomic writes data to path through a temporary file in its folder.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+func writeAtomic(path string, data []byte) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err })
 }

@@ -1,0 +1,94 @@
+// Package atomicfile writes files so that no reader ever sees one half
+// written: the bytes go to a temporary file beside the target (named
+// ".<name>.tmp-<random>", which no "*.parquet" or "*.json" glob matches),
+// renamed into place only when complete, and removed on failure. The
+// command line, the runner and the results writers share it.
+//
+// The rename is atomic on POSIX file systems; the data is not synced to
+// disk first, so a machine crash (not a process kill) can leave an empty
+// file behind the new name.
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// File is a file being written; Commit moves it into place, Abort drops it.
+type File struct {
+	path string
+	f    *os.File
+	w    *bufio.Writer
+	done bool
+}
+
+// Create starts a file for path, creating missing parent directories.
+func Create(path string) (*File, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+// Path returns the path the file will have once committed.
+func (a *File) Path() string { return a.path }
+
+// Write writes to the temporary file.
+func (a *File) Write(p []byte) (int, error) { return a.w.Write(p) }
+
+// Commit flushes the file, makes it readable by all (0644) and renames it to
+// its path. On failure the temporary file is removed.
+func (a *File) Commit() error {
+	if a.done {
+		return fmt.Errorf("%s: already committed or aborted", a.path)
+	}
+	a.done = true
+	err := a.w.Flush()
+	if err == nil {
+		err = a.f.Chmod(0o644)
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if err = os.Rename(a.f.Name(), a.path); err != nil {
+			err = fmt.Errorf("moving the finished file into place: %w", err)
+		}
+	}
+	if err != nil {
+		os.Remove(a.f.Name())
+	}
+	return err
+}
+
+// Abort closes and removes the temporary file; nothing appears at the path.
+// It does nothing after Commit or Abort, so it can be deferred.
+func (a *File) Abort() {
+	if a.done {
+		return
+	}
+	a.done = true
+	a.f.Close()
+	os.Remove(a.f.Name())
+}
+
+// WriteFile writes path through write, atomically.
+func WriteFile(path string, write func(io.Writer) error) error {
+	a, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer a.Abort()
+	if err := write(a); err != nil {
+		return err
+	}
+	return a.Commit()
+}
