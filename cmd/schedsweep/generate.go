@@ -40,12 +40,9 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	estimates := fs.String("estimates", "keep", "estimate `model`: "+workloads.EstimateModels)
 	cpu := fs.String("cpu-usage", "none", "per-process CPU usage for two-tier policies: `none`, default (1 process 100%, else uniform 40-100%) or full (100%)")
 	out := fs.String("out", "", "write the workload to `file` (required)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	switch {
 	case len(pos) != 1:

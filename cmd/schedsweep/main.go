@@ -112,6 +112,17 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Run 'schedsweep COMMAND --help' for a command's flags.")
 }
 
+// parseArgs parses a command's arguments with parseInterspersed and returns
+// the positional ones; a bad flag is a usage error, and -h passes through
+// as flag.ErrHelp.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, usageError{err}
+	}
+	return pos, err
+}
+
 // parseInterspersed parses flags that may come before, between or after the
 // positional arguments, and returns the positional ones. Everything after a
 // "--" is positional.

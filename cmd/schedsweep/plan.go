@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,12 +24,9 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	var vars stringList
 	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one experiment FILE, got %d", len(pos))
@@ -58,12 +54,9 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
 	shard := fs.String("shard", "", "show only slice `i/n` of the grid")
 	out := fs.String("out", "", "results `folder`, as run would take it")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one experiment FILE, got %d", len(pos))
@@ -148,12 +141,9 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	}
 	write := fs.Bool("w", false, "rewrite the files in place")
 	check := fs.Bool("check", false, "only report files that are not formatted")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	if len(pos) == 0 {
 		return usagef("want at least one FILE")
@@ -193,12 +183,9 @@ func runList(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep list [policies|models|estimates|metrics]\n\nLists what experiment files can name, with parameters, defaults and descriptions.\n")
 	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	what := "all"
 	if len(pos) > 1 {

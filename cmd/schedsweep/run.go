@@ -53,12 +53,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "run only slice `i/n` of the grid")
 	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	quiet := fs.Bool("quiet", false, "print no progress")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one experiment FILE, got %d", len(pos))

@@ -116,12 +116,9 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		fs.PrintDefaults()
 	}
 	cacheFlag := fs.String("cache", "", "trace cache `directory`")
-	names, err := parseInterspersed(fs, args)
+	names, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	if len(names) == 0 {
 		return usagef("want at least one trace NAME; 'schedsweep trace list' shows them")
@@ -247,12 +244,9 @@ func traceList(args []string, stdout, stderr io.Writer, env traceEnv) error {
 	}
 	cacheFlag := fs.String("cache", "", "trace cache `directory`")
 	verbose := fs.Bool("v", false, "show addresses, citations, notes and unverified facts")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+		return err
 	}
 	if len(pos) != 0 {
 		return usagef("takes no arguments, got %q", pos)
