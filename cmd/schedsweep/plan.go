@@ -24,22 +24,11 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	var vars stringList
 	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
-	pos, err := parseArgs(fs, args)
+	pos, e, runs, err := parseExperiment(fs, args, &vars, stderr)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want one experiment FILE, got %d", len(pos))
-	}
-	e, err := loadExperiment(pos[0], vars, stderr)
-	if err != nil {
-		return err
-	}
-	runs, err := runner.Expand(e)
-	if err != nil {
-		return usageError{err}
-	}
-	fmt.Fprintf(stdout, "%s: experiment %q is valid: %d runs\n", pos[0], e.Name, len(runs))
+	fmt.Fprintf(stdout, "%s: experiment %q is valid: %d runs\n", pos, e.Name, len(runs))
 	return nil
 }
 
@@ -54,20 +43,9 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
 	shard := fs.String("shard", "", "show only slice `i/n` of the grid")
 	out := fs.String("out", "", "results `folder`, as run would take it")
-	pos, err := parseArgs(fs, args)
+	pos, e, runs, err := parseExperiment(fs, args, &vars, stderr)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want one experiment FILE, got %d", len(pos))
-	}
-	e, err := loadExperiment(pos[0], vars, stderr)
-	if err != nil {
-		return err
-	}
-	runs, err := runner.Expand(e)
-	if err != nil {
-		return usageError{err}
 	}
 	i, n := 0, 1
 	if *shard != "" {
@@ -94,7 +72,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		total += nj
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, jobCount(nj, exact[r.Workload.Name]))
 	}
-	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos[0], len(runs))
+	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos, len(runs))
 	if n > 1 {
 		fmt.Fprintf(stdout, ", %d in shard %d/%d", sel, i, n)
 	}
@@ -244,4 +222,25 @@ func listParams(w io.Writer, p any) {
 	for _, f := range params.Describe(p) {
 		fmt.Fprintf(w, "  %-13s   %s = %s (%s): %s\n", "", f.Name, f.Default, f.Type, f.Doc)
 	}
+}
+
+// parseExperiment parses a command's flags and its one FILE argument, loads
+// the experiment (printing its diagnostics) and expands its sweep.
+func parseExperiment(fs *flag.FlagSet, args []string, vars *stringList, stderr io.Writer) (string, *spec.Experiment, []runner.Run, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if len(pos) != 1 {
+		return "", nil, nil, usagef("want one experiment FILE, got %d", len(pos))
+	}
+	e, err := loadExperiment(pos[0], *vars, stderr)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	runs, err := runner.Expand(e)
+	if err != nil {
+		return "", nil, nil, usageError{err}
+	}
+	return pos[0], e, runs, nil
 }

@@ -53,12 +53,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "run only slice `i/n` of the grid")
 	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	quiet := fs.Bool("quiet", false, "print no progress")
-	pos, err := parseArgs(fs, args)
+	_, e, runs, err := parseExperiment(fs, args, &vars, stderr)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want one experiment FILE, got %d", len(pos))
 	}
 	if *workers < 1 {
 		return usagef("--jobs: %d is not a positive number", *workers)
@@ -70,14 +67,6 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if opt.Cache, err = traceCacheDir(*cache, os.Getenv); err != nil {
-		return err
-	}
-	e, err := loadExperiment(pos[0], vars, stderr)
-	if err != nil {
-		return err
-	}
-	runs, err := runner.Expand(e)
-	if err != nil {
 		return err
 	}
 	if opt.Out == "" {
