@@ -18,10 +18,7 @@ func axes(r *Run) []results.Param {
 		float("load_factor", r.LoadFactor),
 		integer("replicate", int64(r.Replicate)),
 	}
-	for _, a := range r.varied {
-		out = append(out, a)
-	}
-	return out
+	return append(out, r.varied...)
 }
 
 // runParams returns every resolved parameter of a run as the columns of its

@@ -191,10 +191,9 @@ func TestFeitelsonRepeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	type family struct {
-		first, runs  int
-		start        sim.Time
-		last         sim.Record
-		size, length int64
+		first, runs int
+		start       sim.Time
+		last        sim.Record
 	}
 	fams := map[int32]*family{}
 	const n = 300_000

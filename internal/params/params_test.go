@@ -12,12 +12,12 @@ type example struct {
 	Load   float64 `hcl:"load,optional" doc:"target load"`
 	Exact  bool    `hcl:"exact,optional"`
 	Name   string  `hcl:"name,optional"`
-	hidden int
+	hidden int     // unexported: never a parameter
 	Plain  int
 }
 
 func TestSetAndDescribe(t *testing.T) {
-	p := &example{Nodes: 128, Load: 0.7}
+	p := &example{Nodes: 128, Load: 0.7, hidden: 3} // hidden must not be listed
 	if err := SetAll(p, []string{"nodes=320", "load = 0.9", "exact=true", "name=x"}); err != nil {
 		t.Fatal(err)
 	}

@@ -108,11 +108,9 @@ func (d *decoder) checkRef(t hcl.Traversal) bool {
 		return true
 	}
 	list := sortedKeys(names)
-	detail := fmt.Sprintf("There is no %s named %q.", kindTitle(root), name)
+	detail := fmt.Sprintf("There is no %s block named %q.", root, name)
 	if root == rootVar || root == rootLocal {
 		detail = fmt.Sprintf("There is no %s named %q in this file.", kindTitle(root), name)
-	} else {
-		detail = fmt.Sprintf("There is no %s block named %q.", root, name)
 	}
 	d.errorf(hcl.RangeBetween(rootRange, t[1].SourceRange()), "Reference to unknown "+kindTitle(root), "%s", withSuggestion(detail, name, list))
 	return false
