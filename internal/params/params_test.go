@@ -21,7 +21,7 @@ func TestSetAndDescribe(t *testing.T) {
 	if err := SetAll(p, []string{"nodes=320", "load = 0.9", "exact=true", "name=x"}); err != nil {
 		t.Fatal(err)
 	}
-	if *p != (example{Nodes: 320, Load: 0.9, Exact: true, Name: "x"}) {
+	if *p != (example{Nodes: 320, Load: 0.9, Exact: true, Name: "x", hidden: 3}) {
 		t.Errorf("got %+v", *p)
 	}
 	want := []Field{
