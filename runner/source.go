@@ -153,3 +153,27 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
 	}
 	return res, nil
 }
+
+// JobCounts returns how many jobs each workload of runs gives, by workload
+// key, building one source per workload (traces are read once; a trace that
+// is not cached is left out). For plan.
+func JobCounts(runs []Run, cacheDir string) map[string]int {
+	s := newSources(cacheDir)
+	counts := map[string]int{}
+	for i := range runs {
+		r := &runs[i]
+		if _, ok := counts[r.WorkloadKey]; ok {
+			continue
+		}
+		src, _, err := s.source(r)
+		if err != nil {
+			continue
+		}
+		recs, err := sim.ReadAll(src)
+		if err != nil {
+			continue
+		}
+		counts[r.WorkloadKey] = len(recs)
+	}
+	return counts
+}

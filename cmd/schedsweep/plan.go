@@ -43,6 +43,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
 	shard := fs.String("shard", "", "show only slice `i/n` of the grid")
 	out := fs.String("out", "", "results `folder`, as run would take it")
+	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	pos, e, runs, err := parseExperiment(fs, args, &vars, stderr)
 	if err != nil {
 		return err
@@ -57,8 +58,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = e.Output.Dir
 	}
-	jobs, exact := plannedJobs(e)
-	sel := 0
+	cacheDir, err := traceCacheDir(*cache, os.Getenv)
+	if err != nil {
+		return err
+	}
+	jobs := runner.JobCounts(runs, cacheDir)
+	sel, unknown := 0, false
 	var total int64
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "key\tworkload\tpolicy\tload factor\treplicate\tjobs")
@@ -68,46 +73,26 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		sel++
-		nj := jobs[r.Workload.Name]
-		total += nj
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, jobCount(nj, exact[r.Workload.Name]))
+		nj, known := jobs[r.WorkloadKey]
+		total += int64(nj)
+		count := "? (trace not fetched)"
+		if known {
+			count = fmt.Sprint(nj)
+		} else {
+			unknown = true
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, count)
 	}
 	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos, len(runs))
 	if n > 1 {
 		fmt.Fprintf(stdout, ", %d in shard %d/%d", sel, i, n)
 	}
-	fmt.Fprintf(stdout, ", about %d jobs to simulate\nresults go to %s\n\n", total, dir)
+	if unknown {
+		fmt.Fprintf(stdout, ", at least %d jobs to simulate (a trace is not fetched yet)\nresults go to %s\n\n", total, dir)
+	} else {
+		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n\n", total, dir)
+	}
 	return tw.Flush()
-}
-
-// plannedJobs returns how many jobs each workload gives, and whether the
-// number is exact (a trace not yet cached is unknown, 0).
-func plannedJobs(e *spec.Experiment) (map[string]int64, map[string]bool) {
-	jobs, exact := map[string]int64{}, map[string]bool{}
-	for _, w := range e.Workloads {
-		switch {
-		case w.Take > 0 && w.To == 0 && len(w.Users) == 0:
-			jobs[w.Name], exact[w.Name] = int64(w.Take), true
-		case w.Model != "":
-			if m, err := workloads.LookupModel(w.Model); err == nil {
-				if src, err := m.New(w.Params, 1); err == nil {
-					if w.Take > 0 {
-						src = workloads.Take(src, w.Take)
-					}
-					n, _ := count(src)
-					jobs[w.Name], exact[w.Name] = int64(n), true
-				}
-			}
-		}
-	}
-	return jobs, exact
-}
-
-func jobCount(n int64, exact bool) string {
-	if !exact {
-		return "?"
-	}
-	return fmt.Sprint(n)
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) error {

@@ -111,7 +111,7 @@ func TestValidatePlanFmtList(t *testing.T) {
 		t.Errorf("validate: exit %d, %q", code, stdout)
 	}
 	code, stdout, _ = runCLI("plan", "--shard", "1/2", file)
-	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, about 152 jobs") {
+	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, 152 jobs") {
 		t.Errorf("plan: exit %d, %q", code, stdout)
 	}
 	messy := writeExperiment(t, "experiment \"x\" {\nseed=1\n}\n")
