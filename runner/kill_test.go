@@ -62,7 +62,7 @@ func TestKillAndResume(t *testing.T) {
 	journal := filepath.Join(killed, stateDir, journalDir)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		entries, _ := filepath.Glob(filepath.Join(journal, "*.json"))
+		entries, _ := filepath.Glob(filepath.Join(journal, "*"+journalExt))
 		if len(entries) >= 3 {
 			break
 		}
@@ -74,7 +74,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	entries, _ := filepath.Glob(filepath.Join(journal, "*.json"))
+	entries, _ := filepath.Glob(filepath.Join(journal, "*"+journalExt))
 	if len(entries) >= len(runs) {
 		t.Fatalf("the child finished all %d runs before it was killed; the sweep is too short to test", len(runs))
 	}

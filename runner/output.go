@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,13 +24,16 @@ import (
 //	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N)
 //	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
 //	.schedsweep/manifest.json          which experiment the folder belongs to
-//	.schedsweep/runs/KEY.json          a finished run's table rows, the journal
+//	.schedsweep/runs/KEY.gob           a finished run's table rows, the journal
 //
 // A run is complete when its journal entry exists; the entry is written
-// after the run's jobs file, each to a temporary name and renamed.
+// after the run's jobs file, each to a temporary name and renamed. Entries
+// are gob-encoded: reading them back is the serial end of every sweep, and
+// JSON took most of it.
 const (
 	stateDir     = ".schedsweep"
 	manifestName = "manifest.json"
+	journalExt   = ".gob"
 	journalDir   = "runs"
 )
 
@@ -118,7 +123,7 @@ func (o *output) clear() error {
 }
 
 func (o *output) loadJournal() error {
-	paths, err := filepath.Glob(filepath.Join(o.dir, stateDir, journalDir, "*.json"))
+	paths, err := filepath.Glob(filepath.Join(o.dir, stateDir, journalDir, "*"+journalExt))
 	if err != nil {
 		return err
 	}
@@ -127,10 +132,8 @@ func (o *output) loadJournal() error {
 		if err != nil {
 			return fmt.Errorf("reading the journal: %w", err)
 		}
-		var en struct {
-			JobsFile string `json:"jobs_file"`
-		}
-		if err := json.Unmarshal(data, &en); err != nil {
+		en, err := decodeEntry(data)
+		if err != nil {
 			return fmt.Errorf("journal entry %s is damaged (%v); remove it to run that run again", p, err)
 		}
 		if o.jobs && en.JobsFile != "" {
@@ -138,7 +141,7 @@ func (o *output) loadJournal() error {
 				continue // its jobs file is gone: run it again
 			}
 		}
-		o.journal[strings.TrimSuffix(filepath.Base(p), ".json")] = true
+		o.journal[strings.TrimSuffix(filepath.Base(p), journalExt)] = true
 	}
 	return nil
 }
@@ -162,11 +165,11 @@ func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.D
 // record writes a finished run's journal entry, which marks it complete.
 // Only the writer goroutine calls it.
 func (o *output) record(r *Run, en *entry) error {
-	data, err := json.Marshal(en)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(en); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(o.dir, stateDir, journalDir, r.Key+".json"), data); err != nil {
+	if err := writeAtomic(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt), buf.Bytes()); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
 	return nil
@@ -193,12 +196,12 @@ func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, u
 	defer uw.Abort()
 	rows := make([]results.RunRow, 0, len(complete))
 	for _, r := range complete {
-		data, err := os.ReadFile(filepath.Join(o.dir, stateDir, journalDir, r.Key+".json"))
+		data, err := os.ReadFile(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
 		if err != nil {
 			return fmt.Errorf("reading the journal: %w", err)
 		}
-		var en entry
-		if err := json.Unmarshal(data, &en); err != nil {
+		en, err := decodeEntry(data)
+		if err != nil {
 			return fmt.Errorf("journal entry of run %s is damaged: %w", r.Key, err)
 		}
 		rows = append(rows, en.Row)
@@ -210,6 +213,14 @@ func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, u
 		return err
 	}
 	return uw.Close()
+}
+
+func decodeEntry(data []byte) (*entry, error) {
+	var en entry
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&en); err != nil {
+		return nil, err
+	}
+	return &en, nil
 }
 
 // writeAtomic writes data to path through a temporary file in its folder.
