@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/schedsweep/schedsweep/internal/params"
+	"github.com/schedsweep/schedsweep/internal/size"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/sim"
@@ -160,7 +161,7 @@ func (c *simulateConfig) resolve() (setup, error) {
 		if s.swfOpt.Memory == workloads.NoMemory {
 			return s, usagef("--memory needs --memory-field to say which SWF field holds a job's memory")
 		}
-		m, err := parseSize(c.memory)
+		m, err := size.Parse(c.memory)
 		if err != nil {
 			return s, usagef("--memory: %v", err)
 		}
@@ -389,29 +390,4 @@ func humanSpan(t sim.Time) string {
 		t %= u.size
 	}
 	return strings.Join(parts, " ")
-}
-
-// parseSize parses a byte count with an optional binary suffix: 512, 64KiB,
-// 8MiB, 504GiB, 2TiB (K, M, G, T are accepted as the same binary units).
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
-		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
-	num, mult := s, int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
-		}
-	}
-	v, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("%q is not a size such as 64GiB", s)
-	}
-	if v > (1<<63-1)/mult {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	return v * mult, nil
 }

@@ -340,21 +340,3 @@ func TestParseOverrideErrors(t *testing.T) {
 		t.Errorf("got detail %q; want a suggestion of \"loads\"", diags[0].Detail)
 	}
 }
-
-func TestParseSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64
-		ok   bool
-	}{
-		{"512", 512, true}, {"64KiB", 64 << 10, true}, {"8 MiB", 8 << 20, true}, {"504GiB", 504 << 30, true},
-		{"2T", 2 << 40, true}, {"1B", 1, true}, {"64GB", 0, false}, {"-1", 0, false}, {"+1", 0, false},
-		{"", 0, false}, {"9000000TiB", 0, false}, {"1.5GiB", 0, false},
-	}
-	for _, tc := range tests {
-		got, err := parseSize(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d, ok %v", tc.in, got, err, tc.want, tc.ok)
-		}
-	}
-}

@@ -3,7 +3,7 @@ experiment "bad" {}
 
 cluster "main" {
   procs  = 64
-  memory = "64GB" # ERROR: Invalid memory size
+  memory = "64 gigabytes" # ERROR: Invalid memory size
 }
 
 workload "lublin" {
