@@ -69,7 +69,7 @@ func TestQuickstart(t *testing.T) {
 		got.Policies = append(got.Policies, p.Type)
 	}
 	want := summary{
-		Name: "quickstart", Dir: "results/quickstart", Procs: 256,
+		Name: "quickstart", Dir: "out/quickstart", Procs: 256,
 		Model: "lublin", Estimates: "tsafrir", Nodes: 256, Jobs: 3000,
 		Policies:    []string{"fcfs", "easy", "conservative"},
 		LoadFactors: []float64{0.8, 1.0, 1.2}, Seeds: []uint64{1, 2},

@@ -33,5 +33,5 @@ sweep {
 }
 
 output {
-  dir = "results/quickstart"
+  dir = "out/quickstart"
 }

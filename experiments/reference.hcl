@@ -100,6 +100,6 @@ sweep {
 
 # Optional: where results go.
 output {
-  dir  = "results/reference" # default "results/<experiment name>", relative to the current directory
-  jobs = true                # default true: write the per-job table
+  dir  = "out/reference" # default "out/<experiment name>", relative to the current directory
+  jobs = true            # default true: write the per-job table
 }
