@@ -57,7 +57,7 @@ sweep {
 		fmt.Println(d)
 	}
 	// Output:
-	// demo on 128 processors, results in results/demo
+	// demo on 128 processors, results in out/demo
 	// policy fcfs: fcfs <nil>
 	// policy easy-sjf: easy &{Order:sjf}
 	// load factors [0.9 1.1] seeds [1]

@@ -47,7 +47,7 @@ func expect(edit func(e *Experiment)) *Experiment {
 		Name: "t", Seed: 1, File: testFile, Dir: "testdata",
 		Clusters: []*Cluster{c}, Workloads: []*Workload{w}, Policies: []*Policy{p},
 		Sweep:  Sweep{Cluster: c, Workloads: []*Workload{w}, Policies: []*Policy{p}, LoadFactors: []float64{1}, Seeds: []uint64{1}},
-		Output: Output{Dir: "results/t", Jobs: true},
+		Output: Output{Dir: "out/t", Jobs: true},
 	}
 	if edit != nil {
 		edit(e)
