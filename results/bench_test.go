@@ -112,9 +112,9 @@ func BenchmarkWriteJobs(b *testing.B) {
 					for b.Loop() {
 						if mode == "all" {
 							results.NewRunRow(results.RunInfo{Key: "r"}, res, simTime)
-							results.UserRows("r", res)
+							results.UserRows("r", res, nil)
 						}
-						if err := results.WriteJobs(path, "r", res, meta); err != nil {
+						if err := results.WriteJobs(path, "r", res, nil, meta); err != nil {
 							b.Fatal(err)
 						}
 					}
