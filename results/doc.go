@@ -18,7 +18,9 @@
 // every job's expected end time under a CapacityRule, its tardiness, and
 // each user's share of violated EETs and weighted tardiness. Hand its
 // result to UserRows and WriteJobs for their EET columns (nil leaves them
-// NULL).
+// NULL). Violations and Utilization turn a run into the paper's heatmap
+// and usage series per bucket of time; WriteHeatmap and WriteUtilization
+// store them.
 //
 // Every file is written to a temporary name and renamed into place, and the
 // same inputs give the same bytes. README.md describes the layout, every

@@ -423,6 +423,10 @@ func TestDeterministic(t *testing.T) {
 		{"users", func(p string) error {
 			return results.WriteUsers(p, results.UserRows("r0001", handResult(), handEET(t)), testMeta)
 		}},
+		{"heatmap", func(p string) error { return results.WriteHeatmap(p, "r0001", 60, heatCases[0].want, testMeta) }},
+		{"utilization", func(p string) error {
+			return results.WriteUtilization(p, "r0001", 7, results.Utilization(handResult(), 7), testMeta)
+		}},
 	}
 	for _, w := range writers {
 		var files [2][]byte
