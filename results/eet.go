@@ -179,8 +179,9 @@ func (e *EET) User(u int32) (*UserEET, bool) {
 // one cell per second); each job costs O(s) for the s steps between its
 // arrival and its EET, and the steps before the latest arrival are
 // dropped. ComputeEET fails if the rule is unknown or gives a negative
-// capacity or one that is zero on every kind, or if a time or sum would
-// overflow int64.
+// capacity or one that is zero on every kind, if a job that ran ends
+// before it starts or starts before its submit time, or if a time or sum
+// would overflow int64.
 func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 	if err := rule.validate(); err != nil {
 		return nil, err
@@ -192,6 +193,9 @@ func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 	var users [][]int
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
+		if o.State != sim.Rejected && (o.End < o.Start || o.Start < o.Submit) {
+			return nil, fmt.Errorf("job %d: ran from %d to %d, submitted at %d: the result is corrupt", o.ID, o.Start, o.End, o.Submit)
+		}
 		u, ok := index[o.User]
 		if !ok {
 			u = len(users)

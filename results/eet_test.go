@@ -328,6 +328,8 @@ func TestComputeEETErrors(t *testing.T) {
 		{"unknown sharing", good, results.CapacityRule{Sharing: 9}, "unknown capacity sharing sharing(9)"},
 		{"zero user capacity", good, results.CapacityRule{Users: map[int32]sim.Resources{1: {}}},
 			"capacity of user 1 is zero on every kind"},
+		{"a job that ends before it starts", handRun(simtest.Cluster(4, 0), ran(simtest.J(1, 0, 2, 2, 1), 5, 3, sim.Finished)),
+			results.CapacityRule{}, "job 1: ran from 5 to 3, submitted at 0: the result is corrupt"},
 		{"overflow", huge, results.Fixed(simtest.Cluster(4, 1)), "job 1: EET arithmetic overflows"},
 	}
 	for _, tc := range tests {

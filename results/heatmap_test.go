@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedsweep/schedsweep/results"
@@ -293,4 +294,37 @@ func ExampleViolations() {
 	// minute 4: 0% of the processors
 	// minute 5: 50% of the processors
 	// minute 6: 50% of the processors
+}
+
+func ExampleWriteHeatmap() {
+	dir, err := os.MkdirTemp("", "schedsweep-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	res := exampleResult()
+	e, err := results.ComputeEET(res, results.CapacityRule{})
+	if err != nil {
+		panic(err)
+	}
+	meta := results.Metadata{ToolVersion: "v1.0.0"}
+	heat, util := filepath.Join(dir, "heatmap.parquet"), filepath.Join(dir, "utilization.parquet")
+	if err := results.WriteHeatmap(heat, "r0001", 60, results.Violations(res, e, 60), meta); err != nil {
+		panic(err)
+	}
+	if err := results.WriteUtilization(util, "r0001", 60, results.Utilization(res, 60), meta); err != nil {
+		panic(err)
+	}
+	for _, path := range []string{heat, util} {
+		rdr, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(filepath.Base(path), rdr.NumRows(), "rows, bucket",
+			*rdr.MetaData().KeyValueMetadata().FindValue(results.MetaBucketSeconds), "s")
+		rdr.Close()
+	}
+	// Output:
+	// heatmap.parquet 2 rows, bucket 60 s
+	// utilization.parquet 3 rows, bucket 60 s
 }
