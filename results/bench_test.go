@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -112,9 +113,9 @@ func BenchmarkWriteJobs(b *testing.B) {
 					for b.Loop() {
 						if mode == "all" {
 							results.NewRunRow(results.RunInfo{Key: "r"}, res, simTime)
-							results.UserRows("r", res)
+							results.UserRows("r", res, nil)
 						}
-						if err := results.WriteJobs(path, "r", res, meta); err != nil {
+						if err := results.WriteJobs(path, "r", res, nil, meta); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -124,6 +125,79 @@ func BenchmarkWriteJobs(b *testing.B) {
 					b.ReportMetric(simTime.Seconds()*1e3, "sim-ms")
 				})
 			}
+		})
+	}
+}
+
+// BenchmarkEET measures the user-aware metrics of the 17,900-job wagap-2013
+// run (Klusáček's zewura and zegox clusters, 2176 processors, requested
+// memory in bytes per job) scheduled by EASY: ComputeEET under EqualShare,
+// then the heatmap and the utilization series in minutes. The goal is
+// under 0.5 s in all. On the machine as the file describes it the run uses
+// about half the processors and violates few EETs; load-2 halves the gaps
+// between submits, which violates thousands and fills 300,000 heatmap
+// cells.
+func BenchmarkEET(b *testing.B) {
+	if testing.Short() {
+		b.Skip("full-trace benchmarks are skipped under -short")
+	}
+	const name = "wagap-2013.swf.gz"
+	open := func(file string) *os.File {
+		f, err := os.Open(filepath.Join(sharedWorkloads, file))
+		if errors.Is(err, fs.ErrNotExist) {
+			b.Skipf("%s is absent: the shared workloads are not beside the checkout", file)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	mf := open("wagap-2013.swf.machines")
+	groups, err := workloads.ReadMachines(mf, "wagap-2013.swf.machines")
+	mf.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := open(name)
+	defer f.Close()
+	recs, err := sim.ReadAll(workloads.NewSWFReader(f, name, workloads.SWFOptions{
+		NegativeAsMissing: true, Memory: workloads.RequestedMemory, MemoryUnit: workloads.BytesPerJob}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, load := range []float64{1, 2} {
+		b.Run(fmt.Sprintf("load-%g", load), func(b *testing.B) {
+			src, err := workloads.LoadFactor(sim.NewSliceSource(recs), load)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := policies.NewDefault("easy")
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := sim.Run(sim.NewPool(workloads.Capacity(groups)), p, src, sim.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var cells, points, violated int
+			b.ReportAllocs()
+			for b.Loop() {
+				e, err := results.ComputeEET(res, results.CapacityRule{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cells = len(results.Violations(res, e, 60))
+				points = len(results.Utilization(res, 60))
+				violated = 0
+				for _, u := range e.Users {
+					violated += u.Violated
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/run")
+			b.ReportMetric(float64(len(res.Jobs)), "jobs")
+			b.ReportMetric(float64(violated), "violated")
+			b.ReportMetric(float64(cells), "cells")
+			b.ReportMetric(float64(points), "minutes")
 		})
 	}
 }

@@ -14,6 +14,14 @@
 //   - WriteRuns and WriteUsers (or a UsersWriter, which streams), the
 //     sweep's tables.
 //
+// ComputeEET adds the user-aware model of Tóth and Klusáček (JSSPP 2014):
+// every job's expected end time under a CapacityRule, its tardiness, and
+// each user's share of violated EETs and weighted tardiness. Hand its
+// result to UserRows and WriteJobs for their EET columns (nil leaves them
+// NULL). Violations and Utilization turn a run into the paper's heatmap
+// and usage series per bucket of time; WriteHeatmap and WriteUtilization
+// store them.
+//
 // Every file is written to a temporary name and renamed into place, and the
 // same inputs give the same bytes. README.md describes the layout, every
 // column and how to load the files in DuckDB, pandas, R and Polars.

@@ -74,11 +74,15 @@ func TestInteropFixture(t *testing.T) {
 				info := results.RunInfo{Key: key, Experiment: "fixture", Seed: 0x9E3779B97F4A7C15 * uint64(rep),
 					Params: append(axes, results.Param{Name: "workload_nodes", Value: results.IntValue(procs)})}
 				runs = append(runs, results.NewRunRow(info, res, time.Since(t0)))
-				jobs := filepath.Join(dir, "jobs", results.PartitionDir(axes), key+".parquet")
-				if err := results.WriteJobs(jobs, key, res, meta); err != nil {
+				e, err := results.ComputeEET(res, results.CapacityRule{})
+				if err != nil {
 					t.Fatal(err)
 				}
-				if err := users.Append(results.UserRows(key, res)); err != nil {
+				jobs := filepath.Join(dir, "jobs", results.PartitionDir(axes), key+".parquet")
+				if err := results.WriteJobs(jobs, key, res, e, meta); err != nil {
+					t.Fatal(err)
+				}
+				if err := users.Append(results.UserRows(key, res, e)); err != nil {
 					t.Fatal(err)
 				}
 			}

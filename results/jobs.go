@@ -39,6 +39,8 @@ const (
 	jBoundedSlowdown
 	jStatus
 	jReason
+	jEET
+	jTardiness
 	numJobColumns
 )
 
@@ -60,20 +62,27 @@ var jobsFields = [numJobColumns]arrow.Field{
 	jBoundedSlowdown: {Name: "bounded_slowdown", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	jStatus:          {Name: "status", Type: dictString},
 	jReason:          {Name: "reason", Type: dictString, Nullable: true},
+	jEET:             {Name: "eet", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	jTardiness:       {Name: "tardiness", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 }
 
 // WriteJobs writes one run's jobs to path as Parquet, one row per job in
 // arrival order (results/README.md lists the columns). A rejected job has
 // NULL start, end, wait, response, slowdown and bounded_slowdown; user,
 // runtime and requested_time are NULL where the trace gives none
-// (sim.Missing); reason is NULL unless the job was rejected.
+// (sim.Missing); reason is NULL unless the job was rejected. eet and
+// tardiness are e's (ComputeEET's result for res), NULL for rejected jobs,
+// and NULL throughout when e is nil.
 //
 // The jobs go out in record batches of 64k rows, one Parquet row group
 // each, built in buffers reused from batch to batch: the writer holds about
 // 8 MB however long the run, never a copy of it. The file is written to a
 // temporary name beside path and renamed into place; missing parent
 // directories are created. Errors name path.
-func WriteJobs(path string, runKey string, res *sim.Result, meta Metadata) error {
+func WriteJobs(path string, runKey string, res *sim.Result, e *EET, meta Metadata) error {
+	if e != nil && len(e.Jobs) != len(res.Jobs) {
+		panic(fmt.Sprintf("results: WriteJobs given the EET of %d jobs for a run of %d", len(e.Jobs), len(res.Jobs)))
+	}
 	md, err := meta.arrow()
 	if err != nil {
 		return errorFor(path, err)
@@ -87,7 +96,12 @@ func WriteJobs(path string, runKey string, res *sim.Result, meta Metadata) error
 		b := newJobsBatch(runKey, min(len(res.Jobs), batchRows))
 		defer b.release()
 		for lo := 0; lo < len(res.Jobs); lo += batchRows {
-			rec, err := b.fill(sc, res.Jobs[lo:min(lo+batchRows, len(res.Jobs))])
+			hi := min(lo+batchRows, len(res.Jobs))
+			var eets []JobEET
+			if e != nil {
+				eets = e.Jobs[lo:hi]
+			}
+			rec, err := b.fill(sc, res.Jobs[lo:hi], eets)
 			if err != nil {
 				return err
 			}
@@ -108,16 +122,18 @@ type jobsBatch struct {
 	floats [numJobColumns][]float64 // the float64 columns
 	idx    [numJobColumns][]int32   // dictionary indices of the string columns
 	filled []byte                   // estimate_filled's values, a bitmap
-	// Validity bitmaps: ran for the six columns NULL on rejected jobs,
-	// known[c] for user, runtime and requested_time, rejected for reason.
-	ran, rejected []byte
-	known         [numJobColumns][]byte
+	// Validity bitmaps: ran for the six columns NULL on rejected jobs (and
+	// eet and tardiness when there are EETs), known[c] for user, runtime
+	// and requested_time, rejected for reason, none (all clear) for eet and
+	// tardiness without EETs.
+	ran, rejected, none []byte
+	known               [numJobColumns][]byte
 	// dicts holds each string column's dictionary.
 	dicts [numJobColumns]arrow.Array
 }
 
 var (
-	jobInts   = []int{jJobID, jUser, jSubmit, jStart, jEnd, jRuntime, jRequested, jProcs, jMemory, jWait, jResponse}
+	jobInts   = []int{jJobID, jUser, jSubmit, jStart, jEnd, jRuntime, jRequested, jProcs, jMemory, jWait, jResponse, jEET, jTardiness}
 	jobFloats = []int{jSlowdown, jBoundedSlowdown}
 	jobDicts  = []int{jRunKey, jStatus, jReason}
 	jobKnown  = []int{jUser, jRuntime, jRequested}
@@ -148,7 +164,7 @@ func newJobsBatch(runKey string, capacity int) *jobsBatch {
 		b.idx[c] = make([]int32, capacity)
 	}
 	nb := int(bitutil.BytesForBits(int64(capacity)))
-	b.filled, b.ran, b.rejected = make([]byte, nb), make([]byte, nb), make([]byte, nb)
+	b.filled, b.ran, b.rejected, b.none = make([]byte, nb), make([]byte, nb), make([]byte, nb), make([]byte, nb)
 	for _, c := range jobKnown {
 		b.known[c] = make([]byte, nb)
 	}
@@ -166,10 +182,11 @@ func (b *jobsBatch) release() {
 	}
 }
 
-// fill loads jobs (at most the batch's capacity) into the buffers and
-// returns them as a record batch of schema sc. A job whose state or reason
-// sim does not name is an error: the Result is corrupt.
-func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome) (arrow.RecordBatch, error) {
+// fill loads jobs (at most the batch's capacity) and their EETs (aligned
+// with jobs, or nil) into the buffers and returns them as a record batch of
+// schema sc. A job whose state or reason sim does not name is an error: the
+// Result is corrupt.
+func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET) (arrow.RecordBatch, error) {
 	n := len(jobs)
 	nb := int(bitutil.BytesForBits(int64(n)))
 	for _, bm := range [][]byte{b.filled, b.ran, b.rejected, b.known[jUser], b.known[jRuntime], b.known[jRequested]} {
@@ -199,6 +216,7 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome) (arrow.RecordBatc
 			nRejected++
 			bitutil.SetBit(b.rejected, i)
 			in[jStart][i], in[jEnd][i], in[jWait][i], in[jResponse][i] = 0, 0, 0, 0
+			in[jEET][i], in[jTardiness][i] = 0, 0
 			fl[jSlowdown][i], fl[jBoundedSlowdown][i] = 0, 0
 			continue
 		}
@@ -208,6 +226,10 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome) (arrow.RecordBatc
 		in[jWait][i], in[jResponse][i] = int64(o.Start-o.Submit), int64(r)
 		fl[jSlowdown][i] = Slowdown(r, run)
 		fl[jBoundedSlowdown][i] = BoundedSlowdown(r, run, DefaultTau)
+		in[jEET][i], in[jTardiness][i] = 0, 0
+		if eets != nil {
+			in[jEET][i], in[jTardiness][i] = int64(eets[i].EET), int64(eets[i].Tardiness)
+		}
 	}
 
 	cols := make([]arrow.Array, numJobColumns)
@@ -219,6 +241,11 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome) (arrow.RecordBatc
 			valid, nulls = b.known[c], nUnknown[c]
 		case jStart, jEnd, jWait, jResponse:
 			valid, nulls = b.ran, nRejected
+		case jEET, jTardiness:
+			valid, nulls = b.ran, nRejected
+			if eets == nil {
+				valid, nulls = b.none, n
+			}
 		}
 		cols[c] = primitive(arrow.PrimitiveTypes.Int64, n, arrow.Int64Traits.CastToBytes(in[c][:n]), valid, nulls)
 	}

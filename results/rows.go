@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"maps"
 	"math/bits"
 	"slices"
@@ -163,12 +164,23 @@ type UserRow struct {
 	MeanWait            float64 // seconds
 	MeanResponse        float64 // seconds
 	MeanBoundedSlowdown float64 // with DefaultTau
+	// HasEET says whether the row carries the EET measures below (UserRows
+	// was given an *EET); without them users.parquet holds NULL.
+	HasEET bool
+	// EETViolated, VEETShare and WeightedTardiness are the user's
+	// UserEET.Violated, VEETShare and WeightedTardiness: violated EETs,
+	// their share of the jobs that ran (users.parquet: NULL when Ran is
+	// 0) and Formula 3's weighted tardiness in processor-seconds.
+	EETViolated       int
+	VEETShare         float64
+	WeightedTardiness int64
 }
 
 // UserRows returns one row per user of res, sorted by user number, the
-// unknown user (sim.Missing) first. It is O(n + u log u) for n jobs and u
-// users.
-func UserRows(key string, res *sim.Result) []UserRow {
+// unknown user (sim.Missing) first. With e, ComputeEET's result for res,
+// the rows carry the users' EET measures; with nil they do not. It is
+// O(n + u log u) for n jobs and u users.
+func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 	type sums struct {
 		jobs, ran        int
 		wait, resp, bsld float64
@@ -198,6 +210,13 @@ func UserRows(key string, res *sim.Result) []UserRow {
 		if u.ran > 0 {
 			n := float64(u.ran)
 			row.MeanWait, row.MeanResponse, row.MeanBoundedSlowdown = u.wait/n, u.resp/n, u.bsld/n
+		}
+		if e != nil {
+			ue, ok := e.User(id)
+			if !ok || ue.Jobs != u.jobs {
+				panic(fmt.Sprintf("results: UserRows given the EET of another run (user %d)", id))
+			}
+			row.HasEET, row.EETViolated, row.VEETShare, row.WeightedTardiness = true, ue.Violated, ue.VEETShare, ue.WeightedTardiness
 		}
 		rows = append(rows, row)
 	}

@@ -104,7 +104,7 @@ func TestNewRunRowNothingRan(t *testing.T) {
 }
 
 func TestUserRows(t *testing.T) {
-	got := results.UserRows("r0001", handResult())
+	got := results.UserRows("r0001", handResult(), nil)
 	want := []results.UserRow{
 		{RunKey: "r0001", User: -1, Jobs: 1},
 		{RunKey: "r0001", User: 3, Jobs: 3, Ran: 2, MeanWait: 2.5, MeanResponse: 3.5, MeanBoundedSlowdown: 1},
@@ -112,6 +112,14 @@ func TestUserRows(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("UserRows(hand-built result) (-want +got):\n%s", d)
+	}
+	// With EETs (TestHandEET): each user has the measures of UserEET.
+	got = results.UserRows("r0001", handResult(), handEET(t))
+	want[0].HasEET = true
+	want[1].HasEET, want[1].EETViolated, want[1].VEETShare, want[1].WeightedTardiness = true, 1, 0.5, 12
+	want[2].HasEET, want[2].EETViolated, want[2].VEETShare, want[2].WeightedTardiness = true, 1, 0.5, 20
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("UserRows(hand-built result, its EETs) (-want +got):\n%s", d)
 	}
 }
 

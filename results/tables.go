@@ -28,6 +28,30 @@ func intCol[R any](name string, get func(*R) int64) column[R] {
 		func(b array.Builder, r *R) { b.(*array.Int64Builder).Append(get(r)) }}
 }
 
+// userCol is the nullable user column: NULL for sim.Missing.
+func userCol[R any](get func(*R) int32) column[R] {
+	return column[R]{arrow.Field{Name: "user", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		func(b array.Builder, r *R) {
+			if u := get(r); u != sim.Missing {
+				b.(*array.Int64Builder).Append(int64(u))
+				return
+			}
+			b.AppendNull()
+		}}
+}
+
+// nullIntCol is an int64 column whose rows for which ok is false get NULL.
+func nullIntCol[R any](name string, get func(*R) int64, ok func(*R) bool) column[R] {
+	return column[R]{arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		func(b array.Builder, r *R) {
+			if !ok(r) {
+				b.AppendNull()
+				return
+			}
+			b.(*array.Int64Builder).Append(get(r))
+		}}
+}
+
 // floatCol is a float64 column; when ok is not nil, rows for which it is
 // false get NULL.
 func floatCol[R any](name string, get func(*R) float64, ok func(*R) bool) column[R] {
@@ -271,29 +295,28 @@ func paramColumn(name string, k Kind) column[RunRow] {
 // usersColumns are the columns of users.parquet.
 var usersColumns = []column[UserRow]{
 	stringCol("run_key", func(r *UserRow) string { return r.RunKey }),
-	{arrow.Field{Name: "user", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		func(b array.Builder, r *UserRow) {
-			if r.User == sim.Missing {
-				b.AppendNull()
-				return
-			}
-			b.(*array.Int64Builder).Append(int64(r.User))
-		}},
+	userCol(func(r *UserRow) int32 { return r.User }),
 	intCol("jobs", func(r *UserRow) int64 { return int64(r.Jobs) }),
 	intCol("ran", func(r *UserRow) int64 { return int64(r.Ran) }),
 	floatCol("mean_wait", func(r *UserRow) float64 { return r.MeanWait }, userRan),
 	floatCol("mean_response", func(r *UserRow) float64 { return r.MeanResponse }, userRan),
 	floatCol("mean_bounded_slowdown", func(r *UserRow) float64 { return r.MeanBoundedSlowdown }, userRan),
+	nullIntCol("eet_violated", func(r *UserRow) int64 { return int64(r.EETViolated) }, userHasEET),
+	floatCol("veet_share", func(r *UserRow) float64 { return r.VEETShare }, func(r *UserRow) bool { return r.HasEET && r.Ran > 0 }),
+	nullIntCol("weighted_tardiness", func(r *UserRow) int64 { return r.WeightedTardiness }, userHasEET),
 }
 
-func userRan(r *UserRow) bool { return r.Ran > 0 }
+func userRan(r *UserRow) bool    { return r.Ran > 0 }
+func userHasEET(r *UserRow) bool { return r.HasEET }
 
 // WriteUsers writes users.parquet to path: one row per user and run, in the
 // order of rows. Columns: run_key, user (NULL for the unknown user), jobs,
 // ran, mean_wait, mean_response, mean_bounded_slowdown (the means NULL when
-// ran is 0). The file is written to a temporary name beside path and
-// renamed into place. To write a sweep's rows as its runs finish, without
-// holding them all, use a UsersWriter.
+// ran is 0), eet_violated, veet_share and weighted_tardiness (NULL in rows
+// without EET measures; veet_share also when ran is 0). The file is
+// written to a temporary name beside path and renamed into place. To write
+// a sweep's rows as its runs finish, without holding them all, use a
+// UsersWriter.
 func WriteUsers(path string, rows []UserRow, meta Metadata) error {
 	return writeTable(path, usersColumns, rows, meta)
 }

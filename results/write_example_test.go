@@ -52,7 +52,7 @@ func ExampleNewRunRow() {
 }
 
 func ExampleUserRows() {
-	for _, u := range results.UserRows("r0001", exampleResult()) {
+	for _, u := range results.UserRows("r0001", exampleResult(), nil) {
 		fmt.Printf("user %d: %d jobs, %d ran, mean wait %.0f s\n", u.User, u.Jobs, u.Ran, u.MeanWait)
 	}
 	// Output:
@@ -69,7 +69,7 @@ func ExampleWriteJobs() {
 	axes := []results.Param{{Name: "policy", Value: results.StringValue("easy")}}
 	path := filepath.Join(dir, "jobs", results.PartitionDir(axes), "r0001.parquet")
 	meta := results.Metadata{ToolVersion: "v1.0.0", ExperimentFile: "demo.hcl", ExperimentHash: "sha256:…"}
-	if err := results.WriteJobs(path, "r0001", exampleResult(), meta); err != nil {
+	if err := results.WriteJobs(path, "r0001", exampleResult(), nil, meta); err != nil {
 		panic(err)
 	}
 	rdr, err := file.OpenParquetFile(path, false)
@@ -124,7 +124,7 @@ func ExampleUsersWriter() {
 	defer w.Abort() // removes the file unless Close succeeded
 	for _, key := range []string{"r0001", "r0002"} {
 		// As each run finishes:
-		if err := w.Append(results.UserRows(key, exampleResult())); err != nil {
+		if err := w.Append(results.UserRows(key, exampleResult(), nil)); err != nil {
 			panic(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +106,9 @@ func (tb table) column(t *testing.T, name string) []any {
 // metadata in the footer's key-value metadata. (pyarrow, Polars, R arrow,
 // DuckDB and hyparquet show that; arrow-go's pqarrow shows it only through
 // the Parquet metadata, as here, since the files store no Arrow schema.)
-func (tb table) checkFile(t *testing.T) {
+// The metadata is testMeta's with the extra pairs, if any, among
+// testMeta.Extra in key order.
+func (tb table) checkFile(t *testing.T, extra ...[2]string) {
 	t.Helper()
 	md := tb.pq.MetaData()
 	if r := md.Schema.Root().RepetitionType(); r != parquet.Repetitions.Required {
@@ -131,9 +134,10 @@ func (tb table) checkFile(t *testing.T) {
 		{results.MetaToolVersion, "v0.0.0-test"},
 		{results.MetaExperimentFile, "experiments/smoke.hcl"},
 		{results.MetaExperimentHash, "sha256:abc"},
-		{"a.note", "first"},
-		{"z.note", "last"},
 	}
+	tail := append([][2]string{{"a.note", "first"}, {"z.note", "last"}}, extra...)
+	slices.SortFunc(tail, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	want = append(want, tail...)
 	var got [][2]string
 	for _, kv := range md.KeyValueMetadata() {
 		got = append(got, [2]string{kv.Key, *kv.Value})
@@ -145,7 +149,7 @@ func (tb table) checkFile(t *testing.T) {
 
 func TestWriteJobs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "jobs", "workload=lublin", "policy=easy", "r0001.parquet")
-	if err := results.WriteJobs(path, "r0001", handResult(), testMeta); err != nil {
+	if err := results.WriteJobs(path, "r0001", handResult(), handEET(t), testMeta); err != nil {
 		t.Fatal(err)
 	}
 	tb := readParquet(t, path)
@@ -155,7 +159,7 @@ func TestWriteJobs(t *testing.T) {
 		"start int64?", "end int64?", "runtime int64?", "requested_time int64?",
 		"estimate_filled bool", "procs int64", "memory int64",
 		"wait int64?", "response int64?", "slowdown float64?", "bounded_slowdown float64?",
-		"status utf8", "reason utf8?",
+		"status utf8", "reason utf8?", "eet int64?", "tardiness int64?",
 	}
 	if d := cmp.Diff(wantSchema, tb.schema()); d != "" {
 		t.Errorf("jobs schema (-want +got):\n%s", d)
@@ -179,11 +183,33 @@ func TestWriteJobs(t *testing.T) {
 		"bounded_slowdown": i(1.0, 1.0, 2.5, nil, nil, 1.0),
 		"status":           i("finished", "killed", "finished", "rejected", "rejected", "finished"),
 		"reason":           i(nil, nil, nil, "no-runtime", "too-large", nil),
+		"eet":              i(int64(10), int64(9), int64(30), nil, nil, int64(50)),
+		"tardiness":        i(int64(0), int64(3), int64(20), nil, nil, int64(0)),
 	}
 	for name, w := range want {
 		if d := cmp.Diff(w, tb.column(t, name)); d != "" {
 			t.Errorf("jobs column %s (-want +got):\n%s", name, d)
 		}
+	}
+}
+
+// TestWriteJobsWithoutEET checks that without EETs the eet and tardiness
+// columns are there, all NULL.
+func TestWriteJobsWithoutEET(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r0001.parquet")
+	if err := results.WriteJobs(path, "r0001", handResult(), nil, testMeta); err != nil {
+		t.Fatal(err)
+	}
+	tb := readParquet(t, path)
+	tb.checkFile(t)
+	nulls := make([]any, 6)
+	for _, name := range []string{"eet", "tardiness"} {
+		if d := cmp.Diff(nulls, tb.column(t, name)); d != "" {
+			t.Errorf("jobs column %s (-want +got):\n%s", name, d)
+		}
+	}
+	if got := tb.column(t, "start"); got[0] != int64(0) || got[3] != nil {
+		t.Errorf("start %v; want the other columns as with EETs", got)
 	}
 }
 
@@ -200,7 +226,11 @@ func TestWriteJobsBatches(t *testing.T) {
 		res.Jobs = append(res.Jobs, o)
 	}
 	path := filepath.Join(t.TempDir(), "big.parquet")
-	if err := results.WriteJobs(path, "big", res, testMeta); err != nil {
+	e, err := results.ComputeEET(res, results.CapacityRule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteJobs(path, "big", res, e, testMeta); err != nil {
 		t.Fatal(err)
 	}
 	tb := readParquet(t, path)
@@ -212,22 +242,26 @@ func TestWriteJobsBatches(t *testing.T) {
 	if len(ids) != n {
 		t.Fatalf("%d rows; want %d", len(ids), n)
 	}
+	eetCol := tb.column(t, "eet")
 	for k, id := range ids {
 		if id != int64(k) {
 			t.Fatalf("row %d: job_id %v; want %d", k, id, k)
+		}
+		if want := int64(e.Jobs[k].EET); eetCol[k] != want {
+			t.Fatalf("row %d: eet %v; want %d", k, eetCol[k], want)
 		}
 	}
 }
 
 func TestWriteJobsEmpty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.parquet")
-	if err := results.WriteJobs(path, "none", handResultWithout(), testMeta); err != nil {
+	if err := results.WriteJobs(path, "none", handResultWithout(), nil, testMeta); err != nil {
 		t.Fatal(err)
 	}
 	tb := readParquet(t, path)
 	tb.checkFile(t)
-	if tb.NumRows() != 0 || len(tb.schema()) != 17 {
-		t.Errorf("got %d rows, %d columns; want 0 rows, 17 columns", tb.NumRows(), len(tb.schema()))
+	if tb.NumRows() != 0 || len(tb.schema()) != 19 {
+		t.Errorf("got %d rows, %d columns; want 0 rows, 19 columns", tb.NumRows(), len(tb.schema()))
 	}
 }
 
@@ -345,23 +379,30 @@ func TestWriteRunsErrors(t *testing.T) {
 
 func TestWriteUsers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "users.parquet")
-	if err := results.WriteUsers(path, results.UserRows("r0001", handResult()), testMeta); err != nil {
+	rows := results.UserRows("r0001", handResult(), handEET(t))
+	rows = append(rows, results.UserRows("r0002", handResult(), nil)...)
+	if err := results.WriteUsers(path, rows, testMeta); err != nil {
 		t.Fatal(err)
 	}
 	tb := readParquet(t, path)
 	tb.checkFile(t)
 	wantSchema := []string{"run_key utf8", "user int64?", "jobs int64", "ran int64",
-		"mean_wait float64?", "mean_response float64?", "mean_bounded_slowdown float64?"}
+		"mean_wait float64?", "mean_response float64?", "mean_bounded_slowdown float64?",
+		"eet_violated int64?", "veet_share float64?", "weighted_tardiness int64?"}
 	if d := cmp.Diff(wantSchema, tb.schema()); d != "" {
 		t.Errorf("users schema (-want +got):\n%s", d)
 	}
 	i := func(v ...any) []any { return v }
 	want := map[string][]any{
-		"user":                  i(nil, int64(3), int64(7)),
-		"jobs":                  i(int64(1), int64(3), int64(2)),
-		"ran":                   i(int64(0), int64(2), int64(2)),
-		"mean_wait":             i(nil, 2.5, 15.0),
-		"mean_bounded_slowdown": i(nil, 1.0, 1.75),
+		"user":                  i(nil, int64(3), int64(7), nil, int64(3), int64(7)),
+		"jobs":                  i(int64(1), int64(3), int64(2), int64(1), int64(3), int64(2)),
+		"ran":                   i(int64(0), int64(2), int64(2), int64(0), int64(2), int64(2)),
+		"mean_wait":             i(nil, 2.5, 15.0, nil, 2.5, 15.0),
+		"mean_bounded_slowdown": i(nil, 1.0, 1.75, nil, 1.0, 1.75),
+		// Run r0002 has no EETs.
+		"eet_violated":       i(int64(0), int64(1), int64(1), nil, nil, nil),
+		"veet_share":         i(nil, 0.5, 0.5, nil, nil, nil),
+		"weighted_tardiness": i(int64(0), int64(12), int64(20), nil, nil, nil),
 	}
 	for name, w := range want {
 		if d := cmp.Diff(w, tb.column(t, name)); d != "" {
@@ -377,10 +418,14 @@ func TestDeterministic(t *testing.T) {
 		name  string
 		write func(path string) error
 	}{
-		{"jobs", func(p string) error { return results.WriteJobs(p, "r0001", handResult(), testMeta) }},
+		{"jobs", func(p string) error { return results.WriteJobs(p, "r0001", handResult(), handEET(t), testMeta) }},
 		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }},
 		{"users", func(p string) error {
-			return results.WriteUsers(p, results.UserRows("r0001", handResult()), testMeta)
+			return results.WriteUsers(p, results.UserRows("r0001", handResult(), handEET(t)), testMeta)
+		}},
+		{"heatmap", func(p string) error { return results.WriteHeatmap(p, "r0001", 60, heatCases[0].want, testMeta) }},
+		{"utilization", func(p string) error {
+			return results.WriteUtilization(p, "r0001", 7, results.Utilization(handResult(), 7), testMeta)
 		}},
 	}
 	for _, w := range writers {
@@ -431,7 +476,7 @@ func TestWriteFailureCleansUp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := results.WriteJobs(tc.path, "r", handResult(), testMeta)
+			err := results.WriteJobs(tc.path, "r", handResult(), nil, testMeta)
 			if err == nil || !strings.Contains(err.Error(), tc.path) {
 				t.Fatalf("WriteJobs(%s): got error %v; want one naming the path", tc.path, err)
 			}
@@ -441,7 +486,7 @@ func TestWriteFailureCleansUp(t *testing.T) {
 			}
 		})
 	}
-	if err := results.WriteJobs(filepath.Join(dir, "x.parquet"), "r", handResult(), results.Metadata{
+	if err := results.WriteJobs(filepath.Join(dir, "x.parquet"), "r", handResult(), nil, results.Metadata{
 		Extra: map[string]string{results.MetaToolVersion: "x"},
 	}); err == nil || !strings.Contains(err.Error(), `"schedsweep.tool_version" is reserved`) {
 		t.Errorf("extra metadata shadowing a fixed key: got error %v; want it refused", err)
@@ -517,7 +562,7 @@ func TestUsersWriterAbort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Append(results.UserRows("r", handResult())); err != nil {
+	if err := w.Append(results.UserRows("r", handResult(), nil)); err != nil {
 		t.Fatal(err)
 	}
 	w.Abort()
@@ -535,7 +580,7 @@ func TestWriteJobsCorruptResult(t *testing.T) {
 	res := handResult()
 	res.Jobs[2].State = 0
 	path := filepath.Join(dir, "jobs.parquet")
-	err := results.WriteJobs(path, "r", res, testMeta)
+	err := results.WriteJobs(path, "r", res, nil, testMeta)
 	if err == nil || !strings.Contains(err.Error(), "job 3: invalid state(0)") || !strings.Contains(err.Error(), path) {
 		t.Errorf("WriteJobs with a job in state 0: got error %v; want one naming %s and job 3", err, path)
 	}

@@ -151,10 +151,10 @@ func (o *output) loadJournal() error {
 // it; it touches only files of this run.
 func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.Duration, meta results.Metadata) (*entry, error) {
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
-	en := &entry{Index: r.Index, Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res)}
+	en := &entry{Index: r.Index, Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, nil)}
 	if o.jobs {
 		path := JobsPath(o.dir, r)
-		if err := results.WriteJobs(path, r.Key, res, meta); err != nil {
+		if err := results.WriteJobs(path, r.Key, res, nil, meta); err != nil {
 			return nil, err
 		}
 		en.JobsFile, _ = filepath.Rel(o.dir, path)

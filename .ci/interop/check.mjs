@@ -82,11 +82,12 @@ const jobsColumns = {
   run_key: 'VARCHAR', job_id: 'BIGINT', user: 'BIGINT', submit: 'BIGINT', start: 'BIGINT', end: 'BIGINT',
   runtime: 'BIGINT', requested_time: 'BIGINT', estimate_filled: 'BOOLEAN', procs: 'BIGINT', memory: 'BIGINT',
   wait: 'BIGINT', response: 'BIGINT', slowdown: 'DOUBLE', bounded_slowdown: 'DOUBLE',
-  status: 'VARCHAR', reason: 'VARCHAR',
+  status: 'VARCHAR', reason: 'VARCHAR', eet: 'BIGINT', tardiness: 'BIGINT',
 }
 const usersColumns = {
   run_key: 'VARCHAR', user: 'BIGINT', jobs: 'BIGINT', ran: 'BIGINT',
   mean_wait: 'DOUBLE', mean_response: 'DOUBLE', mean_bounded_slowdown: 'DOUBLE',
+  eet_violated: 'BIGINT', veet_share: 'DOUBLE', weighted_tardiness: 'BIGINT',
 }
 const metadataKeys = ['schedsweep.tool_version', 'schedsweep.experiment_file', 'schedsweep.experiment_hash']
 
