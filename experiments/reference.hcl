@@ -100,6 +100,8 @@ sweep {
 
 # Optional: where results go.
 output {
-  dir  = "out/reference" # default "out/<experiment name>", relative to the current directory
-  jobs = true            # default true: write the per-job table
+  dir          = "out/reference" # default "out/<experiment name>", relative to the current directory
+  jobs         = true            # default true: write the per-job table
+  heatmaps     = true            # default true: per run, violated EETs per user and minute (heatmap/) and utilization per minute (utilization/)
+  eet_capacity = "equal"         # users' expected capacity for the EET metric: equal (default) or proportional to their work
 }

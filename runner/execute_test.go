@@ -276,3 +276,51 @@ func TestDeterministicTables(t *testing.T) {
 		}
 	}
 }
+
+// TestExecuteWritesHeatmaps checks the EET columns and the per-run
+// heatmap and utilization files.
+func TestExecuteWritesHeatmaps(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	e.Output.Heatmaps, e.Output.EETCapacity = true, "equal"
+	execute(t, e, runs, Options{Workers: 2})
+	for _, kind := range []string{"heatmap", "utilization"} {
+		var files []string
+		filepath.WalkDir(filepath.Join(dir, kind), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if len(files) != len(runs) {
+			t.Errorf("%s: %d files; want one per run (%d)", kind, len(files), len(runs))
+		}
+	}
+	// The job mix overloads 64 processors at load 2, so some EETs break.
+	rdr, err := file.OpenParquetFile(filepath.Join(dir, "users.parquet"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	fr, _ := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	idx := tbl.Schema().FieldIndices("eet_violated")
+	if len(idx) != 1 {
+		t.Fatalf("users.parquet has no eet_violated column: %v", tbl.Schema())
+	}
+	violated := int64(0)
+	for _, ch := range tbl.Column(idx[0]).Data().Chunks() {
+		for i := range ch.Len() {
+			if !ch.IsNull(i) {
+				violated += ch.(interface{ Value(int) int64 }).Value(i)
+			}
+		}
+	}
+	if violated == 0 {
+		t.Error("no violated EET in an overloaded sweep; the metric did not reach the table")
+	}
+}

@@ -23,6 +23,7 @@ import (
 //
 //	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N)
 //	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
+//	heatmap/…, utilization/…           per run, the same partitions (Output.Heatmaps)
 //	.schedsweep/manifest.json          which experiment the folder belongs to
 //	.schedsweep/runs/KEY.gob           a finished run's table rows, the journal
 //
@@ -114,7 +115,8 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 func (o *output) clear() error {
 	matches, _ := filepath.Glob(filepath.Join(o.dir, "runs*.parquet"))
 	users, _ := filepath.Glob(filepath.Join(o.dir, "users*.parquet"))
-	for _, p := range append(append(matches, users...), filepath.Join(o.dir, "jobs"), filepath.Join(o.dir, stateDir)) {
+	for _, p := range append(append(matches, users...), filepath.Join(o.dir, "jobs"), filepath.Join(o.dir, "heatmap"),
+		filepath.Join(o.dir, "utilization"), filepath.Join(o.dir, stateDir)) {
 		if err := os.RemoveAll(p); err != nil {
 			return fmt.Errorf("clearing %s: %w", o.dir, err)
 		}
@@ -147,19 +149,49 @@ func (o *output) loadJournal() error {
 }
 
 // finish turns a simulated run into its journal entry: its rows of the
-// runs and users tables, and its jobs file, which it writes. Workers call
-// it; it touches only files of this run.
+// runs and users tables, with the EET metric, and its files: the jobs table,
+// the violated-EET heatmap and the utilization series, which it writes.
+// Workers call it; it touches only files of this run. The jobs file is
+// written last: its presence is what marks the run's files complete on
+// resume.
 func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.Duration, meta results.Metadata) (*entry, error) {
+	eet, err := results.ComputeEET(res, eetRule(e.Output.EETCapacity))
+	if err != nil {
+		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
+	}
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
-	en := &entry{Index: r.Index, Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, nil)}
+	en := &entry{Index: r.Index, Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
+	if e.Output.Heatmaps {
+		part := results.PartitionDir(axes(r))
+		cells := results.Violations(res, eet, heatmapBucket)
+		if err := results.WriteHeatmap(filepath.Join(o.dir, "heatmap", part, "part-"+r.Key+".parquet"), r.Key, heatmapBucket, cells, meta); err != nil {
+			return nil, err
+		}
+		pts := results.Utilization(res, heatmapBucket)
+		if err := results.WriteUtilization(filepath.Join(o.dir, "utilization", part, "part-"+r.Key+".parquet"), r.Key, heatmapBucket, pts, meta); err != nil {
+			return nil, err
+		}
+	}
 	if o.jobs {
 		path := JobsPath(o.dir, r)
-		if err := results.WriteJobs(path, r.Key, res, nil, meta); err != nil {
+		if err := results.WriteJobs(path, r.Key, res, eet, meta); err != nil {
 			return nil, err
 		}
 		en.JobsFile, _ = filepath.Rel(o.dir, path)
 	}
 	return en, nil
+}
+
+// heatmapBucket is the time resolution of heatmaps and utilization series:
+// a minute, as in the EET paper's heatmaps.
+const heatmapBucket sim.Time = 60
+
+// eetRule maps the output block's eet_capacity to a capacity rule.
+func eetRule(name string) results.CapacityRule {
+	if name == "proportional" {
+		return results.CapacityRule{Sharing: results.ProportionalShare}
+	}
+	return results.CapacityRule{Sharing: results.EqualShare}
 }
 
 // record writes a finished run's journal entry, which marks it complete.

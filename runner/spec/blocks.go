@@ -149,7 +149,7 @@ func (d *decoder) policy(b *hclsyntax.Block) *Policy {
 	return p
 }
 
-var outputSchema = schema{what: "the output block", attrs: []string{"dir", "jobs"}}
+var outputSchema = schema{what: "the output block", attrs: []string{"dir", "jobs", "heatmaps", "eet_capacity"}}
 
 // output decodes the output block into out, which holds the defaults.
 func (d *decoder) output(out *Output, b *hclsyntax.Block) {
@@ -162,5 +162,12 @@ func (d *decoder) output(out *Output, b *hclsyntax.Block) {
 	}
 	if v, st := d.boolean(attrs["jobs"]); st == set {
 		out.Jobs = v
+	}
+	if v, st := d.boolean(attrs["heatmaps"]); st == set {
+		out.Heatmaps = v
+	}
+	capacities := []string{"equal", "proportional"}
+	if i, st := d.choice(attrs["eet_capacity"], capacities...); st == set {
+		out.EETCapacity = capacities[i]
 	}
 }

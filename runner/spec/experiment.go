@@ -133,4 +133,11 @@ type Output struct {
 	Dir string
 	// Jobs says whether to write the per-job table (jobs/).
 	Jobs bool
+	// Heatmaps says whether to write, per run, the violated-EET heatmap
+	// (heatmap/) and the utilization series (utilization/).
+	Heatmaps bool
+	// EETCapacity is how users' expected capacities are set for the EET
+	// metric: "equal" (the machine split equally among the users whose jobs
+	// ran) or "proportional" (in proportion to each user's work).
+	EETCapacity string
 }

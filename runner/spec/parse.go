@@ -130,7 +130,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 	} else {
 		d.errorf(start, "Missing sweep block", "An experiment file needs one sweep { … } block naming the workloads and policies to run.")
 	}
-	exp.Output = Output{Dir: "out/" + exp.Name, Jobs: true}
+	exp.Output = Output{Dir: "out/" + exp.Name, Jobs: true, Heatmaps: true, EETCapacity: "equal"}
 	if b := d.single(byType[blockOutput]); b != nil {
 		d.output(&exp.Output, b)
 	}

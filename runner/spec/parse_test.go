@@ -47,7 +47,7 @@ func expect(edit func(e *Experiment)) *Experiment {
 		Name: "t", Seed: 1, File: testFile, Dir: "testdata",
 		Clusters: []*Cluster{c}, Workloads: []*Workload{w}, Policies: []*Policy{p},
 		Sweep:  Sweep{Cluster: c, Workloads: []*Workload{w}, Policies: []*Policy{p}, LoadFactors: []float64{1}, Seeds: []uint64{1}},
-		Output: Output{Dir: "out/t", Jobs: true},
+		Output: Output{Dir: "out/t", Jobs: true, Heatmaps: true, EETCapacity: "equal"},
 	}
 	if edit != nil {
 		edit(e)
@@ -204,7 +204,7 @@ func goodCases() []goodCase {
   }
   include { seed = 7 }
   include { policy = policy.easy }
-}`, "output {\n  dir  = \"out\"\n  jobs = false\n}"), nil,
+}`, "output {\n  dir  = \"out\"\n  jobs = false\n  heatmaps = false\n  eet_capacity = \"proportional\"\n}"), nil,
 			expect(func(e *Experiment) {
 				big := &Cluster{Name: "big", Capacity: sim.Resources{1024, 0, 0}}
 				k := &Workload{Name: "k", Trace: "testdata/tiny.swf", Estimates: "keep", CPUUsage: "none"}
@@ -228,7 +228,7 @@ func goodCases() []goodCase {
 						{Match: map[string]string{"policy": "easy"}},
 					},
 				}
-				e.Output = Output{Dir: "out", Jobs: false}
+				e.Output = Output{Dir: "out", Jobs: false, Heatmaps: false, EETCapacity: "proportional"}
 			})},
 		{"variables and overrides",
 			file(`variable "name" { default = "x" }`, `variable "loads" { default = [1] }`, `variable "seed" {}`,
