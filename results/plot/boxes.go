@@ -232,7 +232,7 @@ func boxNotes(d *BoxData) []string {
 	notes := []string{each + ". Box: quartiles and median; whiskers: furthest values within 1.5 × IQR; dots: values beyond."}
 	var out []string
 	if d.Unknown > 0 {
-		out = append(out, plural(d.Unknown, "row", "rows")+" of jobs without a user id")
+		out = append(out, "jobs without a user id (the unknown user, in "+plural(d.Unknown, "run", "runs")+")")
 	}
 	if d.NoValue > 0 {
 		out = append(out, plural(d.NoValue, "user", "users")+" without a value (no job ran)")
