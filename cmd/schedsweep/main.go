@@ -9,6 +9,7 @@
 //	schedsweep fmt [-w | --check] FILE...
 //	schedsweep list [policies|models|estimates|metrics]
 //	schedsweep simulate [flags] TRACE
+//	schedsweep plot boxes|means|heatmap|load [flags] --out FILE.png|FILE.svg DIR
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
 //	schedsweep trace models
@@ -57,6 +58,7 @@ func commands() []command {
 		{"list", "list policies, workload models, estimate models and metrics", runList},
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "inspect and generate traces (info, generate, models)", runTrace},
+		{"plot", "draw figures of a results folder (boxes, means, heatmap, load)", runPlot},
 	}
 }
 

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/schedsweep/schedsweep/internal/suggest"
+	"github.com/schedsweep/schedsweep/results/plot"
+)
+
+const plotUsage = `Usage: schedsweep plot KIND [flags] --out FILE.png|FILE.svg DIR
+
+Draws a figure from the results folder DIR that 'schedsweep run' wrote
+(runs.parquet, users.parquet, heatmap/, utilization/, or their shards),
+without simulating anything. KIND is one of:
+
+  boxes    the distribution over users of a users.parquet metric, one box
+           per policy (per policy and load factor when there are several):
+           veet_share (default; % of each user's jobs that missed their
+           expected end time, EET), weighted_tardiness (log scale), …
+  means    wait, response time and bounded slowdown per policy as bars, the
+           mean over the replicates with whiskers from the lowest to the
+           highest; --metric picks other runs.parquet columns (comma-separated)
+  heatmap  one run's violated EETs per user over time, with processor and
+           memory utilization below; pick the run with --run KEY, or with
+           --policy, --load and --replicate (and --workload)
+  load     a runs.parquet metric (default bounded_slowdown_mean) against the
+           load factor, one line per policy, each point the mean over the
+           replicates with whiskers from the lowest to the highest
+
+--workload, --policy, --load and --replicate select runs for every kind
+(lists are comma-separated); boxes, means and load need runs of one
+workload. The figure is PNG (150 dots per inch) or SVG, by --out's
+extension.
+
+Examples:
+  schedsweep plot boxes --out veet.png results/quickstart
+  schedsweep plot boxes --metric weighted_tardiness --load 1 --out wt.svg results/quickstart
+  schedsweep plot means --out means.png results/quickstart
+  schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png results/quickstart
+  schedsweep plot load --metric wait_mean --out wait.png results/quickstart
+
+Flags:
+`
+
+// plotKind is a figure plot draws.
+type plotKind struct {
+	name string
+	draw func(*plot.Results, plot.Options) (*plot.Figure, error)
+}
+
+func plotKinds() []plotKind {
+	return []plotKind{
+		{"boxes", plot.Boxes},
+		{"means", plot.Means},
+		{"heatmap", plot.Heatmap},
+		{"load", plot.LoadLines},
+	}
+}
+
+func runPlot(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), plotUsage)
+		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "\nMetrics of boxes (users.parquet): %s\n", strings.Join(plot.UserMetrics(), ", "))
+		fmt.Fprintf(fs.Output(), "Metrics of means and load (runs.parquet): %s\n", strings.Join(plot.RunMetrics(), ", "))
+	}
+	metric := fs.String("metric", "", "the `column` to draw (means: a comma-separated list); see the lists below")
+	out := fs.String("out", "", "write the figure to `FILE`.png or FILE.svg (required)")
+	workload := fs.String("workload", "", "only runs of `workload`")
+	policy := fs.String("policy", "", "only runs of these `policies` (comma-separated)")
+	load := fs.String("load", "", "only runs at these load `factors` (comma-separated)")
+	replicate := fs.String("replicate", "", "only these `replicates` (comma-separated, from 1)")
+	runKey := fs.String("run", "", "only the run with this `key` (runs.parquet's run_key)")
+	width := fs.String("width", "", "figure `width`, e.g. 8in, 20cm or 1200px (default: the kind's)")
+	height := fs.String("height", "", "figure `height`, likewise")
+	bin := fs.Int("bin", 0, "heatmap: `minutes` per cell (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("want KIND and DIR, got %d arguments", len(pos))
+	}
+	kind, dir := pos[0], pos[1]
+	var draw func(*plot.Results, plot.Options) (*plot.Figure, error)
+	var names []string
+	for _, k := range plotKinds() {
+		names = append(names, k.name)
+		if k.name == kind {
+			draw = k.draw
+		}
+	}
+	if draw == nil {
+		msg := fmt.Sprintf("unknown figure %q: want %s", kind, strings.Join(names, ", "))
+		if c := suggest.Closest(kind, names); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		return usagef("%s", msg)
+	}
+	if *out == "" {
+		return usagef("--out FILE.png or FILE.svg is required")
+	}
+	if _, err := plot.Format(*out); err != nil {
+		return usagef("--out %q: want a file name ending in .png or .svg", *out)
+	}
+	opt := plot.Options{BinMinutes: *bin}
+	if *bin < 0 {
+		return usagef("--bin: %d is negative", *bin)
+	}
+	if *metric != "" {
+		opt.Metrics = splitList(*metric)
+	}
+	opt.Run, opt.Workload, opt.Policies = *runKey, *workload, splitList(*policy)
+	for _, s := range splitList(*load) {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f <= 0 {
+			return usagef("--load: %q is not a positive number", s)
+		}
+		opt.LoadFactors = append(opt.LoadFactors, f)
+	}
+	for _, s := range splitList(*replicate) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 {
+			return usagef("--replicate: %q is not a replicate number (1, 2, …)", s)
+		}
+		opt.Replicates = append(opt.Replicates, n)
+	}
+	if opt.Width, err = parseLength("--width", *width); err != nil {
+		return err
+	}
+	if opt.Height, err = parseLength("--height", *height); err != nil {
+		return err
+	}
+
+	res, err := plot.Load(dir)
+	if err != nil {
+		return err
+	}
+	f, err := draw(res, opt)
+	if errors.Is(err, plot.ErrUnknownMetric) || errors.Is(err, plot.ErrSelection) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Save(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %s, %.3g × %.3g in\n", *out, kind, float64(f.Width/vg.Inch), float64(f.Height/vg.Inch))
+	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// parseLength parses a figure size: a number with a unit, in, cm, mm, pt
+// or px (pixels of a PNG, at plot.DPI). Empty is 0, the figure's default.
+func parseLength(flagName, s string) (vg.Length, error) {
+	if s == "" {
+		return 0, nil
+	}
+	var l vg.Length
+	var err error
+	if n, ok := strings.CutSuffix(s, "px"); ok {
+		var px float64
+		px, err = strconv.ParseFloat(n, 64)
+		l = vg.Length(px/plot.DPI) * vg.Inch
+	} else if strings.TrimLeft(s, "0123456789.") == "" {
+		err = errors.New("no unit")
+	} else {
+		l, err = vg.ParseLength(s)
+	}
+	if err != nil || l <= 0 {
+		return 0, usagef("%s: %q is not a length: want a positive number and a unit, in, cm, mm, pt or px (e.g. 8in)", flagName, s)
+	}
+	return l, nil
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sweepFolder runs smallExperiment with schedsweep run and returns its
+// results folder.
+func sweepFolder(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "res")
+	if code, _, errOut := runCLI("run", "--quiet", "--out", out, writeExperiment(t, smallExperiment)); code != exitOK {
+		t.Fatalf("run: exit %d, stderr %q", code, errOut)
+	}
+	return out
+}
+
+func TestPlotCommand(t *testing.T) {
+	res := sweepFolder(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		file string
+		w, h int // pixels of a PNG
+	}{
+		{[]string{"means"}, "means.png", 0, 0},
+		{[]string{"means", "--metric", "wait_p95,utilization", "--policy", "easy"}, "means.svg", 0, 0},
+		{[]string{"load", "--width", "900px", "--height", "6in"}, "load.png", 900, 900},
+		{[]string{"load", "--metric", "wait_mean", "--replicate", "1"}, "load.svg", 0, 0},
+	} {
+		path := filepath.Join(dir, tc.file)
+		args := append(append([]string{"plot"}, tc.args...), "--out", path, res)
+		code, stdout, errOut := runCLI(args...)
+		if code != exitOK || !strings.HasPrefix(stdout, path+": "+tc.args[0]) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, errOut)
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(path, ".svg") {
+			if !bytes.HasPrefix(data, []byte("<?xml")) {
+				t.Errorf("%v: not an SVG: %.40q", args, data)
+			}
+			continue
+		}
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+		if err != nil {
+			t.Errorf("%v: not a PNG: %v", args, err)
+		} else if tc.w > 0 && (cfg.Width != tc.w || cfg.Height != tc.h) {
+			t.Errorf("%v: %d × %d pixels; want %d × %d", args, cfg.Width, cfg.Height, tc.w, tc.h)
+		}
+	}
+}
+
+// anyFailure in a table of exit codes accepts any but exitOK.
+const anyFailure = -1
+
+func TestPlotErrors(t *testing.T) {
+	res := sweepFolder(t)
+	out := filepath.Join(t.TempDir(), "f.png")
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load (did you mean "boxes"?)`},
+		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
+		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png or FILE.svg is required"},
+		{"bad extension", []string{"plot", "means", "--out", "f.pdf", res}, exitUsage, `--out "f.pdf": want a file name ending in .png or .svg`},
+		{"bad size", []string{"plot", "means", "--out", out, "--width", "800", res}, exitUsage, `--width: "800" is not a length`},
+		{"bad load", []string{"plot", "means", "--out", out, "--load", "high", res}, exitUsage, `--load: "high" is not a positive number`},
+		{"no results", []string{"plot", "means", "--out", out, empty}, exitFailure, "has no runs.parquet"},
+		{"unknown metric", []string{"plot", "load", "--metric", "wiat_mean", "--out", out, res}, exitUsage, `unknown metric "wiat_mean": this figure draws a column of runs.parquet: wait_mean, wait_median`},
+		{"unknown policy", []string{"plot", "means", "--policy", "eazy", "--out", out, res}, exitUsage, `has policy "eazy"; did you mean "easy"?`},
+		{"unknown run", []string{"plot", "heatmap", "--run", "0123456789abcdef", "--out", out, res}, exitUsage, `has no run "0123456789abcdef"`},
+		{"not one run", []string{"plot", "heatmap", "--policy", "easy", "--out", out, res}, exitUsage, "a heatmap shows one run, and policy easy selects 2"},
+		{"no heatmap file", []string{"plot", "heatmap", "--policy", "easy", "--load", "2", "--out", out, res}, exitFailure, "no heatmap file for run"},
+		// Today's users.parquet has no veet_share (exit 1); once it has, the
+		// job mix's jobs have no user ids (exit 2). Either way, no figure.
+		{"no EET", []string{"plot", "boxes", "--out", out, res}, anyFailure, `veet_share`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(tc.args...)
+			if (code != tc.code && (tc.code != anyFailure || code == exitOK)) || !strings.Contains(errOut, tc.msg) {
+				t.Errorf("%v: got exit %d, stderr:\n%s\nwant exit %d and %q", tc.args, code, errOut, tc.code, tc.msg)
+			}
+		})
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("failed commands left %s", out)
+	}
+}

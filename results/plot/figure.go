@@ -1,0 +1,415 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"git.sr.ht/~sbinet/gg"
+	xdraw "golang.org/x/image/draw"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
+)
+
+// DPI is the resolution of PNG files: a figure 8 inches wide is 1200
+// pixels wide.
+const DPI = 150
+
+// Errors of Write and Save.
+var (
+	// ErrFormat: the path does not end in .png or .svg.
+	ErrFormat = errors.New("unsupported figure format")
+	// ErrTooSmall: the figure is too small for its panels' axes and text.
+	ErrTooSmall = errors.New("figure too small")
+)
+
+// Figure is a drawing of one or more gonum plots on a grid of panels.
+// Panels of one column share the horizontal extent of their data areas,
+// and panels of one row the vertical one, so that stacked plots with the
+// same x range line up.
+type Figure struct {
+	// Title is drawn above the panels, and below it Notes, in a smaller
+	// type and wrapped to the figure's width: what the marks summarise,
+	// what was left out.
+	Title string
+	Notes []string
+	// Panels is row-major; a nil panel leaves its cell empty.
+	Panels [][]*plot.Plot
+	// Heights are the relative heights of the rows' data areas, Widths
+	// the relative widths of the columns; nil means equal.
+	Heights, Widths []float64
+	// Width and Height are the size Save writes.
+	Width, Height vg.Length
+
+	heatmaps []*plotter.HeatMap // drawn as images in PNG files
+}
+
+// withLegend returns a figure of p with title and notes, and with legend
+// beside p unless it is nil.
+func withLegend(title string, notes []string, p *plot.Plot, legend *legendPanel, w, h vg.Length) *Figure {
+	f := &Figure{Title: title, Notes: notes, Panels: [][]*plot.Plot{{p}}, Width: w, Height: h}
+	if legend != nil {
+		f.Panels[0] = append(f.Panels[0], legend.p)
+		f.Widths = []float64{(w - legend.width).Points(), legend.width.Points()}
+	}
+	return f
+}
+
+// legendPanel is a panel of nothing but a legend, drawn from the top of
+// the data area of its row, and the width it needs.
+type legendPanel struct {
+	p     *plot.Plot
+	width vg.Length
+}
+
+func newLegend() *legendPanel {
+	p := plot.New()
+	p.HideAxes()
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.XOffs = pad
+	p.Legend.Padding = vg.Points(3)
+	return &legendPanel{p: p}
+}
+
+// add adds an entry.
+func (l *legendPanel) add(name string, thumbs ...plot.Thumbnailer) {
+	l.p.Legend.Add(name, thumbs...)
+	lg := &l.p.Legend
+	l.width = max(l.width, lg.ThumbnailWidth+lg.TextStyle.Width(" "+name)+3*pad)
+}
+
+// padding between panels and around the figure.
+const pad = vg.Length(6)
+
+// Draw draws f on c. Rows share the height left by the title, the notes
+// and the axes in the proportions of Heights, so that a row's data area
+// gets its share whatever its axes take; columns share the width in the
+// proportions of Widths, axes included. Axis labels longer than their
+// side are wrapped into lines (in copies of the plots). A panel left no
+// room for its data is not drawn; Write and Save report it.
+func (f *Figure) Draw(c draw.Canvas) {
+	for _, pl := range f.layout(c) {
+		if pl.fits() {
+			pl.p.Draw(pl.c)
+		}
+	}
+}
+
+// placed is a copy of a panel's plot and the canvas it is drawn on.
+type placed struct {
+	p *plot.Plot
+	c draw.Canvas
+}
+
+// minData is the smallest data area, each way, a panel is drawn with.
+const minData = vg.Length(8)
+
+func (pl placed) fits() bool {
+	d := pl.p.DataCanvas(pl.c)
+	return d.Max.X-d.Min.X >= minData && d.Max.Y-d.Min.Y >= minData
+}
+
+// layout draws f's title and notes on c and places its panels.
+func (f *Figure) layout(c draw.Canvas) []placed {
+	c = draw.Crop(c, pad, -pad, pad, -pad)
+	if f.Title != "" {
+		c = drawText(c, textStyle(13), f.Title)
+	}
+	for _, n := range f.Notes {
+		c = drawText(c, textStyle(10), n)
+	}
+	if f.Title != "" || len(f.Notes) > 0 {
+		c = draw.Crop(c, 0, 0, 0, -pad)
+	}
+	rows := len(f.Panels)
+	cols := 0
+	panels := make([][]*plot.Plot, rows)
+	for i, r := range f.Panels {
+		cols = max(cols, len(r))
+		for _, p := range r {
+			if p != nil {
+				cp := *p
+				p = &cp
+			}
+			panels[i] = append(panels[i], p)
+		}
+	}
+	if rows == 0 {
+		return nil
+	}
+	xs := split(c.Min.X, c.Max.X, f.Widths, cols, nil, false)
+	ys := split(c.Min.Y, c.Max.Y, f.Heights, rows, nil, true)
+	cell := func(i, j int) draw.Canvas {
+		return draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: xs[j][0], Y: ys[i][0]}, Max: vg.Point{X: xs[j][1], Y: ys[i][1]}}}
+	}
+	// gonum shrinks the data area to fit a long axis label on one line,
+	// and still does not fit it.
+	wrapLabels := func() {
+		for i, r := range panels {
+			for j, p := range r {
+				if p != nil {
+					cc := cell(i, j)
+					p.X.Label.Text = strings.Join(wrap(p.X.Label.TextStyle, f.Panels[i][j].X.Label.Text, 0.9*(cc.Max.X-cc.Min.X)), "\n")
+					p.Y.Label.Text = strings.Join(wrap(p.Y.Label.TextStyle, f.Panels[i][j].Y.Label.Text, 0.9*(cc.Max.Y-cc.Min.Y)), "\n")
+				}
+			}
+		}
+	}
+	// The widest margins of each column and row: the rows' heights are
+	// their data areas' shares plus their margins, and every panel is
+	// cropped to its column's and row's margins so that the data areas
+	// line up.
+	left, right := make([]vg.Length, cols), make([]vg.Length, cols)
+	bottom, top := make([]vg.Length, rows), make([]vg.Length, rows)
+	margins := func() {
+		clear(left)
+		clear(right)
+		clear(bottom)
+		clear(top)
+		for i, r := range panels {
+			for j, p := range r {
+				if p == nil {
+					continue
+				}
+				cc := cell(i, j)
+				d := p.DataCanvas(cc)
+				left[j] = max(left[j], d.Min.X-cc.Min.X)
+				right[j] = max(right[j], cc.Max.X-d.Max.X)
+				bottom[i] = max(bottom[i], d.Min.Y-cc.Min.Y)
+				top[i] = max(top[i], cc.Max.Y-d.Max.Y)
+			}
+		}
+	}
+	wrapLabels()
+	margins()
+	axes := make([]vg.Length, rows)
+	total := vg.Length(rows-1) * pad
+	for i := range rows {
+		axes[i] = top[i] + bottom[i]
+		total += axes[i]
+	}
+	if total < c.Max.Y-c.Min.Y { // else the axes fill the figure: keep the even split
+		ys = split(c.Min.Y, c.Max.Y, f.Heights, rows, axes, true)
+		wrapLabels()
+		margins()
+	}
+	var out []placed
+	for i, r := range panels {
+		for j, p := range r {
+			if p == nil {
+				continue
+			}
+			cc := cell(i, j)
+			d := p.DataCanvas(cc)
+			out = append(out, placed{p, draw.Crop(cc,
+				left[j]-(d.Min.X-cc.Min.X), -(right[j] - (cc.Max.X - d.Max.X)),
+				bottom[i]-(d.Min.Y-cc.Min.Y), -(top[i] - (cc.Max.Y - d.Max.Y)))})
+		}
+	}
+	return out
+}
+
+// split divides [lo, hi] into n parts with pad between them, from the
+// top down when down: part i gets fixed[i] (if fixed is not nil) plus its
+// share, by the relative sizes rel (equal when nil), of what is left.
+func split(lo, hi vg.Length, rel []float64, n int, fixed []vg.Length, down bool) [][2]vg.Length {
+	total := 0.0
+	avail := hi - lo - vg.Length(n-1)*pad
+	for i := range n {
+		total += weight(rel, i)
+		if fixed != nil {
+			avail -= fixed[i]
+		}
+	}
+	avail = max(avail, 0)
+	out := make([][2]vg.Length, n)
+	at := lo
+	if down {
+		at = hi
+	}
+	for i := range n {
+		size := avail * vg.Length(weight(rel, i)/total)
+		if fixed != nil {
+			size += fixed[i]
+		}
+		if down {
+			out[i] = [2]vg.Length{at - size, at}
+			at -= size + pad
+		} else {
+			out[i] = [2]vg.Length{at, at + size}
+			at += size + pad
+		}
+	}
+	return out
+}
+
+func weight(rel []float64, i int) float64 {
+	if i < len(rel) {
+		return rel[i]
+	}
+	return 1
+}
+
+// Format returns the format path's extension names, "png" or "svg", or an
+// error wrapping ErrFormat.
+func Format(path string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".png", ".svg":
+		return ext[1:], nil
+	default:
+		return "", fmt.Errorf("%w: %q: want a file name ending in .png or .svg", ErrFormat, path)
+	}
+}
+
+// Write draws f at its Width and Height and writes it to w as format,
+// "png" (at DPI dots per inch) or "svg".
+func (f *Figure) Write(w io.Writer, format string) error {
+	var c vg.CanvasWriterTo
+	switch format {
+	case "png":
+		// Images, the heatmap's cells and the colour bar, scale up with
+		// nearest-neighbour interpolation: cells keep sharp edges.
+		px := func(l vg.Length) int { return int(l.Dots(DPI) + 0.5) }
+		img := image.NewRGBA(image.Rect(0, 0, px(f.Width), px(f.Height)))
+		ctx := gg.NewContextForRGBA(img)
+		ctx.SetLineCapButt()
+		ctx.InvertY()
+		ctx.SetInterpolator(xdraw.NearestNeighbor)
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(DPI))}
+	case "svg":
+		c = vgsvg.New(f.Width, f.Height)
+	default:
+		return fmt.Errorf("%w: %q: want png or svg", ErrFormat, format)
+	}
+	// A PNG's heatmap is one image, without the seams antialiasing draws
+	// between cells drawn one by one; an SVG's cells stay vectors.
+	for _, h := range f.heatmaps {
+		h.Rasterized = format == "png"
+	}
+	for _, pl := range f.layout(draw.New(c)) {
+		if !pl.fits() {
+			return fmt.Errorf("%w: at %.3g × %.3g inches a panel has no room for its data; make the figure larger",
+				ErrTooSmall, float64(f.Width/vg.Inch), float64(f.Height/vg.Inch))
+		}
+		pl.p.Draw(pl.c)
+	}
+	_, err := c.WriteTo(w)
+	return err
+}
+
+// Save writes f to path, as PNG or SVG by its extension (see Format),
+// through a temporary file in the same folder renamed into place.
+func (f *Figure) Save(path string) error {
+	format, err := Format(path)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, func(w io.Writer) error { return f.Write(w, format) }); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// textStyle is the plots' title style at size points, centred.
+func textStyle(size float64) text.Style {
+	sty := plot.New().Title.TextStyle
+	sty.Font.Size = font.Length(size)
+	sty.XAlign = draw.XCenter
+	return sty
+}
+
+// drawText draws s at the top of c, centred and wrapped to c's width, and
+// returns what is left of c below it.
+func drawText(c draw.Canvas, sty text.Style, s string) draw.Canvas {
+	sty.YAlign = draw.YTop
+	for _, line := range wrap(sty, s, c.Max.X-c.Min.X) {
+		c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y}, line)
+		c = draw.Crop(c, 0, 0, 0, -sty.Height(line))
+	}
+	return c
+}
+
+// wrap breaks s into lines no wider than w where it can, at spaces; the
+// line breaks s has stay.
+func wrap(sty text.Style, s string, w vg.Length) []string {
+	if s == "" || sty.Width(s) <= w {
+		return strings.Split(s, "\n")
+	}
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		lines = append(lines, wrapLine(sty, para, w)...)
+	}
+	return lines
+}
+
+func wrapLine(sty text.Style, s string, w vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case sty.Width(line+" "+word) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
+}
+
+// horizontalGrid returns grid lines at the y axis's ticks only: on a
+// categorical x axis vertical lines would cut through the bars.
+func horizontalGrid() *plotter.Grid {
+	g := plotter.NewGrid()
+	g.Vertical.Color = nil
+	return g
+}
+
+// newPlot returns a plot with axis labels.
+func newPlot(x, y string) *plot.Plot {
+	p := plot.New()
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	return p
+}
+
+// color8 returns the i-th of eight colors that readers with the common
+// colour-vision deficiencies can tell apart (Okabe and Ito, 2008).
+func color8(i int) color.Color {
+	cs := [...]color.RGBA{
+		{0, 114, 178, 255},   // blue
+		{230, 159, 0, 255},   // orange
+		{0, 158, 115, 255},   // bluish green
+		{204, 121, 167, 255}, // reddish purple
+		{86, 180, 233, 255},  // sky blue
+		{213, 94, 0, 255},    // vermillion
+		{240, 228, 66, 255},  // yellow
+		{0, 0, 0, 255},       // black
+	}
+	return cs[i%len(cs)]
+}
+
+// swatch is a legend entry's filled square.
+type swatch struct{ color color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	c.FillPolygon(s.color, []vg.Point{
+		{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y},
+		{X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}})
+}

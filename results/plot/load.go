@@ -1,0 +1,405 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/suggest"
+)
+
+// Errors callers branch on; the errors that wrap them say what and where.
+var (
+	// ErrNoResults: the folder holds no runs table.
+	ErrNoResults = errors.New("no results")
+	// ErrMissingColumn: a table lacks a column the figure needs, e.g. one
+	// written before the EET metrics existed.
+	ErrMissingColumn = errors.New("missing column")
+	// ErrMissingFile: a run has no heatmap or utilization file, or the
+	// folder no users table.
+	ErrMissingFile = errors.New("missing file")
+	// ErrUnknownMetric: the metric is not one the figure can draw.
+	ErrUnknownMetric = errors.New("unknown metric")
+	// ErrSelection: the selection names a run, workload, policy, load
+	// factor or replicate the results do not have, or selects runs the
+	// figure cannot draw together (several workloads; not exactly one run
+	// for a heatmap).
+	ErrSelection = errors.New("bad selection")
+)
+
+// Results is a results folder read for plotting: every row of its runs
+// and users tables, and where each run's heatmap and utilization files
+// are. It reads no jobs file.
+type Results struct {
+	Dir  string
+	Runs []*Run // in file-name order, then row order
+
+	users       []*table          // the users tables, in file-name order
+	userOwner   map[string]int    // run key → index in users of the table whose rows count
+	heatmaps    map[string]string // run key → heatmap file
+	utilization map[string]string // run key → utilization file
+}
+
+// Run is one row of a runs table: a run's sweep axes and, through Metric,
+// its metric columns.
+type Run struct {
+	Key        string
+	Workload   string
+	Policy     string
+	LoadFactor float64
+	Replicate  int64
+
+	t   *table
+	row int
+}
+
+// Metric returns the run's value of the numeric column name of its runs
+// table: NaN when it is NULL (no job of the run ran). It is an error,
+// wrapping ErrMissingColumn and naming the file, if the table has no such
+// column.
+func (r *Run) Metric(name string) (float64, error) {
+	c, err := r.t.num(name)
+	if err != nil {
+		return 0, err
+	}
+	return c[r.row], nil
+}
+
+// String describes the run as its axes, for messages.
+func (r *Run) String() string {
+	return fmt.Sprintf("%s (workload %s, policy %s, load factor %g, replicate %d)",
+		r.Key, r.Workload, r.Policy, r.LoadFactor, r.Replicate)
+}
+
+// tableName matches a table of a sweep or of one of its shards, e.g.
+// runs.parquet or runs-2-of-4.parquet.
+func tableName(base string) *regexp.Regexp {
+	return regexp.MustCompile(`^` + base + `(-[0-9]+-of-[0-9]+)?\.parquet$`)
+}
+
+// tables returns the files of dir that tableName(base) matches, sorted.
+func tables(dir, base string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	re := tableName(base)
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && re.MatchString(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// Load reads the results folder dir: the runs tables (runs.parquet, or the
+// shards' runs-I-of-N.parquet), the users tables likewise, and the names of
+// the files under heatmap/ and utilization/ (part-KEY.parquet in any Hive
+// partition). It fails, wrapping ErrNoResults, when dir has no runs table,
+// and, wrapping ErrMissingColumn, when a runs table lacks run_key,
+// workload, policy, load_factor or replicate, or a users table run_key or
+// user. Columns only some figures need are checked by those figures.
+//
+// A run in several tables (a folder holding both runs.parquet and the
+// shard tables of the same sweep) counts once: the first table in name
+// order gives its row, and likewise its users' rows.
+func Load(dir string) (*Results, error) {
+	runFiles, err := tables(dir, "runs")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: folder %s does not exist", ErrNoResults, dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading results folder %s: %w", dir, err)
+	}
+	if len(runFiles) == 0 {
+		return nil, fmt.Errorf("%w: %s has no runs.parquet (nor shard tables runs-I-of-N.parquet)", ErrNoResults, dir)
+	}
+	r := &Results{Dir: dir, userOwner: map[string]int{}}
+	seen := map[string]bool{}
+	for _, path := range runFiles {
+		t, err := readTable(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.addRuns(t, seen); err != nil {
+			return nil, err
+		}
+	}
+	userFiles, err := tables(dir, "users")
+	if err != nil {
+		return nil, fmt.Errorf("reading results folder %s: %w", dir, err)
+	}
+	for _, path := range userFiles {
+		t, err := readTable(path)
+		if err != nil {
+			return nil, err
+		}
+		keys, err := t.str("run_key")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := t.num("user"); err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			if _, ok := r.userOwner[k]; !ok {
+				r.userOwner[k] = len(r.users)
+			}
+		}
+		r.users = append(r.users, t)
+	}
+	if r.heatmaps, err = partFiles(filepath.Join(dir, "heatmap")); err != nil {
+		return nil, err
+	}
+	if r.utilization, err = partFiles(filepath.Join(dir, "utilization")); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// addRuns appends the runs of t whose keys are not in seen.
+func (r *Results) addRuns(t *table, seen map[string]bool) error {
+	keys, err := t.str("run_key")
+	if err != nil {
+		return err
+	}
+	workloads, err := t.str("workload")
+	if err != nil {
+		return err
+	}
+	policies, err := t.str("policy")
+	if err != nil {
+		return err
+	}
+	loads, err := t.num("load_factor")
+	if err != nil {
+		return err
+	}
+	reps, err := t.num("replicate")
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		r.Runs = append(r.Runs, &Run{Key: k, Workload: workloads[i], Policy: policies[i],
+			LoadFactor: loads[i], Replicate: int64(reps[i]), t: t, row: i})
+	}
+	return nil
+}
+
+// partFiles maps run keys to the part-KEY.parquet files under dir, in any
+// partition. A missing dir maps nothing.
+func partFiles(dir string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() || !strings.HasPrefix(name, "part-") || !strings.HasSuffix(name, ".parquet") {
+			return nil
+		}
+		key := strings.TrimSuffix(strings.TrimPrefix(name, "part-"), ".parquet")
+		if prev, ok := out[key]; ok {
+			return fmt.Errorf("run %s has two files: %s and %s", key, prev, p)
+		}
+		out[key] = p
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	return out, nil
+}
+
+// Selection picks runs. An empty field selects every value.
+type Selection struct {
+	Run         string    // a run key
+	Workload    string    // a workload name
+	Policies    []string  // policy names
+	LoadFactors []float64 // load factors
+	Replicates  []int64   // replicate numbers, from 1
+}
+
+// Select returns the runs s selects, in the order of r.Runs. A value
+// that no run has, in any field, is an error wrapping ErrSelection that
+// lists the values there are or suggests the closest; so is a selection
+// that selects nothing.
+func (r *Results) Select(s Selection) ([]*Run, error) {
+	if s.Run != "" {
+		if !slices.ContainsFunc(r.Runs, func(x *Run) bool { return x.Key == s.Run }) {
+			keys := make([]string, len(r.Runs))
+			for i, x := range r.Runs {
+				keys[i] = x.Key
+			}
+			msg := fmt.Sprintf("%s has no run %q", r.Dir, s.Run)
+			if c := suggest.Closest(s.Run, keys); c != "" {
+				msg += fmt.Sprintf("; did you mean %q?", c)
+			} else {
+				msg += fmt.Sprintf(" (it has %d runs; their keys are runs.parquet's column run_key)", len(keys))
+			}
+			return nil, fmt.Errorf("%w: %s", ErrSelection, msg)
+		}
+	}
+	if s.Workload != "" {
+		if err := r.check("workload", []string{s.Workload}, true, func(x *Run) string { return x.Workload }); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.check("policy", s.Policies, true, func(x *Run) string { return x.Policy }); err != nil {
+		return nil, err
+	}
+	loads := make([]string, len(s.LoadFactors))
+	for i, f := range s.LoadFactors {
+		loads[i] = formatFloat(f)
+	}
+	if err := r.check("load factor", loads, false, func(x *Run) string { return formatFloat(x.LoadFactor) }); err != nil {
+		return nil, err
+	}
+	reps := make([]string, len(s.Replicates))
+	for i, n := range s.Replicates {
+		reps[i] = strconv.FormatInt(n, 10)
+	}
+	if err := r.check("replicate", reps, false, func(x *Run) string { return strconv.FormatInt(x.Replicate, 10) }); err != nil {
+		return nil, err
+	}
+	var out []*Run
+	for _, x := range r.Runs {
+		if (s.Run == "" || x.Key == s.Run) &&
+			(s.Workload == "" || x.Workload == s.Workload) &&
+			(len(s.Policies) == 0 || slices.Contains(s.Policies, x.Policy)) &&
+			(len(s.LoadFactors) == 0 || slices.Contains(s.LoadFactors, x.LoadFactor)) &&
+			(len(s.Replicates) == 0 || slices.Contains(s.Replicates, x.Replicate)) {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no run of %s matches %s", ErrSelection, r.Dir, s)
+	}
+	return out, nil
+}
+
+// check returns an error naming the first of want that no run has as its
+// field, with the values there are and, for names, the closest.
+func (r *Results) check(field string, want []string, names bool, get func(*Run) string) error {
+	var have []string
+	for _, x := range r.Runs {
+		if v := get(x); !slices.Contains(have, v) {
+			have = append(have, v)
+		}
+	}
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			continue
+		}
+		msg := fmt.Sprintf("no run of %s has %s %q", r.Dir, field, w)
+		if c := suggest.Closest(w, have); names && c != "" {
+			msg += fmt.Sprintf("; did you mean %q?", c)
+		}
+		return fmt.Errorf("%w: %s (there are: %s)", ErrSelection, msg, strings.Join(have, ", "))
+	}
+	return nil
+}
+
+// String describes s, for messages.
+func (s Selection) String() string {
+	var parts []string
+	if s.Run != "" {
+		parts = append(parts, "run "+s.Run)
+	}
+	if s.Workload != "" {
+		parts = append(parts, "workload "+s.Workload)
+	}
+	if len(s.Policies) > 0 {
+		parts = append(parts, "policy "+strings.Join(s.Policies, " or "))
+	}
+	if len(s.LoadFactors) > 0 {
+		var fs []string
+		for _, f := range s.LoadFactors {
+			fs = append(fs, formatFloat(f))
+		}
+		parts = append(parts, "load factor "+strings.Join(fs, " or "))
+	}
+	if len(s.Replicates) > 0 {
+		var rs []string
+		for _, n := range s.Replicates {
+			rs = append(rs, strconv.FormatInt(n, 10))
+		}
+		parts = append(parts, "replicate "+strings.Join(rs, " or "))
+	}
+	if len(parts) == 0 {
+		return "every run"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// oneWorkload returns the workload of runs, or an error if they have
+// several.
+func oneWorkload(runs []*Run) (string, error) {
+	var names []string
+	for _, x := range runs {
+		if !slices.Contains(names, x.Workload) {
+			names = append(names, x.Workload)
+		}
+	}
+	if len(names) > 1 {
+		return "", fmt.Errorf("%w: the runs are of %d workloads (%s); choose one", ErrSelection, len(names), strings.Join(names, ", "))
+	}
+	return names[0], nil
+}
+
+// userColumn returns, for each run of runs, the users' ids (NaN for the
+// unknown user) and values of column name of the users tables.
+func (r *Results) userColumn(runs []*Run, name string) (map[string][]userValue, error) {
+	if len(r.users) == 0 {
+		return nil, fmt.Errorf("%w: %s has no users.parquet (nor shard tables users-I-of-N.parquet)", ErrMissingFile, r.Dir)
+	}
+	want := map[string]bool{}
+	for _, x := range runs {
+		want[x.Key] = true
+	}
+	out := map[string][]userValue{}
+	for i, t := range r.users {
+		keys, _ := t.str("run_key")
+		users, _ := t.num("user")
+		var vals []float64
+		for j, k := range keys {
+			if !want[k] || r.userOwner[k] != i {
+				continue
+			}
+			if vals == nil {
+				var err error
+				if vals, err = t.num(name); err != nil {
+					return nil, err
+				}
+			}
+			out[k] = append(out[k], userValue{users[j], vals[j]})
+		}
+	}
+	return out, nil
+}
+
+// userValue is one user's value in one run; user is NaN for the unknown
+// user.
+type userValue struct{ user, value float64 }
+
+func formatFloat(f float64) string {
+	if math.IsNaN(f) {
+		return "NULL"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

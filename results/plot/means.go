@@ -1,0 +1,326 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Point is a runs.parquet metric of one policy at one load factor,
+// summarised over the replicates.
+type Point struct {
+	Metric     string
+	Policy     string
+	LoadFactor float64
+	// Mean, Min and Max are over the replicates with a value (the metric
+	// is NULL in a run where no job ran); NaN when none has one.
+	Mean, Min, Max float64
+	N              int      // replicates with a value
+	Runs           []string // the keys of every run of the policy and load factor
+}
+
+// defaultMeans are the metrics Means draws unless told otherwise.
+var defaultMeans = []string{"wait_mean", "response_mean", "bounded_slowdown_mean"}
+
+// Points returns, for each metric of opt.Metrics (default wait_mean,
+// response_mean and bounded_slowdown_mean; RunMetrics lists the others),
+// each policy in the order of the runs table and each load factor in
+// increasing order, the metric over the selected runs' replicates.
+func Points(r *Results, opt Options) ([]Point, error) {
+	names := opt.Metrics
+	if len(names) == 0 {
+		names = defaultMeans
+	}
+	var ms []metric
+	for _, n := range names {
+		m, err := lookup(runMetrics, n, "runs.parquet")
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	runs, err := r.Select(opt.Selection)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := oneWorkload(runs); err != nil {
+		return nil, err
+	}
+	return points(runs, ms)
+}
+
+func points(runs []*Run, ms []metric) ([]Point, error) {
+	policies, loads := axesOf(runs)
+	var out []Point
+	for _, m := range ms {
+		for _, p := range policies {
+			for _, l := range loads {
+				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
+				sum := 0.0
+				for _, x := range runs {
+					if x.Policy != p || x.LoadFactor != l {
+						continue
+					}
+					pt.Runs = append(pt.Runs, x.Key)
+					v, err := x.Metric(m.name)
+					if err != nil {
+						return nil, err
+					}
+					if math.IsNaN(v) {
+						continue
+					}
+					pt.N++
+					sum += v
+					pt.Min, pt.Max = min(pt.Min, v), max(pt.Max, v)
+				}
+				if len(pt.Runs) == 0 {
+					continue
+				}
+				pt.Mean = sum / float64(pt.N)
+				if pt.N == 0 {
+					pt.Mean, pt.Min, pt.Max = math.NaN(), math.NaN(), math.NaN()
+				}
+				out = append(out, pt)
+			}
+		}
+	}
+	return out, nil
+}
+
+// replicateNote says what a point or bar summarises.
+func replicateNote(pts []Point, what string) string {
+	n := 0
+	for _, pt := range pts {
+		n = max(n, len(pt.Runs))
+	}
+	if n <= 1 {
+		return fmt.Sprintf("Each %s: one run.", what)
+	}
+	return fmt.Sprintf("Each %s: the mean over %d runs (replicates); whiskers: the lowest and highest run.", what, n)
+}
+
+// Means draws, in one panel per metric of opt.Metrics (see Points), a bar
+// per policy, or per policy and load factor, at the mean of the metric
+// over the selected runs' replicates, with whiskers from the lowest to the
+// highest replicate. Times are shown in the unit that suits them,
+// utilizations in percent.
+func Means(r *Results, opt Options) (*Figure, error) {
+	pts, err := Points(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	runs, _ := r.Select(opt.Selection)
+	wl, _ := oneWorkload(runs)
+	policies, loads := axesOf(runs)
+	var metrics []string
+	for _, pt := range pts {
+		if !slices.Contains(metrics, pt.Metric) {
+			metrics = append(metrics, pt.Metric)
+		}
+	}
+	f := &Figure{Title: "Metrics per policy: workload " + wl, Notes: []string{replicateNote(pts, "bar")}}
+	var row []*plot.Plot
+	var legend *legendPanel
+	if len(loads) > 1 {
+		legend = newLegend()
+	}
+	slot := 0.8 / float64(len(loads))
+	for k, name := range metrics {
+		m, _ := lookup(runMetrics, name, "")
+		top := 0.0
+		for _, pt := range pts {
+			if pt.Metric == name && !math.IsNaN(pt.Max) {
+				top = max(top, pt.Max)
+			}
+		}
+		sc := scaleFor(m, top)
+		p := newPlot("policy", sc.label)
+		p.Add(horizontalGrid())
+		for j, l := range loads {
+			b := &bars{width: 0.9 * slot, color: color8(j)}
+			for _, pt := range pts {
+				if pt.Metric != name || pt.LoadFactor != l || pt.N == 0 {
+					continue
+				}
+				i := slices.Index(policies, pt.Policy)
+				b.x = append(b.x, float64(i)+(float64(j)-float64(len(loads)-1)/2)*slot)
+				b.y = append(b.y, pt.Mean/sc.div)
+				lo, hi := math.NaN(), math.NaN()
+				if len(pt.Runs) > 1 {
+					lo, hi = pt.Min/sc.div, pt.Max/sc.div
+				}
+				b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
+			}
+			p.Add(b)
+			if k == 0 && legend != nil {
+				legend.add(fmt.Sprintf("load factor %g", l), swatch{color8(j)})
+			}
+		}
+		ticks := make([]plot.Tick, len(policies))
+		for i, pol := range policies {
+			ticks[i] = plot.Tick{Value: float64(i), Label: pol}
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		p.X.Min, p.X.Max = -0.5, float64(len(policies))-0.5
+		p.Y.Min = 0
+		if m.unit == unitShare {
+			p.Y.Max = 100
+		}
+		p.Y.Max = max(p.Y.Max, 1e-9)
+		row = append(row, p)
+	}
+	perPanel := max(3.5*vg.Inch, vg.Length(len(policies))*vg.Inch)
+	f.Width, f.Height = opt.size(perPanel*vg.Length(len(row)), 4.5*vg.Inch)
+	if legend != nil {
+		for range row {
+			f.Widths = append(f.Widths, ((f.Width - legend.width) / vg.Length(len(row))).Points())
+		}
+		f.Widths = append(f.Widths, legend.width.Points())
+		row = append(row, legend.p)
+	}
+	f.Panels = [][]*plot.Plot{row}
+	return f, nil
+}
+
+// LoadLines draws one metric of runs.parquet (opt.Metrics, default
+// bounded_slowdown_mean) against the load factor: a line per policy
+// through its mean over the replicates at each load, with whiskers from
+// the lowest to the highest replicate.
+func LoadLines(r *Results, opt Options) (*Figure, error) {
+	m, err := oneMetric(runMetrics, opt.Metrics, "bounded_slowdown_mean", "runs.parquet")
+	if err != nil {
+		return nil, err
+	}
+	opt.Metrics = []string{m.name}
+	pts, err := Points(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	runs, _ := r.Select(opt.Selection)
+	wl, _ := oneWorkload(runs)
+	policies, loads := axesOf(runs)
+	top := 0.0
+	for _, pt := range pts {
+		if !math.IsNaN(pt.Max) {
+			top = max(top, pt.Max)
+		}
+	}
+	sc := scaleFor(m, top)
+	p := newPlot("load factor (submission rate × factor; job sizes and run times unchanged)", sc.label)
+	title := fmt.Sprintf("%s against load: workload %s", capitalize(m.label), wl)
+	legend := newLegend()
+	p.Add(plotter.NewGrid())
+	for i, pol := range policies {
+		var xy plotter.XYs
+		w := &whiskers{color: color8(i)}
+		for _, pt := range pts {
+			if pt.Policy != pol || pt.N == 0 {
+				continue
+			}
+			xy = append(xy, plotter.XY{X: pt.LoadFactor, Y: pt.Mean / sc.div})
+			if len(pt.Runs) > 1 {
+				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, pt.Min/sc.div), append(w.hi, pt.Max/sc.div)
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		line, dots, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, err
+		}
+		line.Color = color8(i)
+		line.Width = vg.Points(1.5)
+		dots.Color = color8(i)
+		dots.Shape = shapes[i%len(shapes)]
+		dots.Radius = vg.Points(3.5)
+		p.Add(w, line, dots)
+		legend.add(pol, line, dots)
+	}
+	ticks := make([]plot.Tick, len(loads))
+	for i, l := range loads {
+		ticks[i] = plot.Tick{Value: l, Label: formatFloat(l)}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	if span := loads[len(loads)-1] - loads[0]; span > 0 {
+		p.X.Min, p.X.Max = loads[0]-0.05*span, loads[len(loads)-1]+0.05*span
+	}
+	p.Y.Min = 0
+	p.Y.Max = max(p.Y.Max, 1e-9)
+	w, h := opt.size(8*vg.Inch, 5*vg.Inch)
+	return withLegend(title, []string{replicateNote(pts, "point")}, p, legend, w, h), nil
+}
+
+// shapes tell the policies' points apart without colour.
+var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+	draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+
+// bars draws bars from 0 to y, width wide in data units, with whiskers
+// from lo to hi where those are not NaN.
+type bars struct {
+	x, y, lo, hi []float64
+	width        float64
+	color        color.Color
+}
+
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	line := draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}
+	for i, x := range b.x {
+		x0, x1 := trX(x-b.width/2), trX(x+b.width/2)
+		y0, y1 := trY(0), trY(b.y[i])
+		rect := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}}
+		c.FillPolygon(b.color, c.ClipPolygonY(rect))
+		c.StrokeLines(line, c.ClipLinesY(append(rect, rect[0]))...)
+	}
+	(&whiskers{x: b.x, lo: b.lo, hi: b.hi, color: color.Black}).Plot(c, p)
+}
+
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), 0, 0
+	for i, x := range b.x {
+		xmin, xmax = min(xmin, x-b.width/2), max(xmax, x+b.width/2)
+		ymax = max(ymax, b.y[i])
+		if !math.IsNaN(b.hi[i]) {
+			ymax = max(ymax, b.hi[i])
+		}
+	}
+	return xmin, xmax, ymin, ymax
+}
+
+// whiskers draws vertical lines from lo to hi at x, with caps; NaN ends
+// draw nothing.
+type whiskers struct {
+	x, lo, hi []float64
+	color     color.Color
+}
+
+func (w *whiskers) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.LineStyle{Color: w.color, Width: vg.Points(1)}
+	capw := vg.Points(4)
+	for i, x := range w.x {
+		if math.IsNaN(w.lo[i]) || math.IsNaN(w.hi[i]) {
+			continue
+		}
+		cx, lo, hi := trX(x), trY(w.lo[i]), trY(w.hi[i])
+		c.StrokeLine2(sty, cx, lo, cx, hi)
+		c.StrokeLine2(sty, cx-capw, lo, cx+capw, lo)
+		c.StrokeLine2(sty, cx-capw, hi, cx+capw, hi)
+	}
+}
+
+func (w *whiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i, x := range w.x {
+		xmin, xmax = min(xmin, x), max(xmax, x)
+		ymin, ymax = min(ymin, w.lo[i]), max(ymax, w.hi[i])
+	}
+	return xmin, xmax, ymin, ymax
+}

@@ -1,0 +1,31 @@
+package plot_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedsweep/schedsweep/results/plot"
+)
+
+func TestPoints(t *testing.T) {
+	r := load(t, writeFixture(t))
+	pts, err := plot.Points(r, plot.Options{Metrics: []string{"wait_mean"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pts {
+		got = append(got, fmt.Sprintf("%s %s@%g: %g [%g, %g] n=%d", p.Metric, p.Policy, p.LoadFactor, p.Mean, p.Min, p.Max, p.N))
+	}
+	want := []string{
+		"wait_mean fcfs@0.5: 101.5 [101, 102] n=2",
+		"wait_mean fcfs@1: 201.5 [201, 202] n=2",
+		"wait_mean easy@0.5: 51.5 [51, 52] n=2",
+		"wait_mean easy@1: 101.5 [101, 102] n=2",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("points (-want +got):\n%s", diff)
+	}
+}
