@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -14,6 +15,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsweep/schedsweep/results"
 )
 
 // HeatmapData is what Heatmap draws: one run's violated EETs per user and
@@ -217,12 +220,42 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 	if err != nil {
 		return nil, err
 	}
+	if err := t.minutesFromBuckets(path); err != nil {
+		return nil, err
+	}
 	for _, c := range cols {
 		if _, err := t.num(c); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// minutesFromBuckets gives a heatmap or utilization table written by
+// results (a "bucket" column, its length in seconds in the file's
+// schedsweep.bucket_seconds metadata) the "minute" column the figures read.
+func (t *table) minutesFromBuckets(path string) error {
+	buckets, ok := t.nums["bucket"]
+	if !ok {
+		return nil
+	}
+	secs := 60.0
+	if v, ok := fileMetadata(path)[results.MetaBucketSeconds]; ok {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 {
+			return fmt.Errorf("%s: %s %q is not a positive number of seconds", path, results.MetaBucketSeconds, v)
+		}
+		secs = f
+	}
+	if math.Mod(secs, 60) != 0 {
+		return fmt.Errorf("%s: buckets of %g s are not whole minutes", path, secs)
+	}
+	minutes := make([]float64, len(buckets))
+	for i, b := range buckets {
+		minutes[i] = b * secs / 60
+	}
+	t.nums["minute"] = minutes
+	return nil
 }
 
 // usersOf returns the ids of run's users in the users tables (NaN for the

@@ -171,3 +171,19 @@ func (t *table) missing(name, kind string) error {
 	}
 	return fmt.Errorf("%w: %s has no column %q (its columns: %s)", ErrMissingColumn, t.path, name, strings.Join(t.names, ", "))
 }
+
+// fileMetadata returns the key-value metadata of the Parquet file at path,
+// empty if it cannot be read.
+func fileMetadata(path string) map[string]string {
+	out := map[string]string{}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return out
+	}
+	defer rdr.Close()
+	kv := rdr.MetaData().KeyValueMetadata()
+	for i, k := range kv.Keys() {
+		out[k] = kv.Values()[i]
+	}
+	return out
+}
