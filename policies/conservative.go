@@ -56,15 +56,19 @@ func NewConservative(o Order) *Conservative {
 // Name returns "conservative", or "conservative/<order>".
 func (c *Conservative) Name() string { return c.name }
 
-// Submitted makes room for the job's reservation.
-func (c *Conservative) Submitted(_ sim.Time, j *sim.Job) {
+// Submitted makes room for the job's reservation and tells the order, if
+// it observes.
+func (c *Conservative) Submitted(now sim.Time, j *sim.Job) {
 	for len(c.at) <= j.Seq {
 		c.at = append(c.at, -1)
 	}
+	c.rank.submitted(now, j)
 }
 
-// Finished gives back the part of a job's estimated span it did not use.
-func (c *Conservative) Finished(now sim.Time, j *sim.Job, _ sim.Time) {
+// Finished gives back the part of a job's estimated span it did not use and
+// tells the order, if it observes.
+func (c *Conservative) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	c.rank.finished(now, j, actual)
 	if !c.built {
 		return
 	}
@@ -117,7 +121,7 @@ func (c *Conservative) Schedule(now sim.Time, v sim.View) (sim.Decision, error) 
 		// ends; a timer at the guess would only bring a pass per second.
 		wake = 0
 	}
-	c.rank.took(c.start)
+	c.rank.took(now, v, c.start)
 	return sim.Decision{Start: c.start, Promise: c.promise, Withdraw: c.withdraw, WakeAt: wake}, nil
 }
 

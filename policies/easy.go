@@ -38,7 +38,10 @@ type EASY struct {
 	withdraw []*sim.Job
 }
 
-var _ sim.Policy = (*EASY)(nil)
+var (
+	_ sim.Policy   = (*EASY)(nil)
+	_ sim.Observer = (*EASY)(nil)
+)
 
 // NewEASY returns EASY backfilling over the queue in order o (Arrival for
 // classic EASY).
@@ -48,6 +51,14 @@ func NewEASY(o Order) *EASY {
 
 // Name returns "easy", or "easy/<order>" for an order other than Arrival.
 func (e *EASY) Name() string { return e.name }
+
+// Submitted tells the order, if it observes, that j arrived.
+func (e *EASY) Submitted(now sim.Time, j *sim.Job) { e.rank.submitted(now, j) }
+
+// Finished tells the order, if it observes, that j ended.
+func (e *EASY) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	e.rank.finished(now, j, actual)
+}
 
 // Schedule runs one EASY pass.
 func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
@@ -98,7 +109,7 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		e.withdraw = append(e.withdraw, e.head)
 	}
 	e.head = head
-	e.rank.took(e.start)
+	e.rank.took(now, v, e.start)
 	return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
 }
 
