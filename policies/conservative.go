@@ -25,6 +25,12 @@ import (
 // All resource kinds are checked. Each new or moved reservation is reported
 // as a promise. A Conservative value serves one run.
 //
+// Under a dynamic order (Fairshare), whose ranking changes between passes,
+// existing reservations are kept: a job is never delayed because another
+// now outranks it. The order decides only which of a pass's new jobs is
+// placed first and the order of compression, so a higher-priority job gets
+// the first pick of the room an early end frees.
+//
 // Deviation: when overruns are allowed (sim.Options.AllowOverrun) a running
 // job past its estimate is assumed to end one second from now and the
 // profile is rebuilt at every pass while one runs; if the reservations no

@@ -20,7 +20,12 @@ import "github.com/schedsweep/schedsweep/sim"
 // moves earlier. Under an order other than Arrival a new job can outrank the
 // head: if it becomes the head, or starts ahead of the head and so takes
 // resources the reservation counted on, the old promise is withdrawn. Under
-// Arrival order that never happens.
+// Arrival order that never happens. A dynamic order (Fairshare) can also
+// re-rank the waiting jobs between passes, as usage accrues and decays: the
+// head is whichever job ranks first at the pass, the same two withdrawals
+// cover it, and a head that stays the head keeps its reservation, since
+// backfilled jobs never touch it (simtest.Verify checks this on the real
+// traces and random workloads).
 //
 // Deviation: a running job that has overrun its estimate (possible only with
 // sim.Options.AllowOverrun) is assumed to end one second from now; with
