@@ -128,11 +128,16 @@ type FairshareConfig struct {
 //
 // Cost. Usage is kept scaled to a reference time (usage × 2^((t−epoch)/H)),
 // in which decay multiplies no one: a user without running jobs keeps a
-// constant value and only those with running jobs move, so a pass computes
-// one priority per waiting user, sorts the users, and counting-sorts the
-// queue by user in one stable sweep: O(Q + U log U) for Q waiting jobs of U
-// users, and O(1) when at most one user is waiting, which leaves arrival
-// order as it is. The reference time moves every 64 half-lives, O(users).
+// constant value and only those with running jobs move. Each user's waiting
+// jobs are kept in arrival order, so a pass sorts users, not jobs: it
+// computes one priority per waiting user, sorts those users (an insertion
+// sort from the last pass's ranking, O(U) when little changed, O(U log U)
+// at worst), and copies their queues into q one after the other (merging
+// by arrival the queues of users of equal priority): a copy of Q pointers
+// for Q waiting jobs of U users, and O(1) while at most one user waits, as
+// arrival order is then fairshare order. A start costs a binary search in
+// its user's queue and a shift of its shorter side. The reference time
+// moves every 64 half-lives, O(users).
 //
 // Deviations: users only, flat — no account or group tree (Slurm's
 // associations, Maui's group and account fairshare, PBS's fairshare tree);
@@ -167,14 +172,8 @@ type Fairshare struct {
 	users   []fsUser
 	index   map[int32]int32 // user number → index in users
 	jobUser []int32         // by Job.Seq: index in users; -1 if not submitted
-	waiting int             // users with waiting jobs
-
-	// Scratch space of Sort.
-	pass   uint32
-	active []int32    // the users with jobs in the queue being sorted
-	slot   []int32    // by position in the queue: the job's user
-	next   []int      // by bucket: where its next job goes
-	out    []*sim.Job // the sorted queue
+	waiting []int32         // the users with waiting jobs, as the last Sort ranked them
+	queued  int             // waiting jobs
 }
 
 type fsUser struct {
@@ -185,15 +184,19 @@ type fsUser struct {
 	// second.
 	charged, at, rate float64
 	last              sim.Time
-	running, waiting  int32
+	running           int32
 
-	// Per Sort: the pass that saw the user last, its priority, its first
-	// job's Seq, its number of queued jobs and its bucket.
-	mark         uint32
-	key          float64
-	first, count int
-	bucket       int
+	// queue[head:] are the user's waiting jobs in arrival order.
+	queue []*sim.Job
+	head  int
+
+	// At the last Sort: the priority and the first waiting job's Seq.
+	key   float64
+	first int
 }
+
+// waiting returns u's waiting jobs in arrival order.
+func (u *fsUser) waiting() []*sim.Job { return u.queue[u.head:] }
 
 var _ ObservingOrder = (*Fairshare)(nil)
 
@@ -245,9 +248,16 @@ func (f *Fairshare) Submitted(_ sim.Time, j *sim.Job) {
 	}
 	f.jobUser[j.Seq] = ui
 	u := &f.users[ui]
-	if u.waiting++; u.waiting == 1 {
-		f.waiting++
+	if len(u.queue) == cap(u.queue) && u.head > 0 {
+		n := copy(u.queue, u.queue[u.head:])
+		clear(u.queue[n:])
+		u.queue, u.head = u.queue[:n], 0
 	}
+	if len(u.queue) == u.head {
+		f.waiting = append(f.waiting, ui)
+	}
+	u.queue = append(u.queue, j)
+	f.queued++
 }
 
 // Started charges each job's user from now on.
@@ -259,10 +269,34 @@ func (f *Fairshare) Started(now sim.Time, v sim.View, js []*sim.Job) {
 		f.bring(u, now, scale)
 		u.rate += f.rate(j)
 		u.running++
-		if u.waiting--; u.waiting == 0 {
-			f.waiting--
-		}
+		f.dequeue(u, j)
 	}
+}
+
+// dequeue removes the started job j from u's queue, shifting whichever side
+// of it is shorter, and u from the waiting users if that was its last.
+func (f *Fairshare) dequeue(u *fsUser, j *sim.Job) {
+	q := u.waiting()
+	i, ok := slices.BinarySearchFunc(q, j.Seq, func(x *sim.Job, seq int) int { return cmp.Compare(x.Seq, seq) })
+	if !ok {
+		panic("policies: Fairshare started a job it does not hold as waiting") // broken invariant
+	}
+	if i < len(q)-1-i {
+		copy(q[1:i+1], q[:i])
+		q[0] = nil
+		u.head++
+	} else {
+		copy(q[i:], q[i+1:])
+		q[len(q)-1] = nil
+		u.queue = u.queue[:len(u.queue)-1]
+	}
+	f.queued--
+	if u.head < len(u.queue) {
+		return
+	}
+	u.queue, u.head = u.queue[:0], 0
+	i = slices.Index(f.waiting, f.jobUser[j.Seq])
+	f.waiting = slices.Delete(f.waiting, i, i+1) // keeps the others' ranking
 }
 
 // Finished stops charging j's user for j. Its elapsed time, now − start,
@@ -277,57 +311,65 @@ func (f *Fairshare) Finished(now sim.Time, j *sim.Job, _ sim.Time) {
 	}
 }
 
-// Sort orders q, which arrives in arrival order, by (usage/weight of the
-// job's user at now, Seq). It panics if a job was never reported through
-// Submitted: the discipline does not forward observer calls.
+// Sort orders q by (usage/weight of the job's user at now, Seq). q must be
+// the whole waiting queue, as the disciplines give it: Sort writes the
+// users' queues it holds over it. It panics if q is not that queue (a
+// discipline that does not forward observer calls, or a caller passing
+// part of the queue).
 func (f *Fairshare) Sort(now sim.Time, q []*sim.Job) {
-	if len(q) > 0 && q[len(q)-1].Seq >= len(f.jobUser) {
-		panic("policies: Fairshare.Sort on a job never submitted to it; the discipline must forward sim.Observer calls")
+	if len(q) != f.queued {
+		panic(fmt.Sprintf("policies: Fairshare.Sort of %d jobs while %d are waiting; the discipline must pass its whole queue and forward sim.Observer calls", len(q), f.queued))
 	}
-	if f.waiting < 2 || len(q) < 2 {
+	if len(f.waiting) < 2 {
 		return // one user's jobs: arrival order is fairshare order
 	}
 	f.scaleAt(now) // moves the epoch if due
-	f.pass++
-	f.active = f.active[:0]
-	f.slot = slices.Grow(f.slot[:0], len(q))[:len(q)]
-	for i, j := range q {
-		ui := f.jobUser[j.Seq]
+	for _, ui := range f.waiting {
 		u := &f.users[ui]
-		if u.mark != f.pass {
-			u.mark, u.first, u.count = f.pass, j.Seq, 0
-			u.key = f.charge(u, now) / u.weight
-			f.active = append(f.active, ui)
-		}
-		u.count++
-		f.slot[i] = ui
+		u.key, u.first = f.charge(u, now)/u.weight, u.queue[u.head].Seq
 	}
-	if len(f.active) < 2 {
-		return
-	}
-	slices.SortFunc(f.active, func(a, b int32) int {
-		ua, ub := &f.users[a], &f.users[b]
-		return cmp.Or(cmp.Compare(ua.key, ub.key), cmp.Compare(ua.first, ub.first))
-	})
-	// Users of equal priority share a bucket, so the stable sweep below
-	// interleaves their jobs by arrival.
-	f.next = f.next[:0]
+	f.rankUsers()
 	pos := 0
-	for i, ui := range f.active {
-		u := &f.users[ui]
-		if i == 0 || u.key != f.users[f.active[i-1]].key {
-			f.next = append(f.next, pos)
+	for i := 0; i < len(f.waiting); {
+		u := &f.users[f.waiting[i]]
+		n := copy(q[pos:], u.waiting())
+		// Users of equal priority: their jobs go by arrival.
+		k := i + 1
+		for ; k < len(f.waiting) && f.users[f.waiting[k]].key == u.key; k++ {
+			n += copy(q[pos+n:], f.users[f.waiting[k]].waiting())
 		}
-		u.bucket = len(f.next) - 1
-		pos += u.count
+		if k > i+1 {
+			slices.SortFunc(q[pos:pos+n], func(a, b *sim.Job) int { return cmp.Compare(a.Seq, b.Seq) })
+		}
+		pos += n
+		i = k
 	}
-	f.out = slices.Grow(f.out[:0], len(q))[:len(q)]
-	for i, j := range q {
-		b := f.users[f.slot[i]].bucket
-		f.out[f.next[b]] = j
-		f.next[b]++
+}
+
+// rankUsers sorts the waiting users by (key, first). They are in the last
+// pass's order, which usually changes little: an insertion sort costs
+// O(U) then; past a budget of moves it hands over to a full sort.
+func (f *Fairshare) rankUsers() {
+	less := func(a, b int32) bool {
+		ua, ub := &f.users[a], &f.users[b]
+		return ua.key < ub.key || ua.key == ub.key && ua.first < ub.first
 	}
-	copy(q, f.out)
+	w := f.waiting
+	budget := 4 * len(w)
+	for i := 1; i < len(w); i++ {
+		x, k := w[i], i
+		for ; k > 0 && less(x, w[k-1]); k-- {
+			w[k] = w[k-1]
+		}
+		w[k] = x
+		if budget -= i - k; budget < 0 {
+			slices.SortFunc(w, func(a, b int32) int {
+				ua, ub := &f.users[a], &f.users[b]
+				return cmp.Or(cmp.Compare(ua.key, ub.key), cmp.Compare(ua.first, ub.first))
+			})
+			return
+		}
+	}
 }
 
 // Usage returns user's decayed usage at now (processor-seconds, or

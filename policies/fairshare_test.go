@@ -1,10 +1,13 @@
 package policies_test
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
@@ -142,7 +145,7 @@ func TestFairshareShares(t *testing.T) {
 	// User 3 has no usage; user 1 has 300/3 = 100 per weight, user 2 200.
 	q := []*sim.Job{a, b, c}
 	f.Sort(100, q)
-	if diff := cmp.Diff([]sim.JobID{c.ID, b.ID, a.ID}, ids(q)); diff != "" {
+	if diff := gocmp.Diff([]sim.JobID{c.ID, b.ID, a.ID}, ids(q)); diff != "" {
 		t.Errorf("order with shares (-want +got):\n%s", diff)
 	}
 	// With equal shares user 2 (200) goes before user 1 (300).
@@ -153,7 +156,7 @@ func TestFairshareShares(t *testing.T) {
 	}
 	q = []*sim.Job{a, b, c}
 	g.Sort(100, q)
-	if diff := cmp.Diff([]sim.JobID{c.ID, a.ID, b.ID}, ids(q)); diff != "" {
+	if diff := gocmp.Diff([]sim.JobID{c.ID, a.ID, b.ID}, ids(q)); diff != "" {
 		t.Errorf("order with equal shares (-want +got):\n%s", diff)
 	}
 }
@@ -188,7 +191,7 @@ func TestFairshareDominant(t *testing.T) {
 				f.Submitted(100, j)
 			}
 			f.Sort(100, q)
-			if diff := cmp.Diff(tc.order, ids(q)); diff != "" {
+			if diff := gocmp.Diff(tc.order, ids(q)); diff != "" {
 				t.Errorf("order (-want +got):\n%s", diff)
 			}
 		})
@@ -213,7 +216,7 @@ func TestFairshareSort(t *testing.T) {
 	f.Sort(5, q)
 	// Users 2 and 3 have no usage: their jobs interleave by arrival; user 1
 	// is running a job, so its own go last, in arrival order.
-	if diff := cmp.Diff([]sim.JobID{3, 4, 6, 7, 2, 5, 8}, ids(q)); diff != "" {
+	if diff := gocmp.Diff([]sim.JobID{3, 4, 6, 7, 2, 5, 8}, ids(q)); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }
@@ -278,4 +281,62 @@ func ids(q []*sim.Job) []sim.JobID {
 		out[i] = j.ID
 	}
 	return out
+}
+
+// checkedOrder is a Fairshare whose every Sort is checked against the
+// definition, computed afresh from the public Usage and Share: the result
+// is a permutation of the queue, each user's jobs keep arrival order, users'
+// usage/share never decreases along it, and users without usage interleave
+// by arrival.
+type checkedOrder struct {
+	*policies.Fairshare
+	t *testing.T
+}
+
+func (c checkedOrder) Sort(now sim.Time, q []*sim.Job) {
+	in := slices.Clone(q)
+	c.Fairshare.Sort(now, q)
+	bySeq := func(a, b *sim.Job) int { return cmp.Compare(a.Seq, b.Seq) }
+	out := slices.SortedFunc(slices.Values(q), bySeq)
+	if !slices.Equal(in, out) { // in arrives in arrival order
+		c.t.Fatalf("t=%d: the sorted queue is not a permutation of the queue", now)
+	}
+	prio := func(j *sim.Job) float64 { return c.Usage(j.User, now) / c.Share(j.User) }
+	last := map[int32]int{}
+	for i, j := range q {
+		if s, ok := last[j.User]; ok && s > j.Seq {
+			c.t.Fatalf("t=%d: user %d's job %d ranks after its later job", now, j.User, j.ID)
+		}
+		last[j.User] = j.Seq
+		if i == 0 || q[i-1].User == j.User {
+			continue
+		}
+		a, b := prio(q[i-1]), prio(j)
+		if a > b*(1+1e-9) || a == 0 && b == 0 && q[i-1].Seq > j.Seq {
+			c.t.Fatalf("t=%d: job %d (user %d, priority %v) ranks before job %d (user %d, priority %v)",
+				now, q[i-1].ID, q[i-1].User, a, j.ID, j.User, b)
+		}
+	}
+}
+
+// TestFairshareSortDefinition runs the disciplines over random workloads
+// with every Sort checked against the definition.
+func TestFairshareSortDefinition(t *testing.T) {
+	for seed := range uint64(12) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		c := simtest.Cluster(1+rng.Int64N(32), 1<<20)
+		recs := randomWorkload(rng, 300, c, 30)
+		cfg := policies.FairshareConfig{HalfLife: sim.Time(50 + rng.IntN(2000)), Usage: policies.Usage(seed % 2)}
+		if seed%3 == 0 {
+			cfg.Shares = map[int32]float64{0: 3, 2: 0.25}
+		}
+		for _, mk := range []func(policies.Order) sim.Policy{
+			func(o policies.Order) sim.Policy { return policies.NewList("fcfs/fairshare", o) },
+			func(o policies.Order) sim.Policy { return policies.NewEASY(o) },
+			func(o policies.Order) sim.Policy { return policies.NewConservative(o) },
+		} {
+			o := checkedOrder{newFairshare(t, cfg), t}
+			simtest.Run(t, c, mk(o), recs, sim.Options{}, simtest.Checks{})
+		}
+	}
 }

@@ -13,8 +13,9 @@ import (
 type Order interface {
 	// Name is the order's name in messages and results.
 	Name() string
-	// Sort reorders q, which arrives in arrival order, highest priority
-	// first. It must be deterministic; break ties by arrival (Job.Seq).
+	// Sort reorders q, highest priority first. q is the discipline's
+	// whole waiting queue, in arrival order. It must be deterministic;
+	// break ties by arrival (Job.Seq).
 	Sort(now sim.Time, q []*sim.Job)
 }
 
