@@ -380,8 +380,14 @@ func (f *Fairshare) Usage(user int32, now sim.Time) float64 {
 	if !ok {
 		return 0
 	}
-	scale := math.Exp2(float64(now-f.epoch) / float64(f.halfLife))
-	return f.charge(&f.users[ui], now) / scale
+	// charge(u, now)/2^((now−epoch)/H), rearranged so that a time far
+	// past the epoch underflows to 0 rather than overflowing.
+	u := &f.users[ui]
+	usage := u.charged * math.Exp2(-float64(now-f.epoch)/float64(f.halfLife))
+	if u.rate != 0 {
+		usage += float64(u.rate * f.k * -math.Expm1(-float64(now-u.last)*f.perSec))
+	}
+	return usage
 }
 
 // Share returns user's normalised target share: its weight over the sum of
@@ -431,20 +437,33 @@ func (f *Fairshare) bring(u *fsUser, now sim.Time, scale float64) {
 
 // scaleAt returns 2^((now−epoch)/H), first moving the epoch by whole
 // half-lives once it lies 64 of them back, so the scaled values stay far from
-// overflow: each value is then halved exactly that many times.
+// overflow: each value is then halved exactly that many times, and users
+// with running jobs are charged up to now. So a running job's last charge
+// is never more than 64 half-lives back, and charge cannot overflow.
 func (f *Fairshare) scaleAt(now sim.Time) float64 {
 	if now == f.now {
 		return f.scale
 	}
-	if n := (now - f.epoch) / f.halfLife; n >= 64 {
+	n := (now - f.epoch) / f.halfLife
+	if n >= 64 {
 		f.epoch += n * f.halfLife
-		for i := range f.users {
-			u := &f.users[i]
-			u.charged = math.Ldexp(u.charged, -int(n))
-			u.at = math.Ldexp(u.at, -int(n))
-		}
 	}
 	f.now = now
 	f.scale = math.Exp2(float64(now-f.epoch) / float64(f.halfLife))
+	if n < 64 {
+		return f.scale
+	}
+	for i := range f.users {
+		u := &f.users[i]
+		u.charged = math.Ldexp(u.charged, -int(n))
+		if u.rate != 0 {
+			// Since last: rate·k·(scale − at'), at' = scale·2^(−(now−last)/H)
+			// the old at rescaled, written so that neither an underflow of
+			// at' nor a long span can spoil it.
+			d := float64(now-u.last) * f.perSec
+			u.charged += float64(u.rate * f.k * f.scale * -math.Expm1(-d))
+			u.at, u.last = f.scale, now
+		}
+	}
 	return f.scale
 }

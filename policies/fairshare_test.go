@@ -340,3 +340,49 @@ func TestFairshareSortDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestFairshareUsageFarAhead asks for usage long after the last event,
+// with a job still running: no overflow, and the running job's charge
+// tends to rate × H/ln2 while the finished usage decays away.
+func TestFairshareUsageFarAhead(t *testing.T) {
+	f := newFairshare(t, policies.FairshareConfig{HalfLife: 10})
+	v := capView{8}
+	runAll(f, v, 0, 100, fsJob(0, 1, 2, 0))
+	j := fsJob(1, 1, 3, 0)
+	f.Submitted(100, j)
+	f.Started(100, v, []*sim.Job{j})
+	if got, want := f.Usage(1, 1_000_000), 3*10/math.Ln2; !near(got, want) {
+		t.Errorf("far ahead: usage %v; want %v", got, want)
+	}
+}
+
+// TestFairshareLongRun keeps a job running across a jump of a million
+// half-lives: the charge stays finite and tends to rate × H/ln2.
+func TestFairshareLongRun(t *testing.T) {
+	for _, jump := range []sim.Time{63, 64, 65, 1000, 1_000_000} {
+		f := newFairshare(t, policies.FairshareConfig{HalfLife: 1})
+		v := capView{8}
+		long, other := fsJob(0, 1, 2, 0), fsJob(1, 2, 1, 0)
+		f.Submitted(0, long)
+		f.Started(0, v, []*sim.Job{long})
+		a, b := fsJob(2, 1, 1, 0), fsJob(3, 2, 1, 0)
+		f.Submitted(5, other)
+		f.Submitted(5, a)
+		f.Submitted(5, b)
+		f.Started(5, v, []*sim.Job{other})
+		f.Finished(6, other, 1)
+		q := []*sim.Job{a, b}
+		f.Sort(6+jump, q)
+		want := 2 / math.Ln2 * (1 - math.Exp2(-float64(6+jump)))
+		if got := f.Usage(1, 6+jump); !near(got, want) {
+			t.Errorf("jump %d: user 1's usage %v; want %v", jump, got, want)
+		}
+		if q[0] != b {
+			t.Errorf("jump %d: job %d ranks first; want %d of the idle user", jump, q[0].ID, b.ID)
+		}
+		f.Finished(7+jump, long, 7+jump)
+		if got := f.Usage(1, 7+jump); !near(got, want/2+2/math.Ln2*0.5) {
+			t.Errorf("jump %d: user 1's usage after the end %v; want %v", jump, got, want/2+2/math.Ln2*0.5)
+		}
+	}
+}
