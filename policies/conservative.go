@@ -25,6 +25,12 @@ import (
 // All resource kinds are checked. Each new or moved reservation is reported
 // as a promise. A Conservative value serves one run.
 //
+// Under a dynamic order (Fairshare), whose ranking changes between passes,
+// existing reservations are kept: a job is never delayed because another
+// now outranks it. The order decides only which of a pass's new jobs is
+// placed first and the order of compression, so a higher-priority job gets
+// the first pick of the room an early end frees.
+//
 // Deviation: when overruns are allowed (sim.Options.AllowOverrun) a running
 // job past its estimate is assumed to end one second from now and the
 // profile is rebuilt at every pass while one runs; if the reservations no
@@ -56,15 +62,19 @@ func NewConservative(o Order) *Conservative {
 // Name returns "conservative", or "conservative/<order>".
 func (c *Conservative) Name() string { return c.name }
 
-// Submitted makes room for the job's reservation.
-func (c *Conservative) Submitted(_ sim.Time, j *sim.Job) {
+// Submitted makes room for the job's reservation and tells the order, if
+// it observes.
+func (c *Conservative) Submitted(now sim.Time, j *sim.Job) {
 	for len(c.at) <= j.Seq {
 		c.at = append(c.at, -1)
 	}
+	c.rank.submitted(now, j)
 }
 
-// Finished gives back the part of a job's estimated span it did not use.
-func (c *Conservative) Finished(now sim.Time, j *sim.Job, _ sim.Time) {
+// Finished gives back the part of a job's estimated span it did not use and
+// tells the order, if it observes.
+func (c *Conservative) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	c.rank.finished(now, j, actual)
 	if !c.built {
 		return
 	}
@@ -117,7 +127,7 @@ func (c *Conservative) Schedule(now sim.Time, v sim.View) (sim.Decision, error) 
 		// ends; a timer at the guess would only bring a pass per second.
 		wake = 0
 	}
-	c.rank.took(c.start)
+	c.rank.took(now, v, c.start)
 	return sim.Decision{Start: c.start, Promise: c.promise, Withdraw: c.withdraw, WakeAt: wake}, nil
 }
 

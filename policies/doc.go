@@ -2,11 +2,13 @@
 // each a sim.Policy that sees only what sim.View exposes (estimates, never true
 // run times).
 //
-//   - list.go: strict list scheduling; FCFS and SJF are its two orders;
+//   - list.go: strict list scheduling: FCFS, SJF, fairshare FIFO;
 //   - easy.go: EASY backfilling (one reservation, for the queue head);
 //   - conservative.go: conservative backfilling (a reservation for every job);
 //   - order.go: the queue orders the disciplines take (arrival, shortest
-//     first; fairshare and other priorities plug in here);
+//     first) and ObservingOrder, for orders that learn from the run;
+//   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
+//     per-user usage against target shares;
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

@@ -20,7 +20,12 @@ import "github.com/schedsweep/schedsweep/sim"
 // moves earlier. Under an order other than Arrival a new job can outrank the
 // head: if it becomes the head, or starts ahead of the head and so takes
 // resources the reservation counted on, the old promise is withdrawn. Under
-// Arrival order that never happens.
+// Arrival order that never happens. A dynamic order (Fairshare) can also
+// re-rank the waiting jobs between passes, as usage accrues and decays: the
+// head is whichever job ranks first at the pass, the same two withdrawals
+// cover it, and a head that stays the head keeps its reservation, since
+// backfilled jobs never touch it (simtest.Verify checks this on the real
+// traces and random workloads).
 //
 // Deviation: a running job that has overrun its estimate (possible only with
 // sim.Options.AllowOverrun) is assumed to end one second from now; with
@@ -38,7 +43,10 @@ type EASY struct {
 	withdraw []*sim.Job
 }
 
-var _ sim.Policy = (*EASY)(nil)
+var (
+	_ sim.Policy   = (*EASY)(nil)
+	_ sim.Observer = (*EASY)(nil)
+)
 
 // NewEASY returns EASY backfilling over the queue in order o (Arrival for
 // classic EASY).
@@ -48,6 +56,14 @@ func NewEASY(o Order) *EASY {
 
 // Name returns "easy", or "easy/<order>" for an order other than Arrival.
 func (e *EASY) Name() string { return e.name }
+
+// Submitted tells the order, if it observes, that j arrived.
+func (e *EASY) Submitted(now sim.Time, j *sim.Job) { e.rank.submitted(now, j) }
+
+// Finished tells the order, if it observes, that j ended.
+func (e *EASY) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	e.rank.finished(now, j, actual)
+}
 
 // Schedule runs one EASY pass.
 func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
@@ -98,7 +114,7 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		e.withdraw = append(e.withdraw, e.head)
 	}
 	e.head = head
-	e.rank.took(e.start)
+	e.rank.took(now, v, e.start)
 	return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
 }
 

@@ -10,11 +10,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
@@ -27,28 +29,64 @@ var update = flag.Bool("update", false, "rewrite the data lines of golden schedu
 // checkout.
 const sharedWorkloads = "../../shared/workloads"
 
-// goldenPolicies are the policies with golden schedules, and the extra checks
-// their schedules must pass.
-var goldenPolicies = []struct {
+// goldenPolicy is a policy with golden schedules in testdata/<name>, and
+// the extra checks its schedules must pass. It is built from the registry:
+// entry with params, then the parameters of a case's "; Params:" line.
+type goldenPolicy struct {
 	name   string
-	new    func() sim.Policy
+	entry  string
+	params []string
 	checks simtest.Checks
-}{
-	{"fcfs", func() sim.Policy { return policies.NewFCFS() }, simtest.Checks{}},
-	{"sjf", func() sim.Policy { return policies.NewSJF() }, simtest.Checks{}},
-	{"easy", func() sim.Policy { return policies.NewEASY(policies.Arrival{}) }, simtest.Checks{MaxOpen: 1}},
-	{"conservative", func() sim.Policy { return policies.NewConservative(policies.Arrival{}) }, simtest.Checks{PromiseOnWait: true}},
+}
+
+var goldenPolicies = []goldenPolicy{
+	{"fcfs", "fcfs", nil, simtest.Checks{}},
+	{"sjf", "sjf", nil, simtest.Checks{}},
+	{"easy", "easy", nil, simtest.Checks{MaxOpen: 1}},
+	{"conservative", "conservative", nil, simtest.Checks{PromiseOnWait: true}},
+	// The three disciplines of Tóth & Klusáček (2014, section 4.1) with
+	// fairshare priorities: "fairshare fifo", "fair. + backfill", and
+	// fairshare under conservative backfilling.
+	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
+	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
+	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+}
+
+// new builds the policy, with the extra parameters after its own.
+func (gp goldenPolicy) new(t testing.TB, extra ...string) sim.Policy {
+	t.Helper()
+	e, err := policies.Lookup(gp.entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p any
+	if e.Params != nil {
+		p = e.Params()
+		if err := params.SetAll(p, append(slices.Clip(gp.params), extra...)); err != nil {
+			t.Fatalf("%s: %v", gp.name, err)
+		}
+	} else if len(gp.params)+len(extra) > 0 {
+		t.Fatalf("%s: policy %s takes no parameters", gp.name, gp.entry)
+	}
+	pol, err := e.New(p)
+	if err != nil {
+		t.Fatalf("%s: %v", gp.name, err)
+	}
+	return pol
 }
 
 // testCase is a workload with the machine it runs on.
 type testCase struct {
 	capacity sim.Resources
 	jobs     []sim.Record
+	params   []string // policy parameters the case asks for
 }
 
 // loadCase reads an SWF test case. The machine is the header's MaxProcs and,
 // if a "; Cluster: memory_kb=M" line is present, M KB of memory; then each
-// job's memory need is its requested memory.
+// job's memory need is its requested memory. A "; Params: k=v k=v" line
+// gives policy parameters (registry names) for the golden policies that
+// take them, such as a fairshare half-life.
 func loadCase(t *testing.T, path string) testCase {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -73,6 +111,10 @@ func loadCase(t *testing.T, path string) testCase {
 		t.Fatalf("%s: the header gives no MaxProcs", path)
 	}
 	tc := testCase{capacity: simtest.Cluster(h.MaxProcs, memKB*1024)}
+	if i := bytes.Index(data, []byte("; Params:")); i >= 0 {
+		line, _, _ := bytes.Cut(data[i+len("; Params:"):], []byte("\n"))
+		tc.params = strings.Fields(string(line))
+	}
 	for {
 		rec, err := r.Next()
 		if err != nil {
@@ -109,7 +151,7 @@ func TestGolden(t *testing.T) {
 					t.Skipf("%s is absent; shared workloads are not beside the checkout", path)
 				}
 				tc := loadCase(t, path)
-				res, _ := simtest.Run(t, tc.capacity, gp.new(), tc.jobs, sim.Options{}, gp.checks)
+				res, _ := simtest.Run(t, tc.capacity, gp.new(t, tc.params...), tc.jobs, sim.Options{}, gp.checks)
 				got := scheduleLines(res)
 				comments, want := readGolden(t, golden)
 				if *update {

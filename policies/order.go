@@ -13,8 +13,9 @@ import (
 type Order interface {
 	// Name is the order's name in messages and results.
 	Name() string
-	// Sort reorders q, which arrives in arrival order, highest priority
-	// first. It must be deterministic; break ties by arrival (Job.Seq).
+	// Sort reorders q, highest priority first. q is the discipline's
+	// whole waiting queue, in arrival order. It must be deterministic;
+	// break ties by arrival (Job.Seq).
 	Sort(now sim.Time, q []*sim.Job)
 }
 
@@ -26,6 +27,24 @@ type StaticOrder interface {
 	// Compare returns <0 if a ranks before b, >0 if after; never 0 for two
 	// different jobs (break ties by Seq).
 	Compare(a, b *sim.Job) int
+}
+
+// ObservingOrder is an Order whose ranking depends on what has happened:
+// which jobs arrived, started and ended, and when. Fairshare is one. Every
+// discipline in this package forwards to such an order the engine's
+// sim.Observer calls (Submitted, Finished) as it receives them, and calls
+// Started at the end of each pass that starts jobs; the calls come in
+// simulation order, at non-decreasing times. An order that does not
+// implement ObservingOrder costs the disciplines nothing extra.
+type ObservingOrder interface {
+	Order
+	sim.Observer
+	// Started is called once per pass that starts jobs, after the
+	// discipline has decided and before the engine applies the decision,
+	// with the jobs it starts at now (in the order they start) and the
+	// pass's view, which still lists them as waiting. The order must not
+	// keep v or js.
+	Started(now sim.Time, v sim.View, js []*sim.Job)
 }
 
 // Arrival is first-come first-served order: the queue as it arrived.
@@ -57,10 +76,13 @@ func (s ShortestFirst) Sort(_ sim.Time, q []*sim.Job) { slices.SortFunc(q, s.Com
 // ranked gives a discipline its queue in an order's sequence. Arrival order
 // is the engine's own slice. A StaticOrder is kept sorted across passes: the
 // jobs started since are dropped and the new arrivals sorted and merged in,
-// O(queue + new·log new) a pass. Any other order is sorted afresh.
+// O(queue + new·log new) a pass. Any other order is sorted afresh. An
+// ObservingOrder receives the events the discipline forwards through
+// submitted, finished and took.
 type ranked struct {
 	order  Order
 	static StaticOrder
+	obs    ObservingOrder // nil unless order observes
 	// q is the queue of the last pass; spare and fresh are scratch space.
 	q, spare, fresh []*sim.Job
 	seen            int    // every job with Seq < seen has been merged into q
@@ -70,7 +92,22 @@ type ranked struct {
 func newRanked(o Order) ranked {
 	r := ranked{order: o}
 	r.static, _ = o.(StaticOrder)
+	r.obs, _ = o.(ObservingOrder)
 	return r
+}
+
+// submitted forwards an arrival to an observing order.
+func (r *ranked) submitted(now sim.Time, j *sim.Job) {
+	if r.obs != nil {
+		r.obs.Submitted(now, j)
+	}
+}
+
+// finished forwards a completion to an observing order.
+func (r *ranked) finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	if r.obs != nil {
+		r.obs.Finished(now, j, actual)
+	}
 }
 
 // jobs returns the waiting jobs in order. The slice is valid until the next
@@ -111,8 +148,12 @@ func (r *ranked) jobs(now sim.Time, v sim.View) []*sim.Job {
 	return r.q
 }
 
-// took records that js started, so the next pass drops them.
-func (r *ranked) took(js []*sim.Job) {
+// took records that js start now, so the next pass drops them, and tells an
+// observing order.
+func (r *ranked) took(now sim.Time, v sim.View, js []*sim.Job) {
+	if r.obs != nil && len(js) > 0 {
+		r.obs.Started(now, v, js)
+	}
 	if r.static == nil {
 		return
 	}

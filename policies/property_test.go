@@ -3,6 +3,7 @@ package policies_test
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +16,8 @@ import (
 // gap seconds on average (a small gap overloads the machine): bursts of equal
 // submit times, run times from 0, estimates that are exact, generous, too
 // short (kills) or missing, and now and then a job too large for the machine
-// or without processors.
+// or without processors. Jobs belong to four users, drawn from a stream of
+// their own so the rest of the workload does not depend on them.
 func randomWorkload(rng *rand.Rand, n int, c sim.Resources, gap int) []sim.Record {
 	recs := make([]sim.Record, n)
 	var t sim.Time
@@ -51,12 +53,25 @@ func randomWorkload(rng *rand.Rand, n int, c sim.Resources, gap int) []sim.Recor
 		}
 		recs[i] = simtest.J(int64(i+1), t, run, est, procs, opts...)
 	}
+	users := rand.New(rand.NewPCG(rng.Uint64(), 1))
+	for i := range recs {
+		recs[i].User = int32(users.IntN(4))
+	}
 	return recs
 }
 
+// propertyPolicies are the golden policies and fairshare variants that
+// make decay, dominant shares and target shares matter on small random
+// workloads.
+var propertyPolicies = append(slices.Clip(goldenPolicies),
+	goldenPolicy{"fairshare-fifo-dominant", "fcfs", []string{"order=fairshare", "half_life=60", "usage=dominant"}, simtest.Checks{}},
+	goldenPolicy{"fairshare-easy-short", "easy", []string{"order=fairshare", "half_life=300", "shares=0:4,3:0.5"}, simtest.Checks{MaxOpen: 1}},
+	goldenPolicy{"fairshare-conservative-dominant", "conservative", []string{"order=fairshare", "half_life=200", "usage=dominant", "shares=1:2"}, simtest.Checks{PromiseOnWait: true}},
+)
+
 // TestRandomWorkloads runs every policy on seeded random workloads: Verify
 // holds (simtest.Run checks it), FCFS never lets a job pass an earlier one,
-// and a second run gives identical bytes.
+// and a second run gives identical bytes. Fairshare variants included.
 func TestRandomWorkloads(t *testing.T) {
 	sizes := []int{1, 2, 5, 20, 100, 300}
 	seeds := 40
@@ -76,11 +91,11 @@ func TestRandomWorkloads(t *testing.T) {
 			n, c[sim.Procs], gap = 3000, 64, 300
 		}
 		recs := randomWorkload(rng, n, c, gap)
-		for _, gp := range goldenPolicies {
+		for _, gp := range propertyPolicies {
 			for _, overrun := range []bool{false, true} {
 				opt := sim.Options{AllowOverrun: overrun}
-				res, _ := simtest.Run(t, c, gp.new(), recs, opt, gp.checks)
-				again, _ := simtest.Run(t, c, gp.new(), recs, opt, gp.checks)
+				res, _ := simtest.Run(t, c, gp.new(t), recs, opt, gp.checks)
+				again, _ := simtest.Run(t, c, gp.new(t), recs, opt, gp.checks)
 				if !bytes.Equal(simtest.Bytes(res), simtest.Bytes(again)) {
 					t.Fatalf("seed %d, %s, overrun %v: two runs differ", seed, gp.name, overrun)
 				}
@@ -107,9 +122,9 @@ func checkArrivalOrder(t *testing.T, res *sim.Result) {
 	}
 }
 
-// FuzzSimulate turns bytes into a tiny workload (five bytes a job: gap,
-// run time, estimate, processors, memory) and runs every policy on it;
-// Verify must hold.
+// FuzzSimulate turns bytes into a tiny workload (five bytes a job: gap and,
+// in its high bits, user; run time, estimate, processors, memory) and runs
+// every policy on it; Verify must hold.
 func FuzzSimulate(f *testing.F) {
 	f.Add([]byte{8, 0, 10, 10, 4, 0, 0, 10, 20, 8, 0})
 	f.Add([]byte{3, 1, 0, 5, 3, 1, 0, 0, 0, 2, 2, 5, 200, 1, 1, 0})
@@ -132,11 +147,11 @@ func FuzzSimulate(f *testing.F) {
 				est = sim.Missing
 			}
 			recs = append(recs, simtest.J(int64(len(recs)+1), at, sim.Time(data[i+1]), est,
-				int64(data[i+3]%20), simtest.Mem(int64(data[i+4]%160))))
+				int64(data[i+3]%20), simtest.Mem(int64(data[i+4]%160)), simtest.User(int32(data[i]/16%4))))
 		}
-		for _, gp := range goldenPolicies {
-			simtest.Run(t, c, gp.new(), recs, sim.Options{}, gp.checks)
-			simtest.Run(t, c, gp.new(), recs, sim.Options{AllowOverrun: true}, gp.checks)
+		for _, gp := range propertyPolicies {
+			simtest.Run(t, c, gp.new(t), recs, sim.Options{}, gp.checks)
+			simtest.Run(t, c, gp.new(t), recs, sim.Options{AllowOverrun: true}, gp.checks)
 		}
 	})
 }
@@ -173,4 +188,41 @@ func TestStaticOrderKeptSorted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFairshareOneUser: when every job is one user's, fairshare order is
+// arrival order, so each fairshare discipline gives its plain schedule.
+func TestFairshareOneUser(t *testing.T) {
+	pairs := []struct{ plain, fair string }{
+		{"fcfs", "fairshare-fifo"},
+		{"easy", "fairshare-easy"},
+		{"conservative", "fairshare-conservative"},
+	}
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 4))
+		c := simtest.Cluster(1+rng.Int64N(32), 0)
+		recs := randomWorkload(rng, 200, c, 50)
+		for i := range recs {
+			recs[i].User = 5
+		}
+		for _, p := range pairs {
+			plain, _ := simtest.Run(t, c, golden(t, p.plain).new(t), recs, sim.Options{}, simtest.Checks{})
+			fair, _ := simtest.Run(t, c, golden(t, p.fair).new(t, "half_life=100"), recs, sim.Options{}, simtest.Checks{})
+			if diff := cmp.Diff(scheduleLines(plain), scheduleLines(fair)); diff != "" {
+				t.Fatalf("seed %d: one user's jobs under %s differ from %s (-plain +fair):\n%s", seed, p.fair, p.plain, diff)
+			}
+		}
+	}
+}
+
+// golden returns the golden policy called name.
+func golden(t *testing.T, name string) goldenPolicy {
+	t.Helper()
+	for _, gp := range goldenPolicies {
+		if gp.name == name {
+			return gp
+		}
+	}
+	t.Fatalf("no golden policy %q", name)
+	return goldenPolicy{}
 }

@@ -27,33 +27,60 @@ type Entry struct {
 }
 
 // OrderParams are the parameters of the disciplines that take a queue
-// order.
+// order. The fairshare knobs are checked whatever the order but used only
+// with order = "fairshare", so a sweep may vary the order and keep them.
 type OrderParams struct {
-	Order string `hcl:"order,optional" doc:"queue order: arrival (first come, first served) or sjf (shortest requested time first)"`
+	Order    string   `hcl:"order,optional" doc:"queue order: arrival (first come, first served), sjf (shortest requested time first) or fairshare (least decayed usage per target share first, re-ordered at every pass)"`
+	HalfLife sim.Time `hcl:"half_life,optional" doc:"fairshare: seconds for a user's usage to decay by half; default one day, the half_life of TORQUE's pbs_sched"`
+	Usage    string   `hcl:"usage,optional" doc:"fairshare: what a running job is charged per second: procs (processors) or dominant (its largest share of any resource kind)"`
+	Shares   string   `hcl:"shares,optional" doc:"fairshare: target weights as \"user:weight,user:weight\" (SWF user numbers); unlisted users weigh 1; empty: equal shares"`
 }
 
-// order returns the Order named by p.
+// order returns the Order named by p. Each fault names its parameter.
 func (p *OrderParams) order() (Order, error) {
 	switch p.Order {
-	case "arrival", "":
-		return Arrival{}, nil
+	case "arrival", "", "sjf", "fairshare":
+	default:
+		return nil, fmt.Errorf("parameter \"order\": %q is not arrival, sjf or fairshare", p.Order)
+	}
+	if p.HalfLife <= 0 {
+		return nil, fmt.Errorf("parameter \"half_life\": %d is not a positive number of seconds", p.HalfLife)
+	}
+	usage, err := ParseUsage(p.Usage)
+	if err != nil {
+		return nil, fmt.Errorf("parameter \"usage\": %w", err)
+	}
+	shares, err := ParseShares(p.Shares)
+	if err != nil {
+		return nil, fmt.Errorf("parameter \"shares\": %w", err)
+	}
+	switch p.Order {
 	case "sjf":
 		return ShortestFirst{}, nil
+	case "fairshare":
+		return NewFairshare(FairshareConfig{HalfLife: p.HalfLife, Usage: usage, Shares: shares})
 	}
-	return nil, fmt.Errorf("parameter \"order\": %q is not arrival or sjf", p.Order)
+	return Arrival{}, nil
 }
 
-func orderParams() any { return &OrderParams{Order: "arrival"} }
+func orderParams() any {
+	return &OrderParams{Order: "arrival", HalfLife: DefaultHalfLife, Usage: UsageProcs.String()}
+}
 
 // plain adapts a constructor without parameters.
 func plain(f func() sim.Policy) func(any) (sim.Policy, error) {
 	return func(any) (sim.Policy, error) { return f(), nil }
 }
 
-// ordered adapts a constructor that takes a queue order.
+// ordered adapts a constructor that takes a queue order; nil params are the
+// defaults.
 func ordered[P sim.Policy](f func(Order) P) func(any) (sim.Policy, error) {
 	return func(params any) (sim.Policy, error) {
-		o, err := params.(*OrderParams).order()
+		p, _ := params.(*OrderParams)
+		if p == nil {
+			p = orderParams().(*OrderParams)
+		}
+		o, err := p.order()
 		if err != nil {
 			return nil, err
 		}
@@ -61,9 +88,13 @@ func ordered[P sim.Policy](f func(Order) P) func(any) (sim.Policy, error) {
 	}
 }
 
+// newOrderedFCFS is strict list scheduling named "fcfs" in arrival order
+// and "fcfs/<order>" otherwise: with Fairshare, the paper's "fairshare fifo".
+func newOrderedFCFS(o Order) *List { return NewList(qualified("fcfs", o), o) }
+
 var builtin = [...]Entry{
-	{"fcfs", "strict first-come first-served: nothing passes a blocked head",
-		nil, plain(func() sim.Policy { return NewFCFS() })},
+	{"fcfs", "strict list scheduling, first-come first-served unless order says otherwise: nothing passes a blocked head",
+		orderParams, ordered(newOrderedFCFS)},
 	{"sjf", "strict shortest-job-first by requested time, ties by arrival",
 		nil, plain(func() sim.Policy { return NewSJF() })},
 	{"easy", "EASY backfilling: a reservation for the head job, backfill around it",

@@ -28,16 +28,75 @@ func TestRegistry(t *testing.T) {
 			}
 		})
 	}
-	e, _ := policies.Lookup("easy")
-	pp := e.Params()
-	if err := params.Set(pp, "order", "sjf"); err != nil {
-		t.Fatal(err)
+}
+
+// TestOrderParams builds the ordered disciplines with good and bad
+// parameters: a good set gives the named policy, a bad value an error that
+// names the parameter and quotes the value.
+func TestOrderParams(t *testing.T) {
+	tests := []struct {
+		policy string
+		set    []string
+		want   string // the policy's name, or a fragment of the error
+		bad    bool
+	}{
+		{"easy", []string{"order=sjf"}, "easy/shortest-first", false},
+		{"easy", []string{"order=fairshare"}, "easy/fairshare", false},
+		{"fcfs", nil, "fcfs", false},
+		{"fcfs", []string{"order=fairshare"}, "fcfs/fairshare", false},
+		{"conservative", []string{"order=fairshare", "half_life=60", "usage=dominant", "shares=1:2, 7:0.5,-1:1"}, "conservative/fairshare", false},
+		// The fairshare knobs are checked but unused under another order.
+		{"easy", []string{"order=arrival", "half_life=3600", "shares=3:2"}, "easy", false},
+		{"easy", []string{"order=lifo"}, `parameter "order": "lifo" is not arrival, sjf or fairshare`, true},
+		{"fcfs", []string{"order=Fairshare"}, `parameter "order": "Fairshare" is not`, true},
+		{"easy", []string{"order=fairshare", "half_life=0"}, `parameter "half_life": 0 is not a positive number of seconds`, true},
+		{"conservative", []string{"half_life=-86400"}, `parameter "half_life": -86400 is not`, true},
+		{"easy", []string{"order=fairshare", "usage=memory"}, `parameter "usage": "memory" is not procs or dominant`, true},
+		{"fcfs", []string{"order=fairshare", "usage="}, `parameter "usage": "" is not procs or dominant`, true},
+		{"easy", []string{"order=fairshare", "shares=1"}, `parameter "shares": entry "1" is not user:weight`, true},
+		{"easy", []string{"order=fairshare", "shares=1:2,"}, `parameter "shares": entry "" is not user:weight`, true},
+		{"easy", []string{"order=fairshare", "shares=alice:2"}, `parameter "shares": entry "alice:2": user "alice" is not a whole number`, true},
+		{"easy", []string{"order=fairshare", "shares=3000000000:2"}, `user "3000000000" is not a whole number`, true},
+		{"easy", []string{"order=fairshare", "shares=1:0"}, `parameter "shares": entry "1:0": weight "0" is not a positive number`, true},
+		{"easy", []string{"order=fairshare", "shares=1:-2"}, `weight "-2" is not a positive number`, true},
+		{"easy", []string{"order=fairshare", "shares=1:NaN"}, `weight "NaN" is not a positive number`, true},
+		{"easy", []string{"order=fairshare", "shares=1:Inf"}, `weight "Inf" is not a positive number`, true},
+		{"easy", []string{"order=fairshare", "shares=1:x"}, `weight "x" is not a positive number`, true},
+		{"easy", []string{"order=fairshare", "shares=1:1,2:1,1:3"}, `parameter "shares": user 1 is given twice`, true},
 	}
-	if p, err := e.New(pp); err != nil || p.Name() != "easy/shortest-first" {
-		t.Errorf("easy with order=sjf: got %v, %v; want easy/shortest-first", p, err)
+	for _, tc := range tests {
+		t.Run(tc.policy+" "+strings.Join(tc.set, " "), func(t *testing.T) {
+			e, err := policies.Lookup(tc.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pp := e.Params()
+			for _, a := range tc.set {
+				if err := params.SetAll(pp, []string{a}); err != nil {
+					t.Fatalf("setting %s: %v", a, err)
+				}
+			}
+			p, err := e.New(pp)
+			switch {
+			case tc.bad && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("%s with %v: got error %v; want one containing %q", tc.policy, tc.set, err, tc.want)
+			case !tc.bad && err != nil:
+				t.Errorf("%s with %v: got error %v; want policy %s", tc.policy, tc.set, err, tc.want)
+			case !tc.bad && p.Name() != tc.want:
+				t.Errorf("%s with %v: got policy %s; want %s", tc.policy, tc.set, p.Name(), tc.want)
+			}
+		})
 	}
-	params.Set(pp, "order", "lifo")
-	if _, err := e.New(pp); err == nil || !strings.Contains(err.Error(), `"lifo" is not arrival or sjf`) {
-		t.Errorf("easy with order=lifo: got %v; want an error naming the value", err)
+}
+
+// TestOrderedNilParams: a runner may build an ordered policy without a
+// parameter struct; that means the defaults.
+func TestOrderedNilParams(t *testing.T) {
+	for _, name := range []string{"fcfs", "easy", "conservative"} {
+		e, _ := policies.Lookup(name)
+		p, err := e.New(nil)
+		if err != nil || p.Name() != name {
+			t.Errorf("%s with nil params: got %v, %v; want %s", name, p, err, name)
+		}
 	}
 }

@@ -35,7 +35,7 @@ func TestRealTraces(t *testing.T) {
 			recs := readTrace(t, tr.file, tr.opt)
 			for _, gp := range goldenPolicies {
 				for _, opt := range []sim.Options{{}, {AllowOverrun: true}} {
-					res, _ := simtest.Run(t, sim.Resources{tr.procs}, gp.new(), recs, opt, gp.checks)
+					res, _ := simtest.Run(t, sim.Resources{tr.procs}, gp.new(t), recs, opt, gp.checks)
 					if res.Finished+res.Killed == 0 {
 						t.Errorf("%s: no job ran", gp.name)
 					}

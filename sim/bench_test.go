@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -62,20 +63,38 @@ func loadTrace(tb testing.TB, file string, opt workloads.SWFOptions) []sim.Recor
 	return recs
 }
 
-// BenchmarkSimulate runs each classic policy over each full trace held in
-// memory, so it measures the engine and the policy, not the reader.
+// benchPolicy is a registered policy with parameters, under a name.
+type benchPolicy struct {
+	name, entry string
+	params      []string
+}
+
+// benchPolicies are the policies measured: every registered one with its
+// defaults, and the three disciplines with fairshare priorities.
+func benchPolicies() []benchPolicy {
+	var ps []benchPolicy
+	for _, e := range policies.Entries() {
+		ps = append(ps, benchPolicy{e.Name, e.Name, nil})
+	}
+	fs := []string{"order=fairshare"}
+	return append(ps, benchPolicy{"fairshare-fifo", "fcfs", fs},
+		benchPolicy{"fairshare-easy", "easy", fs}, benchPolicy{"fairshare-conservative", "conservative", fs})
+}
+
+// BenchmarkSimulate runs each policy over each full trace held in memory,
+// so it measures the engine and the policy, not the reader.
 func BenchmarkSimulate(b *testing.B) {
 	if testing.Short() {
 		b.Skip("full-trace benchmarks are skipped under -short")
 	}
-	for _, e := range policies.Entries() {
+	for _, bp := range benchPolicies() {
 		for _, tr := range benchTraces {
-			b.Run(e.Name+"/"+tr.name, func(b *testing.B) {
+			b.Run(bp.name+"/"+tr.name, func(b *testing.B) {
 				recs := loadTrace(b, tr.file, tr.opt)
 				c := sim.Resources{tr.procs}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := sim.Run(sim.NewPool(c), newPolicy(b, e.Name), sim.NewSliceSource(recs), sim.Options{}); err != nil {
+					if _, err := sim.Run(sim.NewPool(c), newPolicy(b, bp.entry, bp.params...), sim.NewSliceSource(recs), sim.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -85,12 +104,24 @@ func BenchmarkSimulate(b *testing.B) {
 	}
 }
 
-// newPolicy builds a registered policy with its defaults.
-func newPolicy(tb testing.TB, name string) sim.Policy {
+// newPolicy builds a registered policy with its defaults, then the given
+// name=value parameters.
+func newPolicy(tb testing.TB, name string, set ...string) sim.Policy {
 	tb.Helper()
-	p, err := policies.NewDefault(name)
+	e, err := policies.Lookup(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return p
+	var p any
+	if e.Params != nil {
+		p = e.Params()
+		if err := params.SetAll(p, set); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	pol, err := e.New(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pol
 }

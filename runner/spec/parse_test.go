@@ -42,7 +42,7 @@ const testFile = "testdata/t.hcl"
 func expect(edit func(e *Experiment)) *Experiment {
 	c := &Cluster{Name: "c", Capacity: sim.Resources{sim.Procs: 8}}
 	w := &Workload{Name: "w", Model: "lublin", Params: lublinParams(128), Take: 10, Estimates: "keep", CPUUsage: "none"}
-	p := &Policy{Name: "fcfs", Type: "fcfs"}
+	p := &Policy{Name: "fcfs", Type: "fcfs", Params: orderParams("arrival")}
 	e := &Experiment{
 		Name: "t", Seed: 1, File: testFile, Dir: "testdata",
 		Clusters: []*Cluster{c}, Workloads: []*Workload{w}, Policies: []*Policy{p},
@@ -53,6 +53,15 @@ func expect(edit func(e *Experiment)) *Experiment {
 		edit(e)
 	}
 	return e
+}
+
+// orderParams returns the ordered disciplines' defaults with the given
+// order.
+func orderParams(order string) *policies.OrderParams {
+	e, _ := policies.Lookup("easy")
+	p := e.Params().(*policies.OrderParams)
+	p.Order = order
+	return p
 }
 
 func lublinParams(nodes int64) *workloads.LublinParams {
@@ -175,10 +184,25 @@ func goodCases() []goodCase {
   policies  = [policy.easy-sjf, policy.conservative]
 }`), nil,
 			expect(func(e *Experiment) {
-				sjf := &Policy{Name: "easy-sjf", Type: "easy", Params: &policies.OrderParams{Order: "sjf"}}
-				cons := &Policy{Name: "conservative", Type: "conservative", Params: &policies.OrderParams{Order: "arrival"}}
+				sjf := &Policy{Name: "easy-sjf", Type: "easy", Params: orderParams("sjf")}
+				cons := &Policy{Name: "conservative", Type: "conservative", Params: orderParams("arrival")}
 				e.Policies = append(e.Policies, sjf, cons)
 				e.Sweep.Policies = []*Policy{sjf, cons}
+			})},
+		{"fairshare parameters",
+			file(expBlock, clusterBlock, lublinBlock, fcfsBlock, `policy "fs-easy" {
+  type   = "easy"
+  params = { order = "fairshare", half_life = 3600, usage = "dominant", shares = "1:2,3:0.5" }
+}`, `sweep {
+  workloads = [workload.w]
+  policies  = [policy.fs-easy]
+}`), nil,
+			expect(func(e *Experiment) {
+				pp := orderParams("fairshare")
+				pp.HalfLife, pp.Usage, pp.Shares = 3600, "dominant", "1:2,3:0.5"
+				fs := &Policy{Name: "fs-easy", Type: "easy", Params: pp}
+				e.Policies = append(e.Policies, fs)
+				e.Sweep.Policies = []*Policy{fs}
 			})},
 		{"full sweep",
 			file(expBlock, clusterBlock, `cluster "big" { procs = 1024 }`, lublinBlock, `workload "k" { trace = "tiny.swf" }`,
@@ -208,7 +232,7 @@ func goodCases() []goodCase {
 			expect(func(e *Experiment) {
 				big := &Cluster{Name: "big", Capacity: sim.Resources{1024, 0, 0}}
 				k := &Workload{Name: "k", Trace: "testdata/tiny.swf", Estimates: "keep", CPUUsage: "none"}
-				easy := &Policy{Name: "easy", Type: "easy", Params: &policies.OrderParams{Order: "arrival"}}
+				easy := &Policy{Name: "easy", Type: "easy", Params: orderParams("arrival")}
 				e.Clusters = append(e.Clusters, big)
 				e.Workloads = append(e.Workloads, k)
 				e.Policies = append(e.Policies, easy)

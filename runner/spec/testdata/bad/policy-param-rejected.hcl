@@ -13,7 +13,7 @@ workload "lublin" {
 policy "fcfs" {}
 
 policy "easy" {
-  params = { order = "lifo" } # ERROR: "lifo" is not arrival or sjf
+  params = { order = "lifo" } # ERROR: "lifo" is not arrival, sjf or fairshare
 }
 
 sweep {

@@ -10,11 +10,11 @@ workload "lublin" {
   jobs  = 100
 }
 
-policy "fcfs" {
+policy "sjf" {
   params = { order = "sjf" } # ERROR: takes no parameters
 }
 
 sweep {
   workloads = [workload.lublin]
-  policies  = [policy.fcfs]
+  policies  = [policy.sjf]
 }
