@@ -268,14 +268,19 @@ func (decades) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// powerOfTen writes 10^k as digits up to 1000, then as 10 and a
-// superscript.
+// powerOfTen writes 10^k with an SI suffix: 1, 10, 100, 1000, 10k, 100k,
+// 1M, … 1E (superscript digits are not in every font the figures use).
+// Negative powers are written as decimals.
 func powerOfTen(k int) string {
-	if 0 <= k && k <= 3 {
+	if k < 0 {
+		return strconv.FormatFloat(math.Pow10(k), 'f', -1, 64)
+	}
+	if k <= 3 {
 		return strconv.Itoa(int(math.Pow10(k)))
 	}
-	sup := strings.NewReplacer("-", "⁻", "0", "⁰", "1", "¹", "2", "²", "3", "³", "4", "⁴", "5", "⁵", "6", "⁶", "7", "⁷", "8", "⁸", "9", "⁹")
-	return "10" + sup.Replace(strconv.Itoa(k))
+	suffixes := "kMGTPE"
+	i := min(k/3, len(suffixes))
+	return strconv.Itoa(int(math.Pow10(k-3*i))) + string(suffixes[i-1])
 }
 
 // sizedBox is a box plot whose width is given in data units, so that

@@ -69,7 +69,7 @@ func TestBoxesLogScale(t *testing.T) {
 				labels = append(labels, tk.Label)
 			}
 		}
-		isLog := fmt.Sprint(labels) == "[1 10 100 1000 10⁴]"
+		isLog := fmt.Sprint(labels) == "[1 10 100 1000 10k]"
 		if isLog != tc.log {
 			t.Errorf("%s: y axis %g to %g labelled %v; want log scale %v", tc.metric, p.Y.Min, p.Y.Max, labels, tc.log)
 		}
