@@ -35,6 +35,10 @@ fuzz time="60s":
 simulate policy trace *flags:
     go run ./cmd/schedsweep simulate --policy {{policy}} {{flags}} {{trace}}
 
+# Regenerate every figure of experiments/README.md (runs the studies first).
+figures traces="../shared/workloads":
+    experiments/figures.sh {{traces}}
+
 # The full CI run.
 ci:
     .ci/run
