@@ -42,7 +42,8 @@ type RunRow struct {
 	// ran, in seconds; 0 if none ran.
 	Makespan int64
 	// Utilization and MemoryUtilization are the shares of processor- and
-	// memory-capacity × makespan that jobs held, in [0, 1]; memory's is 0
+	// memory-capacity × makespan that jobs' work took (need × Outcome.Work,
+	// what they held on the classic engine), in [0, 1]; memory's is 0
 	// when the machine has no memory.
 	Utilization, MemoryUtilization float64
 	// Per-job metrics over the jobs that ran (finished or killed), all zero
@@ -201,7 +202,7 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		r := o.End - o.Submit
 		u.wait += float64(o.Start - o.Submit)
 		u.resp += float64(r)
-		u.bsld += BoundedSlowdown(r, o.End-o.Start, DefaultTau)
+		u.bsld += BoundedSlowdown(r, o.Work(), DefaultTau)
 	}
 	rows := make([]UserRow, 0, len(by))
 	for _, id := range slices.Sorted(maps.Keys(by)) {
