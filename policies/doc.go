@@ -9,6 +9,9 @@
 //     first) and ObservingOrder, for orders that learn from the run;
 //   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
 //     per-user usage against target shares;
+//   - twotier.go: KEASY, REASY and MEASY, EASY extended to processors
+//     with a foreground and a background VM; they are tier.Policy values
+//     that the two-tier engine of package sim/tier runs (tier.Simulator);
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

@@ -50,6 +50,21 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
 	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+	// The two-tier policies of Liu et al. (2012): one promise at a time, for
+	// the head of the merged list; tier.Verify checks the rest.
+	{"keasy", "keasy", nil, simtest.Checks{MaxOpen: 1}},
+	{"reasy", "reasy", nil, simtest.Checks{MaxOpen: 1}},
+	{"measy", "measy", nil, simtest.Checks{MaxOpen: 1}},
+}
+
+// runs reports whether the policy runs on a machine of capacity c: the
+// two-tier policies model processors only.
+func (gp goldenPolicy) runs(c sim.Resources) bool {
+	switch gp.entry {
+	case "keasy", "reasy", "measy":
+		return c[sim.Memory] == 0 && c[sim.GPUs] == 0
+	}
+	return true
 }
 
 // new builds the policy, with the extra parameters after its own.
@@ -152,7 +167,7 @@ func TestGolden(t *testing.T) {
 				}
 				tc := loadCase(t, path)
 				res, _ := simtest.Run(t, tc.capacity, gp.new(t, tc.params...), tc.jobs, sim.Options{}, gp.checks)
-				got := scheduleLines(res)
+				got := append(scheduleLines(res), tierLine(res)...)
 				comments, want := readGolden(t, golden)
 				if *update {
 					writeGolden(t, golden, comments, got)

@@ -162,6 +162,18 @@ func (p *Plan) Reset(v View) {
 // Procs returns the number of processors.
 func (p *Plan) Procs() int { return p.v.Procs() }
 
+// Threshold returns the view's threshold.
+func (p *Plan) Threshold() float64 { return p.v.Threshold() }
+
+// VMs returns, by processor, the jobs in the foreground and background VMs
+// as planned; read them, never modify or keep them.
+func (p *Plan) VMs() (fg, bg []*sim.Job) {
+	if p.copied {
+		return p.b.fg, p.b.bg
+	}
+	return p.v.ForegroundVMs(), p.v.BackgroundVMs()
+}
+
 // Foreground returns the job in processor i's foreground VM, nil if idle.
 func (p *Plan) Foreground(i int) *sim.Job {
 	if p.copied {
