@@ -117,8 +117,11 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 	p.plan.Reset(v)
 	p.started, p.took = p.started[:0], p.took[:0]
 	p.promise, p.withdraw = p.promise[:0], p.withdraw[:0]
-	p.u = mergeBySeq(p.u[:0], v.Waiting(), v.Background())
-	u := p.u
+	u := v.Waiting()
+	if bg := v.Background(); len(bg) > 0 {
+		p.u = mergeBySeq(p.u[:0], u, bg)
+		u = p.u
+	}
 
 	i := 0
 	for ; i < len(u) && procs(u[i]) <= p.plan.IdleForeground(); i++ {
@@ -159,7 +162,10 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 	}
 	p.head = head
 
-	q := p.rank.jobs(now, waitingOnly{v})
+	var q []*sim.Job
+	if p.plan.OpenBackground() > 0 { // else skip sorting the queue
+		q = p.rank.jobs(now, waitingOnly{v})
+	}
 	for _, j := range q {
 		k := p.plan.OpenBackground()
 		if k == 0 {
