@@ -26,3 +26,17 @@ $ss plot load --metric wait_mean --out "$figs/toth2014-wait-vs-load.png" out/tot
 for p in fifo fairshare-fifo backfill fairshare-backfill; do
 	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
+
+$ss run --quiet --force --out out/measy experiments/measy.hcl
+for w in feitelson jann; do
+	for m in response_mean bounded_slowdown_mean; do
+		$ss plot load --ci --workload "$w" --policy easy,keasy,reasy,measy --metric "$m" \
+			--out "$figs/measy-$w-$m.png" out/measy
+	done
+	$ss plot load --ci --workload "$w" --policy measy --metric migrations --out "$figs/measy-$w-migrations.png" out/measy
+	$ss plot means --ci --workload "$w" --load 1.2 --metric response_mean,bounded_slowdown_mean \
+		--policy keasy,measy,measy-120s,measy-480s,measy-900s,measy-1500s,measy-3000s \
+		--out "$figs/measy-$w-cost.png" out/measy
+	$ss plot load --ci --workload "$w-full" --policy easy,keasy,measy --metric bounded_slowdown_mean \
+		--out "$figs/measy-$w-full.png" out/measy
+done
