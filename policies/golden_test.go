@@ -50,6 +50,12 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
 	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+	// Backfill Balanced, as Leinberger et al. and as Liu et al. (2016) read
+	// it, and Improved Backfill Balanced: EASY's reservation, so EASY's
+	// checks.
+	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
+	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
 }
 
 // new builds the policy, with the extra parameters after its own.

@@ -101,6 +101,10 @@ var builtin = [...]Entry{
 		orderParams, ordered(NewEASY)},
 	{"conservative", "conservative backfilling: every waiting job holds a reservation",
 		orderParams, ordered(NewConservative)},
+	{"backfill-balanced", "Backfill Balanced (Leinberger et al. 1999): EASY that backfills the candidate that best balances every resource kind first",
+		balancedParams, newBB},
+	{"improved-backfill-balanced", "Improved Backfill Balanced (Liu et al. 2016): EASY that backfills every candidate that does not worsen the balance of resource kinds",
+		nil, plain(func() sim.Policy { return NewIBB() })},
 }
 
 // NewDefault builds the policy called name with its default parameters.
