@@ -53,6 +53,11 @@ workload "kth" {
   estimates           = "keep"        # as for models
 }
 
+workload "mixed" {
+  merge     = [workload.lublin, workload.kth] # instead of model or trace: these workloads' jobs interleaved, each shifted to start at 0, users kept apart; a job wider than the cluster is reshaped to fit, keeping its work
+  estimates = "keep"                          # jobs and estimates apply to the merged stream; trace options belong to the parts
+}
+
 # Policies: the type defaults to the label.
 policy "fcfs" {}
 
