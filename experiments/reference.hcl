@@ -45,7 +45,7 @@ workload "kth" {
   trace               = "KTH-SP2"     # a registered trace (need not be downloaded yet) or a path relative to this file
   procs_field         = "requested"   # requested (default) or allocated processors
   memory_field        = "none"        # none (default), requested or used memory
-  memory_unit         = "kb-per-proc" # kb-per-proc (default, the SWF standard) or bytes-per-job
+  memory_unit         = "kb-per-proc" # kb-per-proc (default, the SWF standard), bytes-per-job or kb-per-job
   negative_as_missing = false         # read negative values as missing instead of failing
   window              = [0, 604800]   # optional cut [from, to) in the trace's seconds
   users               = [3, 7]        # optional: keep only these users' jobs

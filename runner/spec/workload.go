@@ -162,8 +162,8 @@ func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute)
 	if i, st := d.choice(attrs["memory_field"], "none", "requested", "used"); st == set {
 		w.SWF.Memory = []workloads.MemoryField{workloads.NoMemory, workloads.RequestedMemory, workloads.UsedMemory}[i]
 	}
-	if i, st := d.choice(attrs["memory_unit"], "kb-per-proc", "bytes-per-job"); st == set {
-		w.SWF.MemoryUnit = []workloads.MemoryUnit{workloads.KBPerProc, workloads.BytesPerJob}[i]
+	if i, st := d.choice(attrs["memory_unit"], "kb-per-proc", "bytes-per-job", "kb-per-job"); st == set {
+		w.SWF.MemoryUnit = []workloads.MemoryUnit{workloads.KBPerProc, workloads.BytesPerJob, workloads.KBPerJob}[i]
 	}
 	if v, st := d.boolean(attrs["negative_as_missing"]); st == set {
 		w.SWF.NegativeAsMissing = v
