@@ -78,6 +78,7 @@ type Balanced struct {
 	improved bool
 	once     bool
 	cand     []*sim.Job // BB: the candidates still admitted this pass
+	use      usage
 }
 
 // BalancedParams are the parameters of backfill-balanced.
@@ -130,13 +131,18 @@ var (
 
 // backfill starts the candidates of q that BB or IBB chooses.
 func (b *Balanced) backfill(w *window, q []*sim.Job) {
+	if w.full() {
+		return
+	}
+	b.use.reset(w)
 	if b.improved {
 		for _, j := range q {
 			if w.full() {
 				return
 			}
-			if w.admits(j) && !worsens(w, j) {
+			if w.admits(j) && !b.use.worsens(w, j) {
 				w.take(j)
+				b.use.measure(w)
 			}
 		}
 		return
@@ -155,7 +161,7 @@ func (b *Balanced) backfill(w *window, q []*sim.Job) {
 			if !w.admits(j) {
 				continue // and never again this pass
 			}
-			if s := score(w, j); best < 0 || s < bestScore {
+			if s := b.use.score(w, j); best < 0 || s < bestScore {
 				best, bestScore = n, s
 			}
 			b.cand[n] = j
@@ -168,55 +174,65 @@ func (b *Balanced) backfill(w *window, q []*sim.Job) {
 		if b.once {
 			return
 		}
+		b.use.measure(w)
 		b.cand = slices.Delete(b.cand[:n], best, best+1)
 	}
 }
 
-// use returns, for each resource kind of the cluster, the fraction in use
-// now and the fraction in use once j has started too, and how many kinds
-// there are. j may be nil.
-func use(w *window, j *sim.Job) (s, x [sim.MaxKinds]float64, k int) {
-	for i, c := range w.capacity {
-		if c <= 0 {
-			continue
+// usage measures, in a pass, how much of each resource kind of the cluster
+// is in use, as fractions of capacity: S of the formulas, with its largest
+// value and its sum, kept up to date by measure after each start.
+type usage struct {
+	kinds     [sim.MaxKinds]sim.Kind // the kinds with capacity above zero
+	n         int
+	peak, sum float64 // of S
+}
+
+// reset finds the cluster's kinds and measures S.
+func (u *usage) reset(w *window) {
+	u.n = 0
+	for k, c := range w.capacity {
+		if c > 0 {
+			u.kinds[u.n] = sim.Kind(k)
+			u.n++
 		}
-		used := c - w.free[i]
-		s[k] = float64(used) / float64(c)
-		x[k] = s[k]
-		if j != nil {
-			x[k] = float64(used+j.Need[i]) / float64(c)
-		}
-		k++
 	}
-	return s, x, k
+	u.measure(w)
+}
+
+// measure computes S from the window's free resources.
+func (u *usage) measure(w *window) {
+	u.peak, u.sum = 0, 0
+	for _, k := range u.kinds[:u.n] {
+		s := float64(w.capacity[k]-w.free[k]) / float64(w.capacity[k])
+		u.peak, u.sum = max(u.peak, s), u.sum+s
+	}
+}
+
+// with returns the largest value and the sum of x = S + R^j, the use once
+// j has started too; each x_i is computed in one division.
+func (u *usage) with(w *window, j *sim.Job) (peak, sum float64) {
+	for _, k := range u.kinds[:u.n] {
+		x := float64(w.capacity[k]-w.free[k]+j.Need[k]) / float64(w.capacity[k])
+		peak, sum = max(peak, x), sum+x
+	}
+	return peak, sum
 }
 
 // score is Formula 1 for candidate j: balance measure times fullness
 // modifier. Lower is better.
-func score(w *window, j *sim.Job) float64 {
-	_, x, k := use(w, j)
-	peak, sum := spread(x[:k])
+func (u *usage) score(w *window, j *sim.Job) float64 {
+	peak, sum := u.with(w, j)
 	if sum == 0 {
 		return 1 // nothing in use even with j: balanced, empty
 	}
-	mean := sum / float64(k)
+	mean := sum / float64(u.n)
 	return peak / mean * (1 - mean)
 }
 
 // worsens reports whether starting j would make the cluster's use less
 // balanced: Formula 2 fails.
-func worsens(w *window, j *sim.Job) bool {
-	s, x, k := use(w, j)
-	sPeak, sSum := spread(s[:k])
-	xPeak, xSum := spread(x[:k])
-	return xPeak*sSum > sPeak*xSum
-}
-
-// spread returns the largest value of v and its sum.
-func spread(v []float64) (peak, sum float64) {
-	for _, f := range v {
-		peak = max(peak, f)
-		sum += f
-	}
-	return peak, sum
+func (u *usage) worsens(w *window, j *sim.Job) bool {
+	peak, sum := u.with(w, j)
+	return peak*u.sum > u.peak*sum
 }
