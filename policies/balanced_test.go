@@ -10,6 +10,7 @@ import (
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
+	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // TestBalancedOneKind checks what the formulas reduce to when only
@@ -99,6 +100,85 @@ func TestBalancedParams(t *testing.T) {
 			t.Errorf("%v: got error %v; want policy %s", tc.set, err, tc.want)
 		case !tc.bad && pol.Name() != tc.want:
 			t.Errorf("%v: got policy %s; want %s", tc.set, pol.Name(), tc.want)
+		}
+	}
+}
+
+// memoryTraces are the shared traces that carry memory, with the machines
+// the ibb2016 and toth2014 studies give them; TestRealTraces runs every
+// policy on processors alone, where IBB is EASY.
+var memoryTraces = []struct {
+	file string
+	c    sim.Resources
+	opt  workloads.SWFOptions
+	long bool
+}{
+	{"wagap-2013.swf.gz", sim.Resources{2176, 14403 << 30},
+		workloads.SWFOptions{NegativeAsMissing: true, Memory: workloads.RequestedMemory, MemoryUnit: workloads.BytesPerJob}, false},
+	{"METACENTRUM-2009-2.swf.gz", sim.Resources{806, 806 << 30},
+		workloads.SWFOptions{Memory: workloads.UsedMemory, MemoryUnit: workloads.KBPerJob}, true},
+}
+
+// TestBalancedRealMemory runs BB and IBB over the real traces with memory:
+// Verify must hold, a second run must give the same schedule, and IBB must
+// schedule otherwise than EASY, or the memory path was never taken.
+func TestBalancedRealMemory(t *testing.T) {
+	for _, tr := range memoryTraces {
+		t.Run(tr.file, func(t *testing.T) {
+			if tr.long && testing.Short() {
+				t.Skip("the 100,000-job trace is skipped under -short")
+			}
+			recs := readTrace(t, tr.file, tr.opt)
+			easy, _ := simtest.Run(t, tr.c, policies.NewEASY(policies.Arrival{}), recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
+			for _, p := range []func() sim.Policy{
+				func() sim.Policy { return policies.NewBB(false) },
+				func() sim.Policy { return policies.NewBB(true) },
+				func() sim.Policy { return policies.NewIBB() },
+			} {
+				first, _ := simtest.Run(t, tr.c, p(), recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
+				again, _ := simtest.Run(t, tr.c, p(), recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
+				lines := scheduleLines(first)
+				if diff := cmp.Diff(lines, scheduleLines(again)); diff != "" {
+					t.Fatalf("%s: two runs differ (-first +second):\n%s", p().Name(), diff)
+				}
+				if p().Name() == "improved-backfill-balanced" && cmp.Equal(lines, scheduleLines(easy)) {
+					t.Errorf("%s: the same schedule as EASY", p().Name())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBalancedMemory times EASY, BB and IBB on the real traces with
+// memory, where BB and IBB weigh two kinds (sim's BenchmarkSimulate runs
+// them on processors alone).
+func BenchmarkBalancedMemory(b *testing.B) {
+	if testing.Short() {
+		b.Skip("full-trace benchmarks are skipped under -short")
+	}
+	for _, tr := range memoryTraces {
+		for _, name := range []string{"easy", "backfill-balanced", "improved-backfill-balanced"} {
+			b.Run(name+"/"+strings.TrimSuffix(tr.file, ".swf.gz"), func(b *testing.B) {
+				recs := readTrace(b, tr.file, tr.opt)
+				e, err := policies.Lookup(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					var p any
+					if e.Params != nil {
+						p = e.Params()
+					}
+					pol, err := e.New(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := sim.Run(sim.NewPool(tr.c), pol, sim.NewSliceSource(recs), sim.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
