@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -302,6 +303,7 @@ func Classes(r *Results, opt Options) (*Figure, error) {
 		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
 		pl.X.Min, pl.X.Max = -0.5, float64(len(d.Workloads))-0.5
 		pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
+		pl.Y.Tick.Marker = plainTicks{}
 		var side *plot.Plot
 		if k == 0 {
 			side = legend.p
@@ -312,4 +314,18 @@ func Classes(r *Results, opt Options) (*Figure, error) {
 		1.2*vg.Inch+vg.Length(len(d.Policies))*2.6*vg.Inch)
 	f.Widths = []float64{(f.Width - legend.width).Points(), legend.width.Points()}
 	return f, nil
+}
+
+// plainTicks are gonum's default ticks labelled with the shortest form of
+// their values ("2500", not "2500.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
 }
