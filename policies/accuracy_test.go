@@ -181,30 +181,35 @@ func TestAccuracySortDefinition(t *testing.T) {
 	t.Logf("%d sorts of queues with more than one priority", mixed)
 }
 
-// TestAccuracyOnePriority: when every user's priority stays 5 (one user
-// whose estimates are all exact, or many such users), the accuracy order is
-// arrival order and each discipline gives its plain schedule.
+// TestAccuracyOnePriority: when every waiting job's user has the same
+// priority, the accuracy order is arrival order and each discipline gives
+// its plain schedule. Two ways to get there: every estimate exact (every
+// user stays at 5), or a single user (kills, zero-length jobs and all).
 func TestAccuracyOnePriority(t *testing.T) {
-	pairs := []struct{ plain, acc string }{
-		{"fcfs", "order=accuracy"},
-		{"easy", "order=accuracy"},
-		{"conservative", "order=accuracy"},
-	}
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		c := simtest.Cluster(1+rng.Int64N(32), 0)
 		recs := randomWorkload(rng, 200, c, 50)
+		params := []string{"order=accuracy"}
 		for i := range recs {
-			recs[i].Runtime = max(recs[i].Runtime, 1)
-			recs[i].Estimate = recs[i].Runtime
+			if seed%2 == 0 {
+				recs[i].Runtime = max(recs[i].Runtime, 1)
+				recs[i].Estimate = recs[i].Runtime
+			} else {
+				recs[i].User = 3
+			}
 		}
-		for _, p := range pairs {
-			plain := golden(t, p.plain)
-			acc := goldenPolicy{p.plain + "/accuracy", p.plain, []string{p.acc}, plain.checks}
+		if seed%2 == 1 {
+			// One user: their priority moves, but every waiting job has it.
+			params = append(params, "new_user_priority=1", "accuracy_window=2")
+		}
+		for _, name := range []string{"fcfs", "easy", "conservative"} {
+			plain := golden(t, name)
+			acc := goldenPolicy{name + "/accuracy", name, params, plain.checks}
 			want, _ := simtest.Run(t, c, plain.new(t), recs, sim.Options{}, plain.checks)
 			got, _ := simtest.Run(t, c, acc.new(t), recs, sim.Options{}, acc.checks)
 			if diff := gocmp.Diff(scheduleLines(want), scheduleLines(got)); diff != "" {
-				t.Fatalf("seed %d: exact estimates under %s differ from %s (-plain +accuracy):\n%s", seed, acc.name, p.plain, diff)
+				t.Fatalf("seed %d: %s differs from %s (-plain +accuracy):\n%s", seed, acc.name, name, diff)
 			}
 		}
 	}
