@@ -54,15 +54,17 @@ func DefaultAccuracyConfig() AccuracyConfig {
 //     for 0 s (then 1). A job whose missing estimate the engine filled
 //     with its run time counts as exact. Rejected jobs never ran and never
 //     count. The measure is psp.Accuracy.
-//   - A user with fewer completed jobs than the window has the mean of
+//   - Users are SWF user numbers; jobs of unknown users (-1) are one user.
+//     A user with fewer completed jobs than the window has the mean of
 //     those they have. A user with none has priority NewUser, 5 by
 //     default: the policy penalises a record of bad estimates, and a new
 //     user has none (set 1 to make newcomers earn their priority).
 //   - Priorities change only when one of the user's jobs ends, the one
 //     event that changes an accuracy; the paper also recomputes them at
-//     each submission, which changes nothing. Its SLURM priority thread
-//     runs apart from the scheduler; here each pass orders the queue by
-//     the priorities of that instant.
+//     each submission, which changes nothing, and periodically (Algorithm
+//     1's time_lap). Its SLURM priority thread runs apart from the
+//     scheduler; here each pass orders the queue by the priorities of
+//     that instant.
 //   - Priority is the only factor: no age, fairshare or size factor of
 //     SLURM's multifactor plugin, into which the paper put its code with
 //     weights it does not give.
