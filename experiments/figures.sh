@@ -29,6 +29,13 @@ for p in fifo fairshare-fifo backfill fairshare-backfill; do
 	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
 
+# psp2016: the paper's four instances per scenario, then twenty to see how
+# much of the picture is noise. Each classes command also writes its table.
+$ss run --quiet --force --out out/psp2016 experiments/psp2016.hcl
+$ss plot classes --out "$figs/psp2016-classes.png" out/psp2016 | tail -n +3 >"$figs/psp2016-classes.md"
+$ss run --quiet --force --out out/psp2016-20 --var replicates=20 experiments/psp2016.hcl
+$ss plot classes --out "$figs/psp2016-classes-20.png" out/psp2016-20 | tail -n +3 >"$figs/psp2016-classes-20.md"
+
 # ibb2016: BB vs IBB over relative loads; "pure" is KTH-SP2 (no memory
 # data) and METACENTRUM-2009-2 alone, "mixed" the two merged; 1 GiB per
 # processor as in the paper. Response time is wait plus a run time that is

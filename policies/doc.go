@@ -9,6 +9,9 @@
 //     first) and ObservingOrder, for orders that learn from the run;
 //   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
 //     per-user usage against target shares;
+//   - accuracy.go: the Penalty Scheduling Policy's priorities, an
+//     ObservingOrder: users ranked by the accuracy of their recent
+//     estimates (the "psp" entry is EASY over it);
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

@@ -50,6 +50,9 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
 	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+	// The Penalty Scheduling Policy of Rocchetti et al. (2015): EASY with
+	// users ranked by the accuracy of their recent estimates.
+	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
 	// Backfill Balanced, as Leinberger et al. and as Liu et al. (2016) read
 	// it, and Improved Backfill Balanced: EASY's reservation, so EASY's
 	// checks.
