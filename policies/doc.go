@@ -12,6 +12,9 @@
 //   - accuracy.go: the Penalty Scheduling Policy's priorities, an
 //     ObservingOrder: users ranked by the accuracy of their recent
 //     estimates (the "psp" entry is EASY over it);
+//   - balanced.go: Backfill Balanced and Improved Backfill Balanced, EASY
+//     choosing its backfilled jobs by how they balance processors, memory
+//     and any other kind the cluster has;
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

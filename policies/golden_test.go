@@ -53,6 +53,12 @@ var goldenPolicies = []goldenPolicy{
 	// The Penalty Scheduling Policy of Rocchetti et al. (2015): EASY with
 	// users ranked by the accuracy of their recent estimates.
 	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
+	// Backfill Balanced, as Leinberger et al. and as Liu et al. (2016) read
+	// it, and Improved Backfill Balanced: EASY's reservation, so EASY's
+	// checks.
+	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
+	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
 }
 
 // new builds the policy, with the extra parameters after its own.

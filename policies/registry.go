@@ -113,6 +113,10 @@ var builtin = [...]Entry{
 		orderParams, ordered(NewConservative)},
 	{"psp", "Penalty Scheduling Policy: EASY backfilling, users with accurate recent estimates first",
 		pspParams, newPSP},
+	{"backfill-balanced", "Backfill Balanced (Leinberger et al. 1999): EASY that backfills the candidate that best balances every resource kind first",
+		balancedParams, newBB},
+	{"improved-backfill-balanced", "Improved Backfill Balanced (Liu et al. 2016): EASY that backfills every candidate that does not worsen the balance of resource kinds",
+		nil, plain(func() sim.Policy { return NewIBB() })},
 }
 
 // NewDefault builds the policy called name with its default parameters.
