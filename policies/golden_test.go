@@ -50,6 +50,8 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
 	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
+	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
 }
 
 // new builds the policy, with the extra parameters after its own.

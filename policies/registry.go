@@ -101,6 +101,28 @@ var builtin = [...]Entry{
 		orderParams, ordered(NewEASY)},
 	{"conservative", "conservative backfilling: every waiting job holds a reservation",
 		orderParams, ordered(NewConservative)},
+	{"pbs-fifo", "PBS's FIFO scheduler: first fit in arrival order, stopped by a job starving past max_starve",
+		pbsParams, newPBSFIFO},
+}
+
+// PBSParams are the parameters of "pbs-fifo", named as in PBS's
+// sched_config.
+type PBSParams struct {
+	HelpStarving bool     `hcl:"help_starving_jobs,optional" doc:"stop starting other jobs while the first job of the queue has waited max_starve or more; false: plain first fit"`
+	MaxStarve    sim.Time `hcl:"max_starve,optional" doc:"seconds a job waits before it starves; default one day, PBS's; 0 makes the policy FCFS"`
+}
+
+func pbsParams() any { return &PBSParams{HelpStarving: true, MaxStarve: DefaultMaxStarve} }
+
+func newPBSFIFO(params any) (sim.Policy, error) {
+	p, _ := params.(*PBSParams)
+	if p == nil {
+		p = pbsParams().(*PBSParams)
+	}
+	if p.MaxStarve < 0 {
+		return nil, fmt.Errorf("parameter \"max_starve\": %d is a negative number of seconds", p.MaxStarve)
+	}
+	return NewPBSFIFO(p.HelpStarving, p.MaxStarve), nil
 }
 
 // NewDefault builds the policy called name with its default parameters.
