@@ -77,6 +77,19 @@ func (p *Profile) find(t Time) int {
 // only if need exceeds what the last step frees.
 func (p *Profile) Fit(from, dur Time, need Resources) Time { return p.fit(from, dur, need, -1) }
 
+// Fits reports whether need fits for dur seconds (Span(dur) in fact) from
+// start, which must not be before Start: Fit(start, dur, need) == start, but
+// it stops at the first step that lacks room, O(log n + steps covered).
+func (p *Profile) Fits(start, dur Time, need Resources) bool {
+	end := start + Span(dur)
+	for i := p.find(start); i < len(p.steps) && p.steps[i].at < end; i++ {
+		if !need.FitsIn(p.steps[i].free) {
+			return false
+		}
+	}
+	return true
+}
+
 // FitLifted is Fit for a job that already holds a reservation of need at
 // own (laid with the same dur): it answers as if that reservation were
 // lifted, without changing the profile, so a policy compressing a schedule

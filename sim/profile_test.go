@@ -114,6 +114,9 @@ func TestProfileAgainstArray(t *testing.T) {
 			if got != want {
 				t.Fatalf("seed %d: Fit(%d, %d, %d) = %d; the array says %d", seed, from, dur, n, got, want)
 			}
+			if fits := p.Fits(from, dur, simtest.Cluster(n, 0)); fits != (want == from) {
+				t.Fatalf("seed %d: Fits(%d, %d, %d) = %v; the array's earliest fit is %d", seed, from, dur, n, fits, want)
+			}
 			if got >= 0 {
 				p.Reserve(got, dur, simtest.Cluster(n, 0))
 				for c := got; c < got+sim.Span(dur); c++ {
