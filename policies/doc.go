@@ -9,6 +9,10 @@
 //     first) and ObservingOrder, for orders that learn from the run;
 //   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
 //     per-user usage against target shares;
+//   - pbs.go: PBS's FIFO scheduler: first fit with a starving-job guard;
+//   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
+//     (queue time, expansion factor, size, fairshare, QoS), reservations
+//     for the top jobs, optional backfill;
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

@@ -19,7 +19,7 @@ func ExampleLookup() {
 	// Output:
 	// conservative <nil>
 	// true
-	// unknown policy "esay" (did you mean "easy"?); known: fcfs, sjf, easy, conservative, pbs-fifo
+	// unknown policy "esay" (did you mean "easy"?); known: fcfs, sjf, easy, conservative, pbs-fifo, maui
 }
 
 func ExampleNewFairshare() {

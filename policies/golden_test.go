@@ -52,6 +52,12 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
 	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
 	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
+	// Maui (Bode et al. 2000, 4.3) with its defaults, without backfill,
+	// with two reservations, and ranking by expansion factor.
+	{"maui", "maui", nil, simtest.Checks{MaxOpen: 1}},
+	{"maui-nobackfill", "maui", []string{"backfill=false"}, simtest.Checks{MaxOpen: 1}},
+	{"maui-depth2", "maui", []string{"reservation_depth=2"}, simtest.Checks{MaxOpen: 2}},
+	{"maui-xfactor", "maui", []string{"xfactor_weight=100"}, simtest.Checks{MaxOpen: 1}},
 }
 
 // new builds the policy, with the extra parameters after its own.
