@@ -119,9 +119,24 @@ type Maui struct {
 	depth    int
 	backfill bool
 
-	prof sim.Profile
-	at   []sim.Time // reservation start by Job.Seq; -1 for none
-	held []*sim.Job // the jobs holding a reservation, in the last pass's order
+	// prof holds the running jobs' estimated spans and the reservations.
+	// It is kept from pass to pass: time moves its start, an early end gives
+	// back the rest of the job's span (Finished), and it is rebuilt only
+	// while a job overruns its estimate.
+	prof    sim.Profile
+	built   bool       // prof is up to date
+	compact int        // steps after the last Compact
+	at      []sim.Time // by Job.Seq: the reservation of a waiting job (-1 for none), the start of a started one
+	held    []*sim.Job // the jobs holding a reservation, in the last pass's order
+
+	// gains counts the times room was given back to prof (an early end, a
+	// reservation lifted, a rebuild); between two gains the profile only
+	// loses room. memo, by Job.Seq, is what the last looks at a waiting
+	// job found; while gains has not moved they still hold, and a pass
+	// skips the profile scan.
+	gains  uint64
+	memo   []fitMemo
+	nomemo bool // tests: forget memo at every pass
 
 	// The state of a pass's walk down the queue.
 	pending []*sim.Job // held reservations not reached yet: all rank below
@@ -136,6 +151,17 @@ type Maui struct {
 	start    []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
+}
+
+// fitMemo is what the last looks at a waiting job found.
+type fitMemo struct {
+	// At gains failed, the job did not fit from any time before until.
+	failed uint64
+	until  sim.Time
+	// At gains held, the job's reservation was at its earliest fit from
+	// from: it cannot move earlier from any time at or after from.
+	held uint64
+	from sim.Time
 }
 
 var (
@@ -158,7 +184,7 @@ func NewMaui(c MauiConfig) (*Maui, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Maui{rank: newRanked(o), order: mo, depth: c.ReservationDepth, backfill: c.Backfill}, nil
+	return &Maui{rank: newRanked(o), order: mo, depth: c.ReservationDepth, backfill: c.Backfill, gains: 1}, nil
 }
 
 // Name returns "maui".
@@ -169,6 +195,7 @@ func (m *Maui) Name() string { return "maui" }
 func (m *Maui) Submitted(now sim.Time, j *sim.Job) {
 	for len(m.at) <= j.Seq {
 		m.at = append(m.at, -1)
+		m.memo = append(m.memo, fitMemo{})
 	}
 	m.rank.submitted(now, j)
 }
@@ -176,15 +203,29 @@ func (m *Maui) Submitted(now sim.Time, j *sim.Job) {
 // Finished tells the fairshare accounting that j ended.
 func (m *Maui) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	m.rank.finished(now, j, actual)
+	if !m.built {
+		return
+	}
+	if end := m.at[j.Seq] + sim.Span(j.Estimate); now < end {
+		m.giveBack(now, end-now, j.Need)
+	}
 }
 
 // Schedule runs one Maui pass.
 func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	q := m.rank.jobs(now, v)
+	if m.nomemo {
+		m.gains++
+	}
 	m.start, m.promise, m.withdraw = m.start[:0], m.promise[:0], m.withdraw[:0]
 	running := v.Running()
 	overrun := len(running) > 0 && running[0].EstimatedEnd() <= now
-	m.lay(now, v, overrun)
+	if !m.built || overrun {
+		m.rebuild(now, v, overrun)
+		m.built = !overrun
+	} else {
+		m.prof.Advance(now)
+	}
 
 	m.pending = append(m.pending[:0], m.held...)
 	m.next = m.next[:0]
@@ -205,7 +246,7 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 				m.releasePending() // they rank below reservation_depth reserved jobs
 			} else {
 				for _, p := range m.pending {
-					m.prof.Unreserve(m.at[p.Seq], p.Estimate, p.Need)
+					m.giveBack(m.at[p.Seq], p.Estimate, p.Need)
 				}
 				lifted = true
 			}
@@ -221,6 +262,12 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		}
 	}
 	m.held, m.next = m.next, m.held
+	if m.prof.Len() > 2*m.compact {
+		// Giving spans back leaves equal neighbouring steps; merge them
+		// whenever the profile has doubled, O(1) a step amortised.
+		m.prof.Compact()
+		m.compact = max(m.prof.Len(), 16)
+	}
 	wake := m.wake
 	if overrun {
 		// The reservations rest on a guess about when the overrunning job
@@ -234,10 +281,13 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 // keep moves j's reservation at old to its earliest fit with every other
 // reservation in place, and starts j if that is now.
 func (m *Maui) keep(now sim.Time, j *sim.Job, old sim.Time) {
-	t := m.move(now, j, old, m.from(now))
+	t, from, memo := old, m.from(now), &m.memo[j.Seq]
+	if memo.held != m.gains || from < memo.from || from > old {
+		t = m.move(now, j, old, from)
+		memo.held, memo.from = m.gains, from
+	}
 	if t == now {
-		m.at[j.Seq] = -1
-		m.start = append(m.start, j)
+		m.start = append(m.start, j) // at[j.Seq] is now, its start
 		return
 	}
 	m.reserved(j, t)
@@ -247,8 +297,9 @@ func (m *Maui) keep(now sim.Time, j *sim.Job, old sim.Time) {
 // else reserves it at its earliest fit if fewer than reservation_depth
 // jobs above it hold a reservation.
 func (m *Maui) place(now sim.Time, j *sim.Job) error {
-	if (m.backfill || !m.blocked) && j.Need.FitsIn(m.prof.FreeAt(now)) && m.prof.Fits(now, j.Estimate, j.Need) {
+	if (m.backfill || !m.blocked) && m.fits(now, j) {
 		m.prof.Reserve(now, j.Estimate, j.Need)
+		m.at[j.Seq] = now
 		m.start = append(m.start, j)
 		return nil
 	}
@@ -256,7 +307,8 @@ func (m *Maui) place(now sim.Time, j *sim.Job) error {
 	if m.nres >= m.depth {
 		return nil
 	}
-	t := m.prof.Fit(m.from(now), j.Estimate, j.Need)
+	from := m.from(now)
+	t := m.prof.Fit(from, j.Estimate, j.Need)
 	switch {
 	case t < 0:
 		return fmt.Errorf("job %d (needs %v) fits nowhere in the profile", j.ID, j.Need)
@@ -265,9 +317,30 @@ func (m *Maui) place(now sim.Time, j *sim.Job) error {
 	}
 	m.prof.Reserve(t, j.Estimate, j.Need)
 	m.at[j.Seq] = t
+	m.memo[j.Seq].held, m.memo[j.Seq].from = m.gains, from
 	m.promise = append(m.promise, sim.Reservation{Job: j, Start: t})
 	m.reserved(j, t)
 	return nil
+}
+
+// fits reports whether j fits now for its whole estimate, remembering a
+// failure.
+func (m *Maui) fits(now sim.Time, j *sim.Job) bool {
+	memo := &m.memo[j.Seq]
+	if memo.failed == m.gains && now < memo.until {
+		return false
+	}
+	ok, until := m.prof.Fits(now, j.Estimate, j.Need)
+	if !ok {
+		memo.failed, memo.until = m.gains, until
+	}
+	return ok
+}
+
+// giveBack frees need on [t, t+Span(dur)) in the profile.
+func (m *Maui) giveBack(t, dur sim.Time, need sim.Resources) {
+	m.prof.Unreserve(t, dur, need)
+	m.gains++
 }
 
 // reserved records that j holds a reservation at t after this pass.
@@ -282,7 +355,7 @@ func (m *Maui) reserved(j *sim.Job, t sim.Time) {
 
 // release lifts j's reservation at old and withdraws its promise.
 func (m *Maui) release(j *sim.Job, old sim.Time) {
-	m.prof.Unreserve(old, j.Estimate, j.Need)
+	m.giveBack(old, j.Estimate, j.Need)
 	m.at[j.Seq] = -1
 	m.withdraw = append(m.withdraw, j)
 }
@@ -303,7 +376,7 @@ func (m *Maui) relay() {
 	kept := m.pending[:0]
 	for _, p := range m.pending {
 		t := m.at[p.Seq]
-		if !m.prof.Fits(t, p.Estimate, p.Need) {
+		if ok, _ := m.prof.Fits(t, p.Estimate, p.Need); !ok {
 			m.at[p.Seq] = -1
 			m.withdraw = append(m.withdraw, p)
 			continue
@@ -334,12 +407,13 @@ func (m *Maui) from(now sim.Time) sim.Time {
 	return m.last
 }
 
-// lay builds the profile of the running jobs and the reservations held. If
-// the reservations no longer fit, or one has passed without its job
-// starting (possible only with overruns: a reservation laid behind an
+// rebuild lays the profile anew from the running jobs and the reservations
+// held. If the reservations no longer fit, or one has passed without its
+// job starting (possible only with overruns: a reservation laid behind an
 // overrunning job rests on a guess), all are withdrawn.
-func (m *Maui) lay(now sim.Time, v sim.View, overrun bool) {
+func (m *Maui) rebuild(now sim.Time, v sim.View, overrun bool) {
 	m.prof.Reset(now, v.Free(), v.Running())
+	m.gains++
 	stale := false
 	for _, j := range m.held {
 		if t := m.at[j.Seq]; t >= now {
@@ -374,9 +448,9 @@ func (m *Maui) move(now sim.Time, j *sim.Job, old, from sim.Time) sim.Time {
 		if t = m.prof.FitLifted(from, j.Estimate, j.Need, old); t == old {
 			return old
 		}
-		m.prof.Unreserve(old, j.Estimate, j.Need)
+		m.giveBack(old, j.Estimate, j.Need)
 	} else {
-		m.prof.Unreserve(old, j.Estimate, j.Need)
+		m.giveBack(old, j.Estimate, j.Need)
 		m.withdraw = append(m.withdraw, j)
 		t = m.prof.Fit(from, j.Estimate, j.Need)
 	}

@@ -118,3 +118,32 @@ func TestMauiParams(t *testing.T) {
 		t.Errorf("negative QoS priorities and depth 0: got %v; want a policy", err)
 	}
 }
+
+// TestMauiMemo: what Maui remembers between passes (which jobs did not
+// fit, which reservations cannot move earlier) changes no schedule.
+// Re-ranking priorities, several reservations, backfill on and off,
+// early ends and kills all move the profile.
+func TestMauiMemo(t *testing.T) {
+	configs := [][]string{
+		nil,
+		{"reservation_depth=3"},
+		{"xfactor_weight=20", "proc_weight=-0.5", "reservation_depth=3"},
+		{"xfactor_weight=50", "fairshare_weight=2", "half_life=100", "reservation_depth=3", "backfill=false"},
+		{"xfactor_weight=10", "proc_weight=1", "reservation_depth=2", "backfill=false"},
+	}
+	maui := golden(t, "maui")
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		c := simtest.Cluster(4+rng.Int64N(32), 0)
+		recs := randomWorkload(rng, 400, c, 20)
+		for _, set := range configs {
+			forget := maui.new(t, set...)
+			policies.ForgetMauiMemo(forget.(*policies.Maui))
+			want, _ := simtest.Run(t, c, forget, recs, sim.Options{}, simtest.Checks{MaxOpen: 3})
+			got, _ := simtest.Run(t, c, maui.new(t, set...), recs, sim.Options{}, simtest.Checks{MaxOpen: 3})
+			if diff := cmp.Diff(scheduleLines(want), scheduleLines(got)); diff != "" {
+				t.Fatalf("seed %d, maui %v: schedules differ (-without memo +with):\n%s", seed, set, diff)
+			}
+		}
+	}
+}

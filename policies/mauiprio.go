@@ -63,6 +63,7 @@ type mauiOrder struct {
 	w     MauiWeights
 	qos   map[int32]float64 // QoS priority by SWF queue number
 	fs    *Fairshare        // nil unless w.Fairshare != 0
+	bases []float64         // base by Job.Seq, from Submitted
 	keyed []keyedJob        // scratch for Sort
 }
 
@@ -73,7 +74,10 @@ type keyedJob struct {
 
 var _ ObservingOrder = (*mauiOrder)(nil)
 
-// newMauiOrder returns the order, static when the weights allow.
+// newMauiOrder returns the order: Arrival when the priority is the time
+// waited alone (or nothing), which ranks jobs by submission and then by
+// arrival, exactly as Arrival does; static when the weights allow; dynamic
+// otherwise.
 func newMauiOrder(w MauiWeights, qos map[int32]float64, fs FairshareConfig) (Order, *mauiOrder, error) {
 	o := &mauiOrder{w: w, qos: qos}
 	if w.Fairshare != 0 {
@@ -83,7 +87,10 @@ func newMauiOrder(w MauiWeights, qos map[int32]float64, fs FairshareConfig) (Ord
 		}
 		o.fs = f
 	}
-	if w.static() {
+	switch {
+	case w.static() && w.Procs == 0 && (w.QoS == 0 || len(qos) == 0) && w.QueueTime >= 0:
+		return Arrival{}, o, nil
+	case w.static():
 		return mauiStatic{o}, o, nil
 	}
 	return o, o, nil
@@ -97,10 +104,13 @@ func (o *mauiOrder) base(j *sim.Job) float64 {
 	return o.w.Procs*float64(j.Need[sim.Procs]) + o.w.QoS*o.qos[j.Queue] - o.w.QueueTime*float64(j.Submit)/60
 }
 
-// key returns j's key at now; total is everyone's decayed usage at now
-// (unused without a fairshare weight).
-func (o *mauiOrder) key(now sim.Time, j *sim.Job, total float64) float64 {
-	k := o.base(j)
+// cachedBase is base(j) as Submitted recorded it.
+func (o *mauiOrder) cachedBase(j *sim.Job) float64 { return o.bases[j.Seq] }
+
+// key returns j's key at now from its base; total is everyone's decayed
+// usage at now (unused without a fairshare weight).
+func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
+	k := base
 	if o.w.XFactor != 0 {
 		k += o.w.XFactor * xfactor(now, j)
 	}
@@ -116,7 +126,7 @@ func (o *mauiOrder) priority(now sim.Time, j *sim.Job) float64 {
 	if o.fs != nil {
 		total = o.fs.TotalUsage(now)
 	}
-	return o.key(now, j, total) + o.w.QueueTime*float64(now)/60
+	return o.key(now, j, o.base(j), total) + o.w.QueueTime*float64(now)/60
 }
 
 // xfactor is (wait + requested)/requested, a requested time below one
@@ -144,7 +154,7 @@ func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
 	}
 	o.keyed = o.keyed[:0]
 	for _, j := range q {
-		o.keyed = append(o.keyed, keyedJob{o.key(now, j, total), j})
+		o.keyed = append(o.keyed, keyedJob{o.key(now, j, o.cachedBase(j), total), j})
 	}
 	slices.SortFunc(o.keyed, func(a, b keyedJob) int {
 		return cmp.Or(cmp.Compare(b.key, a.key), cmp.Compare(a.j.Seq, b.j.Seq))
@@ -154,8 +164,13 @@ func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
 	}
 }
 
-// Submitted tells the fairshare accounting, if any, that j arrived.
+// Submitted records j's base key and tells the fairshare accounting, if
+// any, that j arrived.
 func (o *mauiOrder) Submitted(now sim.Time, j *sim.Job) {
+	for len(o.bases) <= j.Seq {
+		o.bases = append(o.bases, 0)
+	}
+	o.bases[j.Seq] = o.base(j)
 	if o.fs != nil {
 		o.fs.Submitted(now, j)
 	}
@@ -183,7 +198,7 @@ var _ StaticOrder = mauiStatic{}
 
 // Compare orders by (base key descending, Seq).
 func (o mauiStatic) Compare(a, b *sim.Job) int {
-	return cmp.Or(cmp.Compare(o.base(b), o.base(a)), cmp.Compare(a.Seq, b.Seq))
+	return cmp.Or(cmp.Compare(o.cachedBase(b), o.cachedBase(a)), cmp.Compare(a.Seq, b.Seq))
 }
 
 // Sort orders q by Compare.

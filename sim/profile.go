@@ -79,15 +79,21 @@ func (p *Profile) Fit(from, dur Time, need Resources) Time { return p.fit(from, 
 
 // Fits reports whether need fits for dur seconds (Span(dur) in fact) from
 // start, which must not be before Start: Fit(start, dur, need) == start, but
-// it stops at the first step that lacks room, O(log n + steps covered).
-func (p *Profile) Fits(start, dur Time, need Resources) bool {
+// it stops at the first step that lacks room, O(log n + steps covered). If
+// need does not fit, until is the end of that step (math.MaxInt64 for the
+// last): until the profile gains room, need fits from no time in
+// [start, until) either, since every such span covers part of that step.
+func (p *Profile) Fits(start, dur Time, need Resources) (ok bool, until Time) {
 	end := start + Span(dur)
 	for i := p.find(start); i < len(p.steps) && p.steps[i].at < end; i++ {
 		if !need.FitsIn(p.steps[i].free) {
-			return false
+			if i+1 < len(p.steps) {
+				return false, p.steps[i+1].at
+			}
+			return false, math.MaxInt64
 		}
 	}
-	return true
+	return true, 0
 }
 
 // FitLifted is Fit for a job that already holds a reservation of need at
