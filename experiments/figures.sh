@@ -26,3 +26,12 @@ $ss plot load --metric wait_mean --out "$figs/toth2014-wait-vs-load.png" out/tot
 for p in fifo fairshare-fifo backfill fairshare-backfill; do
 	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
+
+$ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
+$ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
+$ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/maui2000
+# Each replicate's makespans and bounds, the table of experiments/README.md:
+# the legends of these figures give them.
+for k in 1 2 3 4 5; do
+	$ss plot utilization --replicate "$k" --out "out/maui2000/utilization-$k.svg" out/maui2000
+done
