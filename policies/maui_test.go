@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -34,12 +35,20 @@ func TestMauiSpecialCases(t *testing.T) {
 			{"maui backfill=false vs fcfs", maui.new(t, "backfill=false"), golden(t, "fcfs").new(t)},
 		}
 		for _, p := range pairs {
-			got, _ := simtest.Run(t, c, p.maui, recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
-			want, _ := simtest.Run(t, c, p.other, recs, sim.Options{}, simtest.Checks{})
-			if diff := cmp.Diff(scheduleLines(want), scheduleLines(got)); diff != "" {
-				t.Fatalf("seed %d, %s: schedules differ (-other +maui):\n%s", seed, p.name, diff)
-			}
+			sameSchedule(t, fmt.Sprintf("seed %d, %s", seed, p.name), c, recs, p.maui, p.other, simtest.Checks{MaxOpen: 1})
 		}
+	}
+}
+
+// sameSchedule runs policies got and want on recs and machine c and fails
+// t, naming what, unless they give the same schedule; got must pass Verify
+// with checks.
+func sameSchedule(t *testing.T, what string, c sim.Resources, recs []sim.Record, got, want sim.Policy, checks simtest.Checks) {
+	t.Helper()
+	g, _ := simtest.Run(t, c, got, recs, sim.Options{}, checks)
+	w, _ := simtest.Run(t, c, want, recs, sim.Options{}, simtest.Checks{})
+	if diff := cmp.Diff(scheduleLines(w), scheduleLines(g)); diff != "" {
+		t.Fatalf("%s: schedules differ (-%s +%s):\n%s", what, want.Name(), got.Name(), diff)
 	}
 }
 
@@ -139,11 +148,7 @@ func TestMauiMemo(t *testing.T) {
 		for _, set := range configs {
 			forget := maui.new(t, set...)
 			policies.ForgetMauiMemo(forget.(*policies.Maui))
-			want, _ := simtest.Run(t, c, forget, recs, sim.Options{}, simtest.Checks{MaxOpen: 3})
-			got, _ := simtest.Run(t, c, maui.new(t, set...), recs, sim.Options{}, simtest.Checks{MaxOpen: 3})
-			if diff := cmp.Diff(scheduleLines(want), scheduleLines(got)); diff != "" {
-				t.Fatalf("seed %d, maui %v: schedules differ (-without memo +with):\n%s", seed, set, diff)
-			}
+			sameSchedule(t, fmt.Sprintf("seed %d, maui %v with memo (+) and without (-)", seed, set), c, recs, maui.new(t, set...), forget, simtest.Checks{MaxOpen: 3})
 		}
 	}
 }

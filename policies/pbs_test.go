@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -66,11 +67,7 @@ func TestPBSLimits(t *testing.T) {
 			{"max_starve=10^9 vs no guard", pbs.new(t, "max_starve=1000000000"), pbs.new(t, "help_starving_jobs=false")},
 		}
 		for _, p := range pairs {
-			got, _ := simtest.Run(t, c, p.got, recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
-			other, _ := simtest.Run(t, c, p.other, recs, sim.Options{}, simtest.Checks{})
-			if diff := cmp.Diff(scheduleLines(other), scheduleLines(got)); diff != "" {
-				t.Fatalf("seed %d, %s: schedules differ (-other +pbs-fifo):\n%s", seed, p.name, diff)
-			}
+			sameSchedule(t, fmt.Sprintf("seed %d, %s", seed, p.name), c, recs, p.got, p.other, simtest.Checks{MaxOpen: 1})
 		}
 	}
 }
