@@ -27,6 +27,14 @@ for p in fifo fairshare-fifo backfill fairshare-backfill; do
 	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
 
+# psp2016: the paper's four instances per scenario, then twenty to see how
+# much of the picture is noise. Each classes command also writes its table.
+$ss run --quiet --force --out out/psp2016 experiments/psp2016.hcl
+$ss plot classes --out "$figs/psp2016-classes.png" out/psp2016 | tail -n +3 >"$figs/psp2016-classes.md"
+$ss run --quiet --force --out out/psp2016-20 --var replicates=20 experiments/psp2016.hcl
+$ss plot classes --out "$figs/psp2016-classes-20.png" out/psp2016-20 | tail -n +3 >"$figs/psp2016-classes-20.md"
+
+# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
 $ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
 $ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
 $ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/maui2000

@@ -9,6 +9,9 @@
 //     first) and ObservingOrder, for orders that learn from the run;
 //   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
 //     per-user usage against target shares;
+//   - accuracy.go: the Penalty Scheduling Policy's priorities, an
+//     ObservingOrder: users ranked by the accuracy of their recent
+//     estimates (the "psp" entry is EASY over it);
 //   - pbs.go: PBS's FIFO scheduler: first fit with a starving-job guard;
 //   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
 //     (queue time, expansion factor, size, fairshare, QoS), reservations

@@ -50,6 +50,9 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
 	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+	// The Penalty Scheduling Policy of Rocchetti et al. (2015): EASY with
+	// users ranked by the accuracy of their recent estimates.
+	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
 	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
 	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
 	// Maui (Bode et al. 2000, 4.3) with its defaults, without backfill,

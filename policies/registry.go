@@ -28,26 +28,35 @@ type Entry struct {
 
 // OrderParams are the parameters of the disciplines that take a queue
 // order. The fairshare knobs are checked whatever the order but used only
-// with order = "fairshare", so a sweep may vary the order and keep them.
+// with order = "fairshare", so a sweep may vary the order and keep them;
+// likewise the accuracy knobs with order = "accuracy".
 type OrderParams struct {
-	Order    string   `hcl:"order,optional" doc:"queue order: arrival (first come, first served), sjf (shortest requested time first) or fairshare (least decayed usage per target share first, re-ordered at every pass)"`
+	Order    string   `hcl:"order,optional" doc:"queue order: arrival (first come, first served), sjf (shortest requested time first), fairshare (least decayed usage per target share first, re-ordered at every pass) or accuracy (PSP: users with accurate recent estimates first)"`
 	HalfLife sim.Time `hcl:"half_life,optional" doc:"fairshare: seconds for a user's usage to decay by half; default one day, the half_life of TORQUE's pbs_sched"`
 	Usage    string   `hcl:"usage,optional" doc:"fairshare: what a running job is charged per second: procs (processors) or dominant (its largest share of any resource kind)"`
 	Shares   string   `hcl:"shares,optional" doc:"fairshare: target weights as \"user:weight,user:weight\" (SWF user numbers); unlisted users weigh 1; empty: equal shares"`
+	Window   int      `hcl:"accuracy_window,optional" doc:"accuracy: a user's accuracy is the mean runtime/requested time of their last N ended jobs; the paper's N is 10"`
+	NewUser  int      `hcl:"new_user_priority,optional" doc:"accuracy: priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
 }
 
 // order returns the Order named by p. Each fault names its parameter.
 func (p *OrderParams) order() (Order, error) {
 	switch p.Order {
-	case "arrival", "", "sjf", "fairshare":
+	case "arrival", "", "sjf", "fairshare", "accuracy":
 	default:
-		return nil, fmt.Errorf("parameter \"order\": %q is not arrival, sjf or fairshare", p.Order)
+		return nil, fmt.Errorf("parameter \"order\": %q is not arrival, sjf, fairshare or accuracy", p.Order)
 	}
 	fc, err := fairshareParams(p.HalfLife, p.Usage, p.Shares)
 	if err != nil {
 		return nil, err
 	}
+	acc, err := accuracyOrder(p.Window, p.NewUser)
+	if err != nil {
+		return nil, err
+	}
 	switch p.Order {
+	case "accuracy":
+		return acc, nil
 	case "sjf":
 		return ShortestFirst{}, nil
 	case "fairshare":
@@ -75,7 +84,8 @@ func fairshareParams(halfLife sim.Time, usage, shares string) (FairshareConfig, 
 }
 
 func orderParams() any {
-	return &OrderParams{Order: "arrival", HalfLife: DefaultHalfLife, Usage: UsageProcs.String()}
+	acc := DefaultAccuracyConfig()
+	return &OrderParams{Order: "arrival", HalfLife: DefaultHalfLife, Usage: UsageProcs.String(), Window: acc.Window, NewUser: acc.NewUser}
 }
 
 // plain adapts a constructor without parameters.
@@ -112,6 +122,8 @@ var builtin = [...]Entry{
 		orderParams, ordered(NewEASY)},
 	{"conservative", "conservative backfilling: every waiting job holds a reservation",
 		orderParams, ordered(NewConservative)},
+	{"psp", "Penalty Scheduling Policy: EASY backfilling, users with accurate recent estimates first",
+		pspParams, newPSP},
 	{"pbs-fifo", "PBS's FIFO scheduler: first fit in arrival order, stopped by a job starving past max_starve",
 		pbsParams, newPBSFIFO},
 	{"maui", "the Maui scheduler: weighted priorities, reservations for the top jobs, backfill around them",
