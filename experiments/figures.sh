@@ -52,3 +52,12 @@ for w in kth meta mixed; do
 	$ss plot load --metric wait_mean --out "$figs/ibb2016-$w-wait.png" out/ibb2016-$w
 	$ss plot load --metric slowdown_mean --out "$figs/ibb2016-$w-slowdown.png" out/ibb2016-$w
 done
+# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
+$ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
+$ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
+$ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/maui2000
+# Each replicate's makespans and bounds, the table of experiments/README.md:
+# the legends of these figures give them.
+for k in 1 2 3 4 5; do
+	$ss plot utilization --replicate "$k" --out "out/maui2000/utilization-$k.svg" out/maui2000
+done

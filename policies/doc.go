@@ -15,6 +15,10 @@
 //   - balanced.go: Backfill Balanced and Improved Backfill Balanced, EASY
 //     choosing its backfilled jobs by how they balance processors, memory
 //     and any other kind the cluster has;
+//   - pbs.go: PBS's FIFO scheduler: first fit with a starving-job guard;
+//   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
+//     (queue time, expansion factor, size, fairshare, QoS), reservations
+//     for the top jobs, optional backfill;
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

@@ -59,6 +59,14 @@ var goldenPolicies = []goldenPolicy{
 	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
 	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
 	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
+	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
+	// Maui (Bode et al. 2000, 4.3) with its defaults, without backfill,
+	// with two reservations, and ranking by expansion factor.
+	{"maui", "maui", nil, simtest.Checks{MaxOpen: 1}},
+	{"maui-nobackfill", "maui", []string{"backfill=false"}, simtest.Checks{MaxOpen: 1}},
+	{"maui-depth2", "maui", []string{"reservation_depth=2"}, simtest.Checks{MaxOpen: 2}},
+	{"maui-xfactor", "maui", []string{"xfactor_weight=100"}, simtest.Checks{MaxOpen: 1}},
 }
 
 // new builds the policy, with the extra parameters after its own.

@@ -72,6 +72,11 @@ var propertyPolicies = append(slices.Clip(goldenPolicies),
 	goldenPolicy{"accuracy-fifo", "fcfs", []string{"order=accuracy"}, simtest.Checks{}},
 	goldenPolicy{"accuracy-conservative", "conservative", []string{"order=accuracy", "accuracy_window=3"}, simtest.Checks{PromiseOnWait: true}},
 	goldenPolicy{"psp-short-window", "psp", []string{"accuracy_window=2", "new_user_priority=1"}, simtest.Checks{MaxOpen: 1}},
+	// Maui's priorities re-rank the queue between passes: reservations are
+	// overtaken, released and made again.
+	goldenPolicy{"maui-mixed", "maui", []string{"xfactor_weight=20", "proc_weight=-0.5", "fairshare_weight=1", "half_life=300", "reservation_depth=3"}, simtest.Checks{MaxOpen: 3}},
+	goldenPolicy{"maui-mixed-nobackfill", "maui", []string{"xfactor_weight=50", "fairshare_weight=2", "half_life=100", "shares=2:3", "reservation_depth=2", "backfill=false"}, simtest.Checks{MaxOpen: 2}},
+	goldenPolicy{"maui-depth0", "maui", []string{"reservation_depth=0", "proc_weight=1"}, simtest.Checks{}},
 )
 
 // TestRandomWorkloads runs every policy on seeded random workloads: Verify

@@ -39,6 +39,11 @@ without simulating anything. KIND is one of:
            workload, one panel per policy; runs of one load factor. It also
            prints the means as a Markdown table, with each workload's ratio
            of its lowest to its highest class
+  utilization
+           processor utilization over time of one replicate, a line per
+           policy to its makespan, beside the makespans with every
+           processor busy and with one job at a time; pick the replicate
+           with --replicate (and --workload, --load)
 
 --workload, --policy, --load and --replicate select runs for every kind
 (lists are comma-separated); boxes, means and load need runs of one
@@ -52,6 +57,7 @@ Examples:
   schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png results/quickstart
   schedsweep plot load --metric wait_mean --out wait.png results/quickstart
   schedsweep plot classes --out classes.png results/psp2016
+  schedsweep plot utilization --load 1 --replicate 1 --out util.png results/quickstart
 
 Flags:
 `
@@ -70,6 +76,7 @@ func plotKinds() []plotKind {
 		{"heatmap", plot.Heatmap, nil},
 		{"load", plot.LoadLines, nil},
 		{"classes", plot.Classes, classTable},
+		{"utilization", plot.Utilization, nil},
 	}
 }
 
@@ -100,7 +107,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	runKey := fs.String("run", "", "only the run with this `key` (runs.parquet's run_key)")
 	width := fs.String("width", "", "figure `width`, e.g. 8in, 20cm or 1200px (default: the kind's)")
 	height := fs.String("height", "", "figure `height`, likewise")
-	bin := fs.Int("bin", 0, "heatmap: `minutes` per cell (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
+	bin := fs.Int("bin", 0, "heatmap, utilization: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

@@ -110,7 +110,7 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
 		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png or FILE.svg is required"},
 		{"bad extension", []string{"plot", "means", "--out", "f.pdf", res}, exitUsage, `--out "f.pdf": want a file name ending in .png or .svg`},
