@@ -52,6 +52,7 @@ for w in kth meta mixed; do
 	$ss plot load --metric wait_mean --out "$figs/ibb2016-$w-wait.png" out/ibb2016-$w
 	$ss plot load --metric slowdown_mean --out "$figs/ibb2016-$w-slowdown.png" out/ibb2016-$w
 done
+
 # maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
 $ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
 $ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
