@@ -62,7 +62,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 		fmt.Fprintln(fs.Output(), "\nPolicies:")
 		for _, e := range policies.Entries() {
-			fmt.Fprintf(fs.Output(), "  %-13s %s\n", e.Name, e.Summary)
+			listName(fs.Output(), e.Name, e.Summary)
 			if e.Params != nil {
 				for _, f := range params.Describe(e.Params()) {
 					fmt.Fprintf(fs.Output(), "  %-13s   --policy-param %s=%s: %s\n", "", f.Name, f.Default, f.Doc)
