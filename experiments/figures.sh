@@ -6,6 +6,8 @@
 #
 # TRACE_DIR holds wagap-2013.swf.gz (default ../shared/workloads); with no
 # such file, the registered trace is used (schedsweep trace fetch wagap-2013).
+# The ibb2016 study runs on KTH-SP2 and METACENTRUM-2009-2 from TRACE_DIR,
+# stand-ins for LANL-CM5, which is not there (see experiments/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 traces=${1:-../shared/workloads}
@@ -27,6 +29,43 @@ for p in fifo fairshare-fifo backfill fairshare-backfill; do
 	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
 
+# psp2016: the paper's four instances per scenario, then twenty to see how
+# much of the picture is noise. Each classes command also writes its table.
+$ss run --quiet --force --out out/psp2016 experiments/psp2016.hcl
+$ss plot classes --out "$figs/psp2016-classes.png" out/psp2016 | tail -n +3 >"$figs/psp2016-classes.md"
+$ss run --quiet --force --out out/psp2016-20 --var replicates=20 experiments/psp2016.hcl
+$ss plot classes --out "$figs/psp2016-classes-20.png" out/psp2016-20 | tail -n +3 >"$figs/psp2016-classes-20.md"
+
+# ibb2016: BB vs IBB over relative loads; "pure" is KTH-SP2 (no memory
+# data) and METACENTRUM-2009-2 alone, "mixed" the two merged; 1 GiB per
+# processor as in the paper. Response time is wait plus a run time that is
+# the same for every policy, so only wait and slowdown are drawn.
+kth=$(realpath "$traces/KTH-SP2-1996-2.1-cln.swf.gz")
+meta=$(realpath "$traces/METACENTRUM-2009-2.swf.gz")
+$ss run --quiet --force --out out/ibb2016-kth --var "pure=$kth" --var procs=100 --var memory=100GiB \
+	--var workloads=pure --var 'loads=[0.8,0.9,1,1.1,1.2,1.3]' experiments/ibb2016.hcl
+$ss run --quiet --force --out out/ibb2016-meta --var "pure=$meta" --var pure_memory_unit=kb-per-job \
+	--var procs=806 --var memory=806GiB --var workloads=pure --var 'loads=[1,1.5,2,2.5]' experiments/ibb2016.hcl
+$ss run --quiet --force --out out/ibb2016-mixed --var "pure=$kth" --var "other=$meta" --var procs=806 --var memory=806GiB \
+	--var workloads=mixed --var 'loads=[1,1.5,2,2.5,3]' experiments/ibb2016.hcl
+for w in kth meta mixed; do
+	$ss plot load --metric wait_mean --out "$figs/ibb2016-$w-wait.png" out/ibb2016-$w
+	$ss plot load --metric slowdown_mean --out "$figs/ibb2016-$w-slowdown.png" out/ibb2016-$w
+done
+
+# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
+$ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
+$ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
+$ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/maui2000
+# Each replicate's makespans and bounds, the table of experiments/README.md:
+# the legends of these figures give them.
+for k in 1 2 3 4 5; do
+	$ss plot utilization --replicate "$k" --out "out/maui2000/utilization-$k.svg" out/maui2000
+done
+
+# measy: EASY and its two-tier extensions on the Feitelson and Jann models;
+# 95% confidence intervals over the replicates; the migration-cost sweep at
+# load factor 1.2; the 100%-CPU-usage variant.
 $ss run --quiet --force --out out/measy experiments/measy.hcl
 for w in feitelson jann; do
 	for m in response_mean bounded_slowdown_mean; do

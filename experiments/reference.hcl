@@ -45,12 +45,17 @@ workload "kth" {
   trace               = "KTH-SP2"     # a registered trace (need not be downloaded yet) or a path relative to this file
   procs_field         = "requested"   # requested (default) or allocated processors
   memory_field        = "none"        # none (default), requested or used memory
-  memory_unit         = "kb-per-proc" # kb-per-proc (default, the SWF standard) or bytes-per-job
+  memory_unit         = "kb-per-proc" # kb-per-proc (default, the SWF standard), bytes-per-job or kb-per-job
   negative_as_missing = false         # read negative values as missing instead of failing
   window              = [0, 604800]   # optional cut [from, to) in the trace's seconds
   users               = [3, 7]        # optional: keep only these users' jobs
   jobs                = 10000         # optional: then take the first N jobs
   estimates           = "keep"        # as for models
+}
+
+workload "mixed" {
+  merge     = [workload.lublin, workload.kth] # instead of model or trace: these workloads' jobs interleaved, each shifted to start at 0, users kept apart; a job wider than the cluster is reshaped to fit, keeping its work
+  estimates = "keep"                          # jobs and estimates apply to the merged stream; trace options belong to the parts
 }
 
 # Policies: the type defaults to the label.

@@ -9,6 +9,16 @@
 //     first) and ObservingOrder, for orders that learn from the run;
 //   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
 //     per-user usage against target shares;
+//   - accuracy.go: the Penalty Scheduling Policy's priorities, an
+//     ObservingOrder: users ranked by the accuracy of their recent
+//     estimates (the "psp" entry is EASY over it);
+//   - balanced.go: Backfill Balanced and Improved Backfill Balanced, EASY
+//     choosing its backfilled jobs by how they balance processors, memory
+//     and any other kind the cluster has;
+//   - pbs.go: PBS's FIFO scheduler: first fit with a starving-job guard;
+//   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
+//     (queue time, expansion factor, size, fairshare, QoS), reservations
+//     for the top jobs, optional backfill;
 //   - twotier.go: KEASY, REASY and MEASY, EASY extended to processors
 //     with a foreground and a background VM; they are tier.Policy values
 //     that the two-tier engine of package sim/tier runs (tier.Simulator);

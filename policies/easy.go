@@ -33,6 +33,9 @@ import "github.com/schedsweep/schedsweep/sim"
 type EASY struct {
 	name string
 	rank ranked
+	// fill picks the backfilled jobs of a pass; nil is EASY's own first
+	// fit in queue order. Balanced sets it.
+	fill func(w *window, q []*sim.Job)
 
 	head   *sim.Job // the job holding the reservation, nil if none
 	headAt sim.Time
@@ -81,23 +84,13 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if i < len(q) {
 		head = q[i]
 		shadow, extra := e.shadow(now, head, free, v.Running())
-		for _, j := range q[i+1:] {
-			if free[sim.Procs] == 0 {
-				break // every admitted job needs a processor
-			}
-			if !j.Need.FitsIn(free) {
-				continue
-			}
-			switch {
-			case now+j.Estimate <= shadow:
-			case j.Need.FitsIn(extra):
-				extra = extra.Sub(j.Need)
-			default:
-				continue
-			}
-			free = free.Sub(j.Need)
-			e.begin(now, j)
+		w := window{now: now, shadow: shadow, free: free, extra: extra, capacity: v.Capacity(), start: e.start}
+		if e.fill != nil {
+			e.fill(&w, q[i+1:])
+		} else {
+			w.firstFit(q[i+1:])
 		}
+		e.start = w.start
 		// Jobs started ahead of the head this pass outrank it (a new job
 		// under a priority order): they may take what its reservation
 		// counted on, so the old promise is withdrawn and made again.
@@ -116,6 +109,49 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	e.head = head
 	e.rank.took(now, v, e.start)
 	return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
+}
+
+// window is what backfilling must respect in a pass once the head is
+// blocked: the resources free now, the head's shadow time and the extra
+// resources left over at the shadow time. take keeps it up to date.
+type window struct {
+	now, shadow sim.Time
+	free, extra sim.Resources
+	capacity    sim.Resources
+	start       []*sim.Job // the pass's starts so far, backfilled jobs last
+}
+
+// admits reports whether j may start now without delaying the head: it fits
+// the free resources and either ends by the shadow time or fits the extra.
+func (w *window) admits(j *sim.Job) bool {
+	return j.Need.FitsIn(w.free) && (w.now+j.Estimate <= w.shadow || j.Need.FitsIn(w.extra))
+}
+
+// take starts j, which admits has passed. A job that runs past the shadow
+// time uses the extra resources.
+func (w *window) take(j *sim.Job) {
+	if w.now+j.Estimate > w.shadow {
+		w.extra = w.extra.Sub(j.Need)
+	}
+	w.free = w.free.Sub(j.Need)
+	w.start = append(w.start, j)
+}
+
+// full reports whether no job can start: every admitted job needs a
+// processor.
+func (w *window) full() bool { return w.free[sim.Procs] == 0 }
+
+// firstFit is EASY's backfilling: every job that admits allows, in queue
+// order.
+func (w *window) firstFit(q []*sim.Job) {
+	for _, j := range q {
+		if w.full() {
+			break
+		}
+		if w.admits(j) {
+			w.take(j)
+		}
+	}
 }
 
 // begin records that j starts now.

@@ -62,30 +62,39 @@ func ParseUsage(s string) (Usage, error) {
 // being an SWF user number (-1 for jobs whose user is unknown) and weight a
 // positive number. Spaces around entries and colons are allowed; "" gives
 // no targets (nil). Each fault names the entry.
-func ParseShares(s string) (map[int32]float64, error) {
+func ParseShares(s string) (map[int32]float64, error) { return parseTable(s, "user", "weight", true) }
+
+// parseTable reads "key:value,key:value" into a map from whole-number keys
+// (int32) to finite numbers, positive ones if positive is set; "" gives
+// nil. Faults name the entry and call the parts keyName and valueName.
+func parseTable(s, keyName, valueName string, positive bool) (map[int32]float64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	shares := make(map[int32]float64)
-	for entry := range strings.SplitSeq(s, ",") {
-		user, weight, ok := strings.Cut(entry, ":")
-		if !ok {
-			return nil, fmt.Errorf("entry %q is not user:weight", strings.TrimSpace(entry))
-		}
-		u, err := strconv.ParseInt(strings.TrimSpace(user), 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("entry %q: user %q is not a whole number", strings.TrimSpace(entry), strings.TrimSpace(user))
-		}
-		w, err := strconv.ParseFloat(strings.TrimSpace(weight), 64)
-		if err != nil || math.IsInf(w, 0) || !(w > 0) {
-			return nil, fmt.Errorf("entry %q: weight %q is not a positive number", strings.TrimSpace(entry), strings.TrimSpace(weight))
-		}
-		if _, dup := shares[int32(u)]; dup {
-			return nil, fmt.Errorf("user %d is given twice", u)
-		}
-		shares[int32(u)] = w
+	want := "a finite number"
+	if positive {
+		want = "a positive number"
 	}
-	return shares, nil
+	table := make(map[int32]float64)
+	for entry := range strings.SplitSeq(s, ",") {
+		key, value, ok := strings.Cut(entry, ":")
+		if !ok {
+			return nil, fmt.Errorf("entry %q is not %s:%s", strings.TrimSpace(entry), keyName, valueName)
+		}
+		k, err := strconv.ParseInt(strings.TrimSpace(key), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("entry %q: %s %q is not a whole number", strings.TrimSpace(entry), keyName, strings.TrimSpace(key))
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || positive && !(v > 0) {
+			return nil, fmt.Errorf("entry %q: %s %q is not %s", strings.TrimSpace(entry), valueName, strings.TrimSpace(value), want)
+		}
+		if _, dup := table[int32(k)]; dup {
+			return nil, fmt.Errorf("%s %d is given twice", keyName, k)
+		}
+		table[int32(k)] = v
+	}
+	return table, nil
 }
 
 // FairshareConfig are the knobs of a fairshare order.
@@ -380,9 +389,22 @@ func (f *Fairshare) Usage(user int32, now sim.Time) float64 {
 	if !ok {
 		return 0
 	}
+	return f.decayed(&f.users[ui], now)
+}
+
+// TotalUsage returns the sum of every user's Usage at now, O(users).
+func (f *Fairshare) TotalUsage(now sim.Time) float64 {
+	total := 0.0
+	for i := range f.users {
+		total += f.decayed(&f.users[i], now)
+	}
+	return total
+}
+
+// decayed returns u's decayed usage at now.
+func (f *Fairshare) decayed(u *fsUser, now sim.Time) float64 {
 	// charge(u, now)/2^((now−epoch)/H), rearranged so that a time far
 	// past the epoch underflows to 0 rather than overflowing.
-	u := &f.users[ui]
 	usage := u.charged * math.Exp2(-float64(now-f.epoch)/float64(f.halfLife))
 	if u.rate != 0 {
 		usage += float64(u.rate * f.k * -math.Expm1(-float64(now-u.last)*f.perSec))

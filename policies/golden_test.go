@@ -50,6 +50,23 @@ var goldenPolicies = []goldenPolicy{
 	{"fairshare-fifo", "fcfs", []string{"order=fairshare"}, simtest.Checks{}},
 	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
 	{"fairshare-conservative", "conservative", []string{"order=fairshare"}, simtest.Checks{PromiseOnWait: true}},
+	// The Penalty Scheduling Policy of Rocchetti et al. (2015): EASY with
+	// users ranked by the accuracy of their recent estimates.
+	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
+	// Backfill Balanced, as Leinberger et al. and as Liu et al. (2016) read
+	// it, and Improved Backfill Balanced: EASY's reservation, so EASY's
+	// checks.
+	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
+	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
+	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
+	// Maui (Bode et al. 2000, 4.3) with its defaults, without backfill,
+	// with two reservations, and ranking by expansion factor.
+	{"maui", "maui", nil, simtest.Checks{MaxOpen: 1}},
+	{"maui-nobackfill", "maui", []string{"backfill=false"}, simtest.Checks{MaxOpen: 1}},
+	{"maui-depth2", "maui", []string{"reservation_depth=2"}, simtest.Checks{MaxOpen: 2}},
+	{"maui-xfactor", "maui", []string{"xfactor_weight=100"}, simtest.Checks{MaxOpen: 1}},
 	// The two-tier policies of Liu et al. (2012): one promise at a time, for
 	// the head of the merged list; tier.Verify checks the rest.
 	{"keasy", "keasy", nil, simtest.Checks{MaxOpen: 1}},

@@ -67,6 +67,16 @@ var propertyPolicies = append(slices.Clip(goldenPolicies),
 	goldenPolicy{"fairshare-fifo-dominant", "fcfs", []string{"order=fairshare", "half_life=60", "usage=dominant"}, simtest.Checks{}},
 	goldenPolicy{"fairshare-easy-short", "easy", []string{"order=fairshare", "half_life=300", "shares=0:4,3:0.5"}, simtest.Checks{MaxOpen: 1}},
 	goldenPolicy{"fairshare-conservative-dominant", "conservative", []string{"order=fairshare", "half_life=200", "usage=dominant", "shares=1:2"}, simtest.Checks{PromiseOnWait: true}},
+	// The accuracy order under the other two disciplines, and PSP with a
+	// short window and pessimistic new users, whose priorities move often.
+	goldenPolicy{"accuracy-fifo", "fcfs", []string{"order=accuracy"}, simtest.Checks{}},
+	goldenPolicy{"accuracy-conservative", "conservative", []string{"order=accuracy", "accuracy_window=3"}, simtest.Checks{PromiseOnWait: true}},
+	goldenPolicy{"psp-short-window", "psp", []string{"accuracy_window=2", "new_user_priority=1"}, simtest.Checks{MaxOpen: 1}},
+	// Maui's priorities re-rank the queue between passes: reservations are
+	// overtaken, released and made again.
+	goldenPolicy{"maui-mixed", "maui", []string{"xfactor_weight=20", "proc_weight=-0.5", "fairshare_weight=1", "half_life=300", "reservation_depth=3"}, simtest.Checks{MaxOpen: 3}},
+	goldenPolicy{"maui-mixed-nobackfill", "maui", []string{"xfactor_weight=50", "fairshare_weight=2", "half_life=100", "shares=2:3", "reservation_depth=2", "backfill=false"}, simtest.Checks{MaxOpen: 2}},
+	goldenPolicy{"maui-depth0", "maui", []string{"reservation_depth=0", "proc_weight=1"}, simtest.Checks{}},
 )
 
 // TestRandomWorkloads runs every policy on seeded random workloads: Verify

@@ -29,43 +29,64 @@ type Entry struct {
 
 // OrderParams are the parameters of the disciplines that take a queue
 // order. The fairshare knobs are checked whatever the order but used only
-// with order = "fairshare", so a sweep may vary the order and keep them.
+// with order = "fairshare", so a sweep may vary the order and keep them;
+// likewise the accuracy knobs with order = "accuracy".
 type OrderParams struct {
-	Order    string   `hcl:"order,optional" doc:"queue order: arrival (first come, first served), sjf (shortest requested time first) or fairshare (least decayed usage per target share first, re-ordered at every pass)"`
+	Order    string   `hcl:"order,optional" doc:"queue order: arrival (first come, first served), sjf (shortest requested time first), fairshare (least decayed usage per target share first, re-ordered at every pass) or accuracy (PSP: users with accurate recent estimates first)"`
 	HalfLife sim.Time `hcl:"half_life,optional" doc:"fairshare: seconds for a user's usage to decay by half; default one day, the half_life of TORQUE's pbs_sched"`
 	Usage    string   `hcl:"usage,optional" doc:"fairshare: what a running job is charged per second: procs (processors) or dominant (its largest share of any resource kind)"`
 	Shares   string   `hcl:"shares,optional" doc:"fairshare: target weights as \"user:weight,user:weight\" (SWF user numbers); unlisted users weigh 1; empty: equal shares"`
+	Window   int      `hcl:"accuracy_window,optional" doc:"accuracy: a user's accuracy is the mean runtime/requested time of their last N ended jobs; the paper's N is 10"`
+	NewUser  int      `hcl:"new_user_priority,optional" doc:"accuracy: priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
 }
 
 // order returns the Order named by p. Each fault names its parameter.
 func (p *OrderParams) order() (Order, error) {
 	switch p.Order {
-	case "arrival", "", "sjf", "fairshare":
+	case "arrival", "", "sjf", "fairshare", "accuracy":
 	default:
-		return nil, fmt.Errorf("parameter \"order\": %q is not arrival, sjf or fairshare", p.Order)
+		return nil, fmt.Errorf("parameter \"order\": %q is not arrival, sjf, fairshare or accuracy", p.Order)
 	}
-	if p.HalfLife <= 0 {
-		return nil, fmt.Errorf("parameter \"half_life\": %d is not a positive number of seconds", p.HalfLife)
-	}
-	usage, err := ParseUsage(p.Usage)
+	fc, err := fairshareParams(p.HalfLife, p.Usage, p.Shares)
 	if err != nil {
-		return nil, fmt.Errorf("parameter \"usage\": %w", err)
+		return nil, err
 	}
-	shares, err := ParseShares(p.Shares)
+	acc, err := accuracyOrder(p.Window, p.NewUser)
 	if err != nil {
-		return nil, fmt.Errorf("parameter \"shares\": %w", err)
+		return nil, err
 	}
 	switch p.Order {
+	case "accuracy":
+		return acc, nil
 	case "sjf":
 		return ShortestFirst{}, nil
 	case "fairshare":
-		return NewFairshare(FairshareConfig{HalfLife: p.HalfLife, Usage: usage, Shares: shares})
+		return NewFairshare(fc)
 	}
 	return Arrival{}, nil
 }
 
+// fairshareParams checks the fairshare knobs half_life, usage and shares,
+// which more than one parameter struct carries; each fault names its
+// parameter.
+func fairshareParams(halfLife sim.Time, usage, shares string) (FairshareConfig, error) {
+	if halfLife <= 0 {
+		return FairshareConfig{}, fmt.Errorf("parameter \"half_life\": %d is not a positive number of seconds", halfLife)
+	}
+	u, err := ParseUsage(usage)
+	if err != nil {
+		return FairshareConfig{}, fmt.Errorf("parameter \"usage\": %w", err)
+	}
+	s, err := ParseShares(shares)
+	if err != nil {
+		return FairshareConfig{}, fmt.Errorf("parameter \"shares\": %w", err)
+	}
+	return FairshareConfig{HalfLife: halfLife, Usage: u, Shares: s}, nil
+}
+
 func orderParams() any {
-	return &OrderParams{Order: "arrival", HalfLife: DefaultHalfLife, Usage: UsageProcs.String()}
+	acc := DefaultAccuracyConfig()
+	return &OrderParams{Order: "arrival", HalfLife: DefaultHalfLife, Usage: UsageProcs.String(), Window: acc.Window, NewUser: acc.NewUser}
 }
 
 // plain adapts a constructor without parameters.
@@ -162,12 +183,92 @@ var builtin = [...]Entry{
 		orderParams, ordered(NewEASY)},
 	{"conservative", "conservative backfilling: every waiting job holds a reservation",
 		orderParams, ordered(NewConservative)},
+	{"psp", "Penalty Scheduling Policy: EASY backfilling, users with accurate recent estimates first",
+		pspParams, newPSP},
+	{"backfill-balanced", "Backfill Balanced (Leinberger et al. 1999): EASY that backfills the candidate that best balances every resource kind first",
+		balancedParams, newBB},
+	{"improved-backfill-balanced", "Improved Backfill Balanced (Liu et al. 2016): EASY that backfills every candidate that does not worsen the balance of resource kinds",
+		nil, plain(func() sim.Policy { return NewIBB() })},
+	{"pbs-fifo", "PBS's FIFO scheduler: first fit in arrival order, stopped by a job starving past max_starve",
+		pbsParams, newPBSFIFO},
+	{"maui", "the Maui scheduler: weighted priorities, reservations for the top jobs, backfill around them",
+		mauiParams, newMaui},
 	{"keasy", "two-tier EASY (foreground and background VM per processor); a background job moved to the foreground elsewhere is killed and restarted",
 		tierParams, twoTier(NewKEASY)},
 	{"reasy", "two-tier EASY; a background job stays on its processors and gets a reservation there",
 		tierParams, twoTier(NewREASY)},
 	{"measy", "two-tier EASY; a background job moved to the foreground elsewhere migrates, paying the migration cost",
 		tierParams, twoTier(NewMEASY)},
+}
+
+// PBSParams are the parameters of "pbs-fifo", named as in PBS's
+// sched_config.
+type PBSParams struct {
+	HelpStarving bool     `hcl:"help_starving_jobs,optional" doc:"stop starting other jobs while the first job of the queue has waited max_starve or more; false: plain first fit"`
+	MaxStarve    sim.Time `hcl:"max_starve,optional" doc:"seconds a job waits before it starves; default one day, PBS's; 0 makes the policy FCFS"`
+}
+
+func pbsParams() any { return &PBSParams{HelpStarving: true, MaxStarve: DefaultMaxStarve} }
+
+func newPBSFIFO(params any) (sim.Policy, error) {
+	p, _ := params.(*PBSParams)
+	if p == nil {
+		p = pbsParams().(*PBSParams)
+	}
+	if p.MaxStarve < 0 {
+		return nil, fmt.Errorf("parameter \"max_starve\": %d is a negative number of seconds", p.MaxStarve)
+	}
+	return NewPBSFIFO(p.HelpStarving, p.MaxStarve), nil
+}
+
+// MauiParams are the parameters of "maui". Weights and defaults are
+// Maui's (its parameter names in capitals); see MauiWeights.
+type MauiParams struct {
+	QueueTimeWeight  float64  `hcl:"queue_time_weight,optional" doc:"QUEUETIMEWEIGHT: priority per minute waited; Maui's default 1, the only weight not 0, ranks jobs first come, first served"`
+	XFactorWeight    float64  `hcl:"xfactor_weight,optional" doc:"XFACTORWEIGHT: priority per unit of expansion factor, (wait + requested time) / requested time"`
+	ProcWeight       float64  `hcl:"proc_weight,optional" doc:"PROCWEIGHT: priority per processor requested; negative favours small jobs"`
+	FairshareWeight  float64  `hcl:"fairshare_weight,optional" doc:"FSUSERWEIGHT: priority per percentage point by which the user's share of the decayed usage is below their target share"`
+	QoSWeight        float64  `hcl:"qos_weight,optional" doc:"QOSWEIGHT: weight of the QoS priority that qos gives the job's queue"`
+	QoS              string   `hcl:"qos,optional" doc:"QoS priorities by SWF queue number, \"queue:priority,queue:priority\"; unlisted queues have 0"`
+	HalfLife         sim.Time `hcl:"half_life,optional" doc:"fairshare usage: seconds for it to decay by half; default one day"`
+	Usage            string   `hcl:"usage,optional" doc:"fairshare usage: what a running job is charged per second: procs or dominant"`
+	Shares           string   `hcl:"shares,optional" doc:"fairshare targets as \"user:weight,user:weight\" (SWF user numbers); unlisted users weigh 1"`
+	ReservationDepth int      `hcl:"reservation_depth,optional" doc:"RESERVATIONDEPTH: how many of the highest-priority jobs that cannot start hold a reservation; Maui's default 1"`
+	Backfill         bool     `hcl:"backfill,optional" doc:"BACKFILLPOLICY: true (FIRSTFIT, Maui's default) starts lower-priority jobs that delay no reservation; false (NONE) starts jobs only in priority order"`
+}
+
+func mauiParams() any {
+	c := DefaultMauiConfig()
+	return &MauiParams{
+		QueueTimeWeight:  c.Weights.QueueTime,
+		HalfLife:         c.Fairshare.HalfLife,
+		Usage:            c.Fairshare.Usage.String(),
+		ReservationDepth: c.ReservationDepth,
+		Backfill:         c.Backfill,
+	}
+}
+
+func newMaui(params any) (sim.Policy, error) {
+	p, _ := params.(*MauiParams)
+	if p == nil {
+		p = mauiParams().(*MauiParams)
+	}
+	fc, err := fairshareParams(p.HalfLife, p.Usage, p.Shares)
+	if err != nil {
+		return nil, err
+	}
+	qos, err := parseTable(p.QoS, "queue", "priority", false)
+	if err != nil {
+		return nil, fmt.Errorf("parameter \"qos\": %w", err)
+	}
+	return NewMaui(MauiConfig{
+		Weights: MauiWeights{QueueTime: p.QueueTimeWeight, XFactor: p.XFactorWeight, Procs: p.ProcWeight,
+			Fairshare: p.FairshareWeight, QoS: p.QoSWeight},
+		QoS:              qos,
+		Fairshare:        fc,
+		ReservationDepth: p.ReservationDepth,
+		Backfill:         p.Backfill,
+	})
 }
 
 // NewDefault builds the policy called name with its default parameters.

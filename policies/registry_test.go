@@ -47,7 +47,7 @@ func TestOrderParams(t *testing.T) {
 		{"conservative", []string{"order=fairshare", "half_life=60", "usage=dominant", "shares=1:2, 7:0.5,-1:1"}, "conservative/fairshare", false},
 		// The fairshare knobs are checked but unused under another order.
 		{"easy", []string{"order=arrival", "half_life=3600", "shares=3:2"}, "easy", false},
-		{"easy", []string{"order=lifo"}, `parameter "order": "lifo" is not arrival, sjf or fairshare`, true},
+		{"easy", []string{"order=lifo"}, `parameter "order": "lifo" is not arrival, sjf, fairshare or accuracy`, true},
 		{"fcfs", []string{"order=Fairshare"}, `parameter "order": "Fairshare" is not`, true},
 		{"easy", []string{"order=fairshare", "half_life=0"}, `parameter "half_life": 0 is not a positive number of seconds`, true},
 		{"conservative", []string{"half_life=-86400"}, `parameter "half_life": -86400 is not`, true},
@@ -63,6 +63,19 @@ func TestOrderParams(t *testing.T) {
 		{"easy", []string{"order=fairshare", "shares=1:Inf"}, `weight "Inf" is not a positive number`, true},
 		{"easy", []string{"order=fairshare", "shares=1:x"}, `weight "x" is not a positive number`, true},
 		{"easy", []string{"order=fairshare", "shares=1:1,2:1,1:3"}, `parameter "shares": user 1 is given twice`, true},
+		{"easy", []string{"order=accuracy"}, "easy/accuracy", false},
+		{"conservative", []string{"order=accuracy", "accuracy_window=1", "new_user_priority=1"}, "conservative/accuracy", false},
+		{"fcfs", []string{"order=accuracy", "accuracy_window=1000"}, "fcfs/accuracy", false},
+		// The accuracy knobs are checked but unused under another order.
+		{"easy", []string{"order=sjf", "accuracy_window=5", "new_user_priority=3"}, "easy/shortest-first", false},
+		{"easy", []string{"order=accuracy", "accuracy_window=0"}, `parameter "accuracy_window": 0 is not in 1..1000 jobs`, true},
+		{"fcfs", []string{"accuracy_window=1001"}, `parameter "accuracy_window": 1001 is not in 1..1000`, true},
+		{"easy", []string{"order=accuracy", "new_user_priority=0"}, `parameter "new_user_priority": 0 is not in 1..5`, true},
+		{"conservative", []string{"new_user_priority=6"}, `parameter "new_user_priority": 6 is not in 1..5`, true},
+		{"psp", nil, "psp", false},
+		{"psp", []string{"accuracy_window=20", "new_user_priority=1"}, "psp", false},
+		{"psp", []string{"accuracy_window=-3"}, `parameter "accuracy_window": -3 is not in 1..1000 jobs`, true},
+		{"psp", []string{"new_user_priority=9"}, `parameter "new_user_priority": 9 is not in 1..5`, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.policy+" "+strings.Join(tc.set, " "), func(t *testing.T) {
@@ -92,7 +105,7 @@ func TestOrderParams(t *testing.T) {
 // TestOrderedNilParams: a runner may build an ordered policy without a
 // parameter struct; that means the defaults.
 func TestOrderedNilParams(t *testing.T) {
-	for _, name := range []string{"fcfs", "easy", "conservative"} {
+	for _, name := range []string{"fcfs", "easy", "conservative", "psp"} {
 		e, _ := policies.Lookup(name)
 		p, err := e.New(nil)
 		if err != nil || p.Name() != name {

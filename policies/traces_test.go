@@ -45,7 +45,7 @@ func TestRealTraces(t *testing.T) {
 	}
 }
 
-func readTrace(t *testing.T, file string, opt workloads.SWFOptions) []sim.Record {
+func readTrace(t testing.TB, file string, opt workloads.SWFOptions) []sim.Record {
 	t.Helper()
 	f, err := os.Open(filepath.Join(sharedWorkloads, file))
 	if errors.Is(err, fs.ErrNotExist) {

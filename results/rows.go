@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/schedsweep/schedsweep/internal/psp"
 	"github.com/schedsweep/schedsweep/sim"
 )
 
@@ -185,6 +186,14 @@ type UserRow struct {
 	EETViolated       int
 	VEETShare         float64
 	WeightedTardiness int64
+	// RecentAccuracy is the mean estimate accuracy of the user's last
+	// psp.Window (10) jobs to end: psp.Accuracy(end − start, estimate),
+	// run over requested time capped at 1, jobs ordered by (end, start,
+	// arrival). It is the accuracy by which the Penalty Scheduling Policy
+	// (Rocchetti et al. 2015) ranks the user when the run ends, whatever
+	// policy ran; psp.Class gives the class. 0 when Ran is 0
+	// (users.parquet: NULL).
+	RecentAccuracy float64
 }
 
 // UserRows returns one row per user of res, sorted by user number, the
@@ -195,6 +204,7 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 	type sums struct {
 		jobs, ran        int
 		wait, resp, bsld float64
+		recent           []recentJob
 	}
 	by := map[int32]*sums{}
 	for i := range res.Jobs {
@@ -213,6 +223,7 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		u.wait += float64(o.Start - o.Submit)
 		u.resp += float64(r)
 		u.bsld += BoundedSlowdown(r, o.Work(), DefaultTau)
+		u.recent = keepRecent(u.recent, recentJob{o.End, o.Start, o.Seq, psp.Accuracy(o.Work(), o.Estimate)})
 	}
 	rows := make([]UserRow, 0, len(by))
 	for _, id := range slices.Sorted(maps.Keys(by)) {
@@ -221,6 +232,11 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		if u.ran > 0 {
 			n := float64(u.ran)
 			row.MeanWait, row.MeanResponse, row.MeanBoundedSlowdown = u.wait/n, u.resp/n, u.bsld/n
+			sum := 0.0
+			for _, j := range u.recent {
+				sum += j.acc
+			}
+			row.RecentAccuracy = sum / float64(len(u.recent))
 		}
 		if e != nil {
 			ue, ok := e.User(id)
@@ -232,4 +248,39 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// recentJob is a job that ran, as RecentAccuracy's window orders it.
+type recentJob struct {
+	end, start sim.Time
+	seq        int
+	acc        float64
+}
+
+func (a recentJob) before(b recentJob) bool {
+	if a.end != b.end {
+		return a.end < b.end
+	}
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	return a.seq < b.seq
+}
+
+// keepRecent adds j to w, the latest psp.Window jobs so far in order,
+// dropping the earliest when w is full: O(psp.Window).
+func keepRecent(w []recentJob, j recentJob) []recentJob {
+	if len(w) == psp.Window {
+		if !w[0].before(j) {
+			return w
+		}
+		w = append(w[:0], w[1:]...)
+	}
+	i := len(w)
+	w = append(w, j)
+	for ; i > 0 && j.before(w[i-1]); i-- {
+		w[i] = w[i-1]
+	}
+	w[i] = j
+	return w
 }

@@ -115,8 +115,11 @@ func TestUserRows(t *testing.T) {
 	got := results.UserRows("r0001", handResult(), nil)
 	want := []results.UserRow{
 		{RunKey: "r0001", User: -1, Jobs: 1},
-		{RunKey: "r0001", User: 3, Jobs: 3, Ran: 2, MeanWait: 2.5, MeanResponse: 3.5, MeanBoundedSlowdown: 1},
-		{RunKey: "r0001", User: 7, Jobs: 2, Ran: 2, MeanWait: 15, MeanResponse: 30, MeanBoundedSlowdown: 1.75},
+		// Recent accuracy: user 3's job 2 was killed at its 2 s estimate
+		// (1) and job 6 asked for 0 s and ran 0 s (1); user 7 ran 10 of 20
+		// s and 20 of 20 s: (0.5 + 1)/2.
+		{RunKey: "r0001", User: 3, Jobs: 3, Ran: 2, MeanWait: 2.5, MeanResponse: 3.5, MeanBoundedSlowdown: 1, RecentAccuracy: 1},
+		{RunKey: "r0001", User: 7, Jobs: 2, Ran: 2, MeanWait: 15, MeanResponse: 30, MeanBoundedSlowdown: 1.75, RecentAccuracy: 0.75},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("UserRows(hand-built result) (-want +got):\n%s", d)
@@ -128,6 +131,36 @@ func TestUserRows(t *testing.T) {
 	want[2].HasEET, want[2].EETViolated, want[2].VEETShare, want[2].WeightedTardiness = true, 1, 0.5, 20
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("UserRows(hand-built result, its EETs) (-want +got):\n%s", d)
+	}
+}
+
+// TestRecentAccuracy: a user's recent accuracy is the mean over the ten
+// jobs that ended last, whatever order they arrived in, ties by start and
+// then arrival. Worked by hand: eleven jobs of user 1, each asking for
+// 100 s.
+func TestRecentAccuracy(t *testing.T) {
+	res := &sim.Result{Capacity: simtest.Cluster(16, 0)}
+	add := func(id int64, start, run sim.Time) {
+		o := ran(simtest.J(id, 0, run, 100, 1, simtest.User(1)), start, start+run, sim.Finished)
+		o.Seq = len(res.Jobs)
+		res.Jobs = append(res.Jobs, o)
+	}
+	// Jobs 1 and 2 end last (at 1000, accuracy 0.9 and 0.5); jobs 3-9
+	// end at 100-700 (accuracy 0.5); jobs 11 and 12 both end at 50, 11
+	// started at 0 (accuracy 0.5), 12 at 40 (accuracy 0.1): 11 is the
+	// earlier of the two and alone falls out of the window. (Dropping 12
+	// instead gives 0.54; the last ten by arrival, 0.46.)
+	add(1, 910, 90)
+	add(2, 950, 50)
+	for id := int64(3); id <= 9; id++ {
+		add(id, sim.Time(id-2)*100-50, 50)
+	}
+	add(11, 0, 50)
+	add(12, 40, 10)
+	rows := results.UserRows("k", res, nil)
+	want := (0.9 + 0.5 + 7*0.5 + 0.1) / 10
+	if len(rows) != 1 || !approx(rows[0].RecentAccuracy, want) {
+		t.Fatalf("rows %+v; want one user with recent accuracy %v", rows, want)
 	}
 }
 

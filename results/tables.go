@@ -308,6 +308,7 @@ var usersColumns = []column[UserRow]{
 	nullIntCol("eet_violated", func(r *UserRow) int64 { return int64(r.EETViolated) }, userHasEET),
 	floatCol("veet_share", func(r *UserRow) float64 { return r.VEETShare }, func(r *UserRow) bool { return r.HasEET && r.Ran > 0 }),
 	nullIntCol("weighted_tardiness", func(r *UserRow) int64 { return r.WeightedTardiness }, userHasEET),
+	floatCol("recent_accuracy", func(r *UserRow) float64 { return r.RecentAccuracy }, userRan),
 }
 
 func userRan(r *UserRow) bool    { return r.Ran > 0 }
@@ -317,7 +318,8 @@ func userHasEET(r *UserRow) bool { return r.HasEET }
 // order of rows. Columns: run_key, user (NULL for the unknown user), jobs,
 // ran, mean_wait, mean_response, mean_bounded_slowdown (the means NULL when
 // ran is 0), eet_violated, veet_share and weighted_tardiness (NULL in rows
-// without EET measures; veet_share also when ran is 0). The file is
+// without EET measures; veet_share also when ran is 0) and recent_accuracy
+// (NULL when ran is 0). The file is
 // written to a temporary name beside path and renamed into place. To write
 // a sweep's rows as its runs finish, without holding them all, use a
 // UsersWriter.

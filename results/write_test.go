@@ -394,7 +394,7 @@ func TestWriteUsers(t *testing.T) {
 	tb.checkFile(t)
 	wantSchema := []string{"run_key utf8", "user int64?", "jobs int64", "ran int64",
 		"mean_wait float64?", "mean_response float64?", "mean_bounded_slowdown float64?",
-		"eet_violated int64?", "veet_share float64?", "weighted_tardiness int64?"}
+		"eet_violated int64?", "veet_share float64?", "weighted_tardiness int64?", "recent_accuracy float64?"}
 	if d := cmp.Diff(wantSchema, tb.schema()); d != "" {
 		t.Errorf("users schema (-want +got):\n%s", d)
 	}
@@ -409,6 +409,7 @@ func TestWriteUsers(t *testing.T) {
 		"eet_violated":       i(int64(0), int64(1), int64(1), nil, nil, nil),
 		"veet_share":         i(nil, 0.5, 0.5, nil, nil, nil),
 		"weighted_tardiness": i(int64(0), int64(12), int64(20), nil, nil, nil),
+		"recent_accuracy":    i(nil, 1.0, 0.75, nil, 1.0, 0.75),
 	}
 	for name, w := range want {
 		if d := cmp.Diff(w, tb.column(t, name)); d != "" {

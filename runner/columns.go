@@ -2,6 +2,7 @@ package runner
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/results"
@@ -35,10 +36,17 @@ func runParams(r *Run) []results.Param {
 		integer("cluster_memory", r.Cluster.Capacity[sim.Memory]),
 	}
 	w := r.Workload
-	if w.Model != "" {
+	switch {
+	case w.Model != "":
 		out = append(out, str("workload_model", w.Model))
 		out = append(out, paramColumns("workload_", w.Params)...)
-	} else {
+	case len(w.Merge) > 0:
+		names := make([]string, len(w.Merge))
+		for i, p := range w.Merge {
+			names[i] = p.Name
+		}
+		out = append(out, str("workload_merge", strings.Join(names, "+")))
+	default:
 		out = append(out, str("workload_trace", w.Trace))
 	}
 	out = append(out,

@@ -177,9 +177,15 @@ func matches(f spec.Filter, vals map[string]string) bool {
 func workloadCanon(w *spec.Workload) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "workload=%s\n", w.Name)
-	if w.Model != "" {
+	switch {
+	case w.Model != "":
 		fmt.Fprintf(&b, "model=%s\nparams=%s\n", w.Model, params.String(w.Params))
-	} else {
+	case len(w.Merge) > 0:
+		fmt.Fprintf(&b, "merge=%d\n", len(w.Merge))
+		for _, p := range w.Merge {
+			b.WriteString(workloadCanon(p))
+		}
+	default:
 		fmt.Fprintf(&b, "trace=%s\nswf=%d,%d,%d,%t\n", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
 	}
 	fmt.Fprintf(&b, "window=%d,%d\nusers=%v\ntake=%d\nestimates=%s\ncpu_usage=%s\n",

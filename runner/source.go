@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -31,9 +32,8 @@ func newSources(cacheDir string) *sources {
 	return &sources{cacheDir: cacheDir, traces: make(map[string]*trace)}
 }
 
-// read returns the records of the workload's trace, reading it on first use.
-func (s *sources) read(r *Run) ([]sim.Record, error) {
-	w := r.Workload
+// read returns the records of trace workload w, reading it on first use.
+func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 	key := fmt.Sprintf("%s|%d|%d|%d|%t", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
 	s.mu.Lock()
 	t, ok := s.traces[key]
@@ -62,23 +62,60 @@ func (s *sources) read(r *Run) ([]sim.Record, error) {
 	return t.recs, t.err
 }
 
-// source returns the job stream of run r: the model or trace, the cuts, the
-// estimate model, CPU usage, then the load factor; and how many jobs it
-// gives at most, 0 if unknown (a size hint for the engine).
+// source returns the job stream of run r: its workload's jobs, then the
+// load factor; and how many jobs it gives at most, 0 if unknown (a size
+// hint for the engine).
 func (s *sources) source(r *Run) (sim.Source, int, error) {
-	w := r.Workload
+	src, size, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed)
+	if err != nil {
+		return nil, 0, err
+	}
+	if r.LoadFactor != 1 {
+		if src, err = workloads.LoadFactor(src, r.LoadFactor); err != nil {
+			return nil, 0, fmt.Errorf("workload %s: %w", r.Workload.Name, err)
+		}
+	}
+	return src, size, nil
+}
+
+// jobs returns the job stream of workload w before the load factor: the
+// model, the trace or the merge of its parts onto procs processors, then
+// the cuts, the estimate model and CPU usage. A merge's parts draw their
+// seeds from seed and their names, so two parts drawn from one model give
+// different jobs.
+func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64) (sim.Source, int, error) {
 	var src sim.Source
 	size := 0
-	if w.Model != "" {
+	switch {
+	case w.Model != "":
 		m, err := workloads.LookupModel(w.Model)
 		if err != nil {
 			return nil, 0, err
 		}
-		if src, err = m.New(w.Params, r.WorkloadSeed); err != nil {
+		if src, err = m.New(w.Params, seed); err != nil {
 			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 		}
-	} else {
-		recs, err := s.read(r)
+	case len(w.Merge) > 0:
+		parts := make([]workloads.Named, len(w.Merge))
+		known := true // every part's size is known
+		for i, p := range w.Merge {
+			part, n, err := s.jobs(p, procs, deriveSeed(seed, p.Name, uint64(i)))
+			if err != nil {
+				return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
+			}
+			parts[i] = workloads.Named{Name: p.Name, Source: part}
+			size, known = size+n, known && n > 0
+		}
+		if !known {
+			size = 0
+		}
+		m, err := workloads.Merge(procs, parts...)
+		if err != nil {
+			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+		src = m
+	default:
+		recs, err := s.read(w)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -96,7 +133,7 @@ func (s *sources) source(r *Run) (sim.Source, int, error) {
 			size = w.Take
 		}
 	}
-	src, err := workloads.ApplyEstimates(src, w.Estimates, r.WorkloadSeed)
+	src, err := workloads.ApplyEstimates(src, w.Estimates, seed)
 	if err != nil {
 		return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 	}
@@ -107,16 +144,11 @@ func (s *sources) source(r *Run) (sim.Source, int, error) {
 		if w.CPUUsage == "full" {
 			p = workloads.FullCPUUsageParams()
 		}
-		if src, err = workloads.NewCPUUsage(src, p, r.WorkloadSeed); err != nil {
+		if src, err = workloads.NewCPUUsage(src, p, seed); err != nil {
 			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 		}
 	default:
 		return nil, 0, fmt.Errorf("workload %s: cpu_usage %q is not none, default or full", w.Name, w.CPUUsage)
-	}
-	if r.LoadFactor != 1 {
-		if src, err = workloads.LoadFactor(src, r.LoadFactor); err != nil {
-			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
-		}
 	}
 	return src, size, nil
 }

@@ -77,6 +77,25 @@ func (p *Profile) find(t Time) int {
 // only if need exceeds what the last step frees.
 func (p *Profile) Fit(from, dur Time, need Resources) Time { return p.fit(from, dur, need, -1) }
 
+// Fits reports whether need fits for dur seconds (Span(dur) in fact) from
+// start, which must not be before Start: Fit(start, dur, need) == start, but
+// it stops at the first step that lacks room, O(log n + steps covered). If
+// need does not fit, until is the end of that step (math.MaxInt64 for the
+// last): until the profile gains room, need fits from no time in
+// [start, until) either, since every such span covers part of that step.
+func (p *Profile) Fits(start, dur Time, need Resources) (ok bool, until Time) {
+	end := start + Span(dur)
+	for i := p.find(start); i < len(p.steps) && p.steps[i].at < end; i++ {
+		if !need.FitsIn(p.steps[i].free) {
+			if i+1 < len(p.steps) {
+				return false, p.steps[i+1].at
+			}
+			return false, math.MaxInt64
+		}
+	}
+	return true, 0
+}
+
 // FitLifted is Fit for a job that already holds a reservation of need at
 // own (laid with the same dur): it answers as if that reservation were
 // lifted, without changing the profile, so a policy compressing a schedule

@@ -114,6 +114,13 @@ func TestProfileAgainstArray(t *testing.T) {
 			if got != want {
 				t.Fatalf("seed %d: Fit(%d, %d, %d) = %d; the array says %d", seed, from, dur, n, got, want)
 			}
+			fits, until := p.Fits(from, dur, simtest.Cluster(n, 0))
+			if fits != (want == from) {
+				t.Fatalf("seed %d: Fits(%d, %d, %d) = %v; the array's earliest fit is %d", seed, from, dur, n, fits, want)
+			}
+			if !fits && (until <= from || want >= 0 && want < until) {
+				t.Fatalf("seed %d: Fits(%d, %d, %d) fails until %d; the array's earliest fit is %d", seed, from, dur, n, until, want)
+			}
 			if got >= 0 {
 				p.Reserve(got, dur, simtest.Cluster(n, 0))
 				for c := got; c < got+sim.Span(dur); c++ {

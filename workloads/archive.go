@@ -181,7 +181,8 @@ func archiveTable() []ArchiveTrace {
 				`"The importance of complete data sets for job scheduling simulations", JSSPP 2010`,
 			Notes: "Czech national grid MetaCentrum, Jan to Jun 2009: 14 clusters of different processors, " +
 				"11 PBSpro queues; some jobs span clusters. Failure and maintenance data are published with it. " +
-				"The header is stripped in some copies (e.g. fernandodeperto/swf), which then lack MaxProcs: give --procs 806.",
+				"The header is stripped in some copies (e.g. fernandodeperto/swf), which then lack MaxProcs: give --procs 806. " +
+				"Used memory (field 7) is KB per job, not per processor (--memory-field used --memory-unit kb-per-job).",
 			Unverified: "the introducing paper (from memory); no sum is registered: our copy is not the archive's file",
 		},
 		{

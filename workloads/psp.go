@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/schedsweep/schedsweep/internal/psp"
 	"github.com/schedsweep/schedsweep/sim"
 )
 
@@ -101,22 +102,9 @@ func (s PSPScenario) groups() []pspGroup {
 // PSP priority) of an accuracy, by Table 1 of Rocchetti et al. (2015):
 // a1 [0.0, 0.2), a2 [0.2, 0.4), a3 [0.4, 0.6), a4 [0.6, 0.8), a5 [0.8, 1.0].
 // An accuracy above 1 (a job that ran past its estimate) is class 5; a
-// negative or NaN accuracy has no class, 0.
-func PSPAccuracyClass(accuracy float64) int {
-	switch {
-	case !(accuracy >= 0):
-		return 0
-	case accuracy < 0.2:
-		return 1
-	case accuracy < 0.4:
-		return 2
-	case accuracy < 0.6:
-		return 3
-	case accuracy < 0.8:
-		return 4
-	}
-	return 5
-}
+// negative or NaN accuracy has no class, 0. The PSP policy
+// (policies.Accuracy) classes users by the same table.
+func PSPAccuracyClass(accuracy float64) int { return psp.Class(accuracy) }
 
 // The learning rule of the DI and HDI scenarios (section 5.2).
 const (

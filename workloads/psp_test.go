@@ -63,22 +63,6 @@ func TestParsePSPScenario(t *testing.T) {
 	}
 }
 
-func TestPSPAccuracyClass(t *testing.T) {
-	tests := []struct {
-		acc  float64
-		want int
-	}{
-		{0, 1}, {0.1999, 1}, {0.2, 2}, {0.35, 2}, // 0.35 → priority 2 is the paper's example
-		{0.4, 3}, {0.5999, 3}, {0.6, 4}, {0.8, 5}, {1, 5}, {1.3, 5},
-		{-0.1, 0}, {math.NaN(), 0},
-	}
-	for _, tc := range tests {
-		if got := PSPAccuracyClass(tc.acc); got != tc.want {
-			t.Errorf("PSPAccuracyClass(%v): got %d; want %d", tc.acc, got, tc.want)
-		}
-	}
-}
-
 // TestPSPLearn works the rule by hand: ≤ 0.5 grows by (1 − a) × 0.1, above
 // by a × 0.1, capped at 1.
 func TestPSPLearn(t *testing.T) {

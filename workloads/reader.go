@@ -46,6 +46,15 @@ const (
 	// BytesPerJob is the unit of Alea's data sets (wagap, zewura): bytes for
 	// the whole job.
 	BytesPerJob
+	// KBPerJob is kilobytes for the whole job. METACENTRUM-2009-2's used
+	// memory (field 7) reads best as this: the PWA page lists the original
+	// log's field as "Memory used (KB)", one record per job, and read per
+	// processor the SWF's 16-processor jobs would have used up to 939 GiB
+	// each, while read per job they use at most 59 GiB, a 16-core node's
+	// worth; mean use grows with width (0.25 GB serial, 1.8 GB at 8-31
+	// processors) as totals do. An inference from the data, not the
+	// converter's word.
+	KBPerJob
 )
 
 // SWFOptions says how SWF fields map to a job's needs. The zero value is
@@ -197,7 +206,7 @@ func (r *SWFReader) start() error {
 		return fmt.Errorf("%s: invalid SWFOptions.Procs %d", r.name, r.opt.Procs)
 	case r.opt.Memory > UsedMemory:
 		return fmt.Errorf("%s: invalid SWFOptions.Memory %d", r.name, r.opt.Memory)
-	case r.opt.MemoryUnit > BytesPerJob:
+	case r.opt.MemoryUnit > KBPerJob:
 		return fmt.Errorf("%s: invalid SWFOptions.MemoryUnit %d", r.name, r.opt.MemoryUnit)
 	}
 	raw := bufio.NewReaderSize(r.src, bufSize)
@@ -352,7 +361,7 @@ func (r *SWFReader) record(l *Line) (sim.Record, *ParseError) {
 
 // memory returns the job's memory in bytes as the options say.
 func (r *SWFReader) memory(l *Line, procs int64) (int64, *ParseError) {
-	var v int64 // whole bytes (BytesPerJob) or whole bytes per processor
+	var v int64 // whole bytes per job (BytesPerJob, KBPerJob) or per processor
 	k := fieldReqMemory
 	switch r.opt.Memory {
 	case NoMemory:
@@ -362,7 +371,7 @@ func (r *SWFReader) memory(l *Line, procs int64) (int64, *ParseError) {
 			return 0, nil
 		}
 		v = l.ReqMemory
-		if r.opt.MemoryUnit == KBPerProc {
+		if r.opt.MemoryUnit != BytesPerJob {
 			var ok bool
 			if v, ok = mulNonNeg(v, 1024); !ok {
 				return 0, fieldError(k, fmt.Errorf("\"%d\" KB overflows int64 bytes", l.ReqMemory))
@@ -374,7 +383,7 @@ func (r *SWFReader) memory(l *Line, procs int64) (int64, *ParseError) {
 			return 0, nil
 		}
 		f := l.UsedMemory
-		if r.opt.MemoryUnit == KBPerProc {
+		if r.opt.MemoryUnit != BytesPerJob {
 			f *= 1024
 		}
 		f = math.Ceil(f)
@@ -383,7 +392,7 @@ func (r *SWFReader) memory(l *Line, procs int64) (int64, *ParseError) {
 		}
 		v = int64(f)
 	}
-	if r.opt.MemoryUnit == BytesPerJob {
+	if r.opt.MemoryUnit != KBPerProc {
 		return v, nil
 	}
 	b, ok := mulNonNeg(v, procs)

@@ -88,7 +88,7 @@ const jobsColumns = {
 const usersColumns = {
   run_key: 'VARCHAR', user: 'BIGINT', jobs: 'BIGINT', ran: 'BIGINT',
   mean_wait: 'DOUBLE', mean_response: 'DOUBLE', mean_bounded_slowdown: 'DOUBLE',
-  eet_violated: 'BIGINT', veet_share: 'DOUBLE', weighted_tardiness: 'BIGINT',
+  eet_violated: 'BIGINT', veet_share: 'DOUBLE', weighted_tardiness: 'BIGINT', recent_accuracy: 'DOUBLE',
 }
 const metadataKeys = ['schedsweep.tool_version', 'schedsweep.experiment_file', 'schedsweep.experiment_hash']
 

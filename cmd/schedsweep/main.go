@@ -58,7 +58,7 @@ func commands() []command {
 		{"list", "list policies, workload models, estimate models and metrics", runList},
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "inspect and generate traces (info, generate, models)", runTrace},
-		{"plot", "draw figures of a results folder (boxes, means, heatmap, load)", runPlot},
+		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
 	}
 }
 

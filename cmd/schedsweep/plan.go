@@ -163,7 +163,7 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		known = true
 		fmt.Fprintln(stdout, "Policies (policy blocks: type = NAME, params = {…}):")
 		for _, e := range policies.Entries() {
-			fmt.Fprintf(stdout, "  %-13s %s\n", e.Name, e.Summary)
+			listName(stdout, e.Name, e.Summary)
 			if e.Params != nil {
 				listParams(stdout, e.Params())
 			}
@@ -174,7 +174,7 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		known = true
 		fmt.Fprintln(stdout, "Workload models (workload blocks: model = NAME, params = {…}):")
 		for _, m := range workloads.Models() {
-			fmt.Fprintf(stdout, "  %-13s %s\n", m.Name, m.Summary)
+			listName(stdout, m.Name, m.Summary)
 			fmt.Fprintf(stdout, "  %-13s (%s)\n", "", m.Note)
 			listParams(stdout, m.Params())
 		}
@@ -201,6 +201,17 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		return usagef("unknown list %q: want policies, models, estimates or metrics", what)
 	}
 	return nil
+}
+
+// listName writes a name and its summary on one line, or, when the name is
+// wider than the name column, the summary on the next line, so the
+// summaries stay aligned.
+func listName(w io.Writer, name, summary string) {
+	if len(name) > 13 {
+		fmt.Fprintf(w, "  %s\n  %-13s %s\n", name, "", summary)
+		return
+	}
+	fmt.Fprintf(w, "  %-13s %s\n", name, summary)
 }
 
 func listParams(w io.Writer, p any) {

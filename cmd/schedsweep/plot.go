@@ -33,13 +33,24 @@ without simulating anything. KIND is one of:
   load     a runs.parquet metric (default bounded_slowdown_mean) against the
            load factor, one line per policy, each point the mean over the
            replicates with whiskers from the lowest to the highest
+  classes  a users.parquet metric (default mean_wait) averaged over the
+           users of each estimate-accuracy class a1-a5 (Rocchetti et al.
+           2015, Table 1, on recent_accuracy), a bar per class, grouped by
+           workload, one panel per policy; runs of one load factor. It also
+           prints the means as a Markdown table, with each workload's ratio
+           of its lowest to its highest class
+  utilization
+           processor utilization over time of one replicate, a line per
+           policy to its makespan, beside the makespans with every
+           processor busy and with one job at a time; pick the replicate
+           with --replicate (and --workload, --load)
 
 With --ci, the whiskers of means and load show the 95% confidence interval
 of the mean over the replicates (Student's t) instead.
 
 --workload, --policy, --load and --replicate select runs for every kind
 (lists are comma-separated); boxes, means and load need runs of one
-workload. The figure is PNG (150 dots per inch) or SVG, by --out's
+workload, classes runs of one load factor. The figure is PNG (150 dots per inch) or SVG, by --out's
 extension.
 
 Examples:
@@ -48,23 +59,37 @@ Examples:
   schedsweep plot means --out means.png results/quickstart
   schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png results/quickstart
   schedsweep plot load --metric wait_mean --out wait.png results/quickstart
+  schedsweep plot classes --out classes.png results/psp2016
+  schedsweep plot utilization --load 1 --replicate 1 --out util.png results/quickstart
 
 Flags:
 `
 
-// plotKind is a figure plot draws.
+// plotKind is a figure plot draws, and the table it prints if any.
 type plotKind struct {
-	name string
-	draw func(*plot.Results, plot.Options) (*plot.Figure, error)
+	name  string
+	draw  func(*plot.Results, plot.Options) (*plot.Figure, error)
+	table func(*plot.Results, plot.Options) (string, error)
 }
 
 func plotKinds() []plotKind {
 	return []plotKind{
-		{"boxes", plot.Boxes},
-		{"means", plot.Means},
-		{"heatmap", plot.Heatmap},
-		{"load", plot.LoadLines},
+		{"boxes", plot.Boxes, nil},
+		{"means", plot.Means, nil},
+		{"heatmap", plot.Heatmap, nil},
+		{"load", plot.LoadLines, nil},
+		{"classes", plot.Classes, classTable},
+		{"utilization", plot.Utilization, nil},
 	}
+}
+
+// classTable is the table of the classes figure.
+func classTable(r *plot.Results, opt plot.Options) (string, error) {
+	d, err := plot.ClassMeans(r, opt)
+	if err != nil {
+		return "", err
+	}
+	return d.Table(), nil
 }
 
 func runPlot(args []string, stdout, stderr io.Writer) error {
@@ -86,7 +111,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	width := fs.String("width", "", "figure `width`, e.g. 8in, 20cm or 1200px (default: the kind's)")
 	height := fs.String("height", "", "figure `height`, likewise")
 	ci := fs.Bool("ci", false, "load, means: whiskers show the 95% confidence interval of the mean over the replicates (Student's t), not the lowest and highest replicate")
-	bin := fs.Int("bin", 0, "heatmap: `minutes` per cell (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
+	bin := fs.Int("bin", 0, "heatmap, utilization: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -95,15 +120,15 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return usagef("want KIND and DIR, got %d arguments", len(pos))
 	}
 	kind, dir := pos[0], pos[1]
-	var draw func(*plot.Results, plot.Options) (*plot.Figure, error)
+	var chosen *plotKind
 	var names []string
 	for _, k := range plotKinds() {
 		names = append(names, k.name)
 		if k.name == kind {
-			draw = k.draw
+			chosen = &k
 		}
 	}
-	if draw == nil {
+	if chosen == nil {
 		msg := fmt.Sprintf("unknown figure %q: want %s", kind, strings.Join(names, ", "))
 		if c := suggest.Closest(kind, names); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
@@ -149,7 +174,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := draw(res, opt)
+	f, err := chosen.draw(res, opt)
 	if errors.Is(err, plot.ErrUnknownMetric) || errors.Is(err, plot.ErrSelection) {
 		return usageError{err}
 	}
@@ -160,6 +185,13 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %s, %.3g × %.3g in\n", *out, kind, float64(f.Width/vg.Inch), float64(f.Height/vg.Inch))
+	if chosen.table != nil {
+		t, err := chosen.table(res, opt)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n%s", t)
+	}
 	return nil
 }
 

@@ -62,6 +62,43 @@ func TestPlotCommand(t *testing.T) {
 	}
 }
 
+// TestPlotClasses draws the accuracy classes of a small PSP sweep and
+// prints their table.
+func TestPlotClasses(t *testing.T) {
+	exp := `experiment "pspsmall" {}
+cluster "c" {
+  procs = 16
+}
+workload "cf" {
+  model  = "psp"
+  params = { jobs = 200 }
+}
+policy "psp" {}
+policy "easy" {}
+sweep {
+  workloads = [workload.cf]
+  policies  = [policy.psp, policy.easy]
+}
+`
+	res := filepath.Join(t.TempDir(), "res")
+	if code, _, errOut := runCLI("run", "--quiet", "--out", res, writeExperiment(t, exp)); code != exitOK {
+		t.Fatalf("run: exit %d, stderr %q", code, errOut)
+	}
+	path := filepath.Join(t.TempDir(), "classes.png")
+	code, stdout, errOut := runCLI("plot", "classes", "--out", path, res)
+	if code != exitOK || !strings.HasPrefix(stdout, path+": classes") {
+		t.Fatalf("plot classes: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	for _, want := range []string{"| workload | policy | a1 | a2 | a3 | a4 | a5 | all users | lowest / highest class |", "| cf | psp |", "| cf | easy |"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("plot classes: stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+}
+
 // anyFailure in a table of exit codes accepts any but exitOK.
 const anyFailure = -1
 
@@ -75,7 +112,7 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
 		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png or FILE.svg is required"},
 		{"bad extension", []string{"plot", "means", "--out", "f.pdf", res}, exitUsage, `--out "f.pdf": want a file name ending in .png or .svg`},

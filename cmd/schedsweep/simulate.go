@@ -62,7 +62,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 		fmt.Fprintln(fs.Output(), "\nPolicies:")
 		for _, e := range policies.Entries() {
-			fmt.Fprintf(fs.Output(), "  %-13s %s\n", e.Name, e.Summary)
+			listName(fs.Output(), e.Name, e.Summary)
 			if e.Params != nil {
 				for _, f := range params.Describe(e.Params()) {
 					fmt.Fprintf(fs.Output(), "  %-13s   --policy-param %s=%s: %s\n", "", f.Name, f.Default, f.Doc)
@@ -76,7 +76,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.procsField, "procs-field", "requested", "processors of a job: `requested` (SWF field 8, else 5) or allocated (field 5)")
 	fs.StringVar(&c.memory, "memory", "", "memory `size` of the machine, e.g. 64GiB (needs --memory-field)")
 	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
-	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF) or bytes-per-job (Alea data sets)")
+	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF), bytes-per-job (Alea data sets) or kb-per-job (METACENTRUM-2009-2's used memory)")
 	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
@@ -134,7 +134,8 @@ func (c *simulateConfig) resolve() (setup, error) {
 	}
 	if s.swfOpt.MemoryUnit, err = choose("memory-unit", c.memoryUnit,
 		option[workloads.MemoryUnit]{"kb-per-proc", workloads.KBPerProc},
-		option[workloads.MemoryUnit]{"bytes-per-job", workloads.BytesPerJob}); err != nil {
+		option[workloads.MemoryUnit]{"bytes-per-job", workloads.BytesPerJob},
+		option[workloads.MemoryUnit]{"kb-per-job", workloads.KBPerJob}); err != nil {
 		return s, err
 	}
 	if s.simOpt.MissingEstimate, err = choose("missing-estimate", c.missingEstimate,

@@ -4,8 +4,12 @@
 // (box plots of each user's violated-EET share and weighted tardiness per
 // policy, Figure 6; heatmaps of violated EETs per user over time above the
 // machine's utilization, Figure 7), the classic per-policy means of wait,
-// response time and slowdown (Figure 5), and metrics against the load
-// factor for sweeps over load. It draws with gonum.org/v1/plot and writes
+// response time and slowdown (Figure 5), metrics against the load
+// factor for sweeps over load, the mean wait of each estimate-accuracy
+// class of Rocchetti, Iturriaga and Nesmachnow's Penalty Scheduling Policy
+// paper (2015, Table 3 and Figure 1), and processor utilization over time
+// per policy beside the makespan bounds of Bode et al. (ALS 2000, Table 1,
+// Figure 3). It draws with gonum.org/v1/plot and writes
 // PNG or SVG.
 //
 // It reads what package results writes and package runner lays out:
@@ -14,11 +18,12 @@
 // utilization/…/part-KEY.parquet. It reads no jobs file. It leaves the
 // metrics to results and the file layout to runner; it never prints.
 //
-// Start with Load, then a figure: Boxes, Means, Heatmap or LoadLines, each
-// taking Options (which runs, which metric, what size) and returning a
-// Figure to Save. Each figure's data comes from a function of its own,
-// BoxValues, Points and HeatmapValues, which tests and other tools can
-// check without looking at pixels.
+// Start with Load, then a figure: Boxes, Means, Heatmap, LoadLines,
+// Classes or Utilization, each taking Options (which runs, which metric,
+// what size) and returning a Figure to Save. Each figure's data comes from
+// a function of its own, BoxValues, Points, HeatmapValues, ClassMeans and
+// UtilizationValues, which tests and other tools can check without looking
+// at pixels.
 //
 // Columns are read by name and checked when a figure needs them, so
 // results written before a column existed load, and the figure that needs

@@ -84,16 +84,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 		}
 	}
 	span = max(span, 1)
-	d.BinMinutes = opt.BinMinutes
-	if d.BinMinutes == 0 {
-		d.BinMinutes = binSizes[len(binSizes)-1]
-		for _, b := range binSizes {
-			if (span+b-1)/b <= maxBins {
-				d.BinMinutes = b
-				break
-			}
-		}
-	}
+	d.BinMinutes = binFor(span, opt.BinMinutes)
 	d.Bins = (span + d.BinMinutes - 1) / d.BinMinutes
 	// minutes[b] is how many minutes of the span cell b holds.
 	minutes := func(b int) float64 { return float64(min(d.BinMinutes, span-b*d.BinMinutes)) }

@@ -69,6 +69,7 @@ var userMetrics = []metric{
 	{name: "mean_bounded_slowdown", label: "mean bounded slowdown (τ = 10 s)", unit: unitRatio},
 	{name: "jobs", label: "jobs", unit: unitCount},
 	{name: "ran", label: "jobs that ran", unit: unitCount},
+	{name: "recent_accuracy", label: "estimate accuracy of the last 10 jobs", unit: unitRatio},
 }
 
 // RunMetrics returns the names of the runs.parquet columns Means and

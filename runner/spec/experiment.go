@@ -48,7 +48,7 @@ type Cluster struct {
 // transformations that apply before the load factor of the sweep.
 type Workload struct {
 	Name string
-	// Exactly one of Model and Trace is set.
+	// Exactly one of Model, Trace and Merge is set.
 	Model string
 	// Params is the model's parameter struct (a pointer, as
 	// workloads.Model.Params returns it) with the file's values set.
@@ -58,6 +58,10 @@ type Workload struct {
 	// when the experiment was parsed, resolved against Experiment.Dir. A
 	// path that exists wins over a name, as in workloads.ResolveTrace.
 	Trace string
+	// Merge, when set instead of Model and Trace, holds the workloads whose
+	// jobs are interleaved onto the cluster (workloads.Merge), in the
+	// file's order; none of them is itself a merge.
+	Merge []*Workload
 	// SWF says how to read a trace's fields.
 	SWF workloads.SWFOptions
 	// Cuts, applied in this order: Window (if To > 0), Users (if any), then

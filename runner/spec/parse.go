@@ -45,6 +45,9 @@ type decoder struct {
 	// varied holds the targets of every vary block, those that failed
 	// too, so that a filter on a failed axis adds no error of its own.
 	varied map[string]hcl.Range
+	// merges are the merge workloads, whose parts are resolved once every
+	// workload is decoded.
+	merges []pendingMerge
 }
 
 // Parse decodes the experiment file called filename, whose contents are
@@ -118,6 +121,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 			exp.Workloads = append(exp.Workloads, w)
 		}
 	}
+	d.resolveMerges()
 	for _, b := range declared[kindPolicy] {
 		p := d.policy(b)
 		d.policies[b.Labels[0]] = p

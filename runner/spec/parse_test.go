@@ -286,6 +286,22 @@ func goodCases() []goodCase {
 			file(expBlock, "locals {\n  m = {}\n}", "cluster \"c\" {\n  procs = try(local.m.procs, 16)\n  gpus  = can(tonumber(\"x\")) ? 1 : 0\n}",
 				lublinBlock, fcfsBlock, sweepBlock), nil,
 			expect(func(e *Experiment) { e.Clusters[0].Capacity[sim.Procs] = 16 })},
+		{"merge of workloads declared before and after it",
+			file(expBlock, clusterBlock, lublinBlock, `workload "mixed" {
+  merge     = [workload.w, workload.k]
+  jobs      = 50
+  estimates = "exact"
+}`, `workload "k" {
+  trace        = "tiny.swf"
+  memory_field = "requested"
+}`, fcfsBlock, "sweep {\n  workloads = [workload.mixed]\n  policies  = [policy.fcfs]\n}"), nil,
+			expect(func(e *Experiment) {
+				k := &Workload{Name: "k", Trace: "testdata/tiny.swf", SWF: workloads.SWFOptions{Memory: workloads.RequestedMemory},
+					Estimates: "keep", CPUUsage: "none"}
+				mixed := &Workload{Name: "mixed", Merge: []*Workload{e.Workloads[0], k}, Take: 50, Estimates: "exact", CPUUsage: "none"}
+				e.Workloads = append(e.Workloads, mixed, k)
+				e.Sweep.Workloads = []*Workload{mixed}
+			})},
 		{"references in locals",
 			file(expBlock, clusterBlock, lublinBlock, fcfsBlock, "locals {\n  all = [policy.fcfs]\n}",
 				"sweep {\n  workloads = [workload.w]\n  policies  = local.all\n}"), nil,

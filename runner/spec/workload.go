@@ -17,7 +17,7 @@ import (
 )
 
 var workloadSchema = schema{what: "a workload block", attrs: []string{
-	"model", "trace", "params", "jobs", "estimates", "cpu_usage",
+	"model", "trace", "merge", "params", "jobs", "estimates", "cpu_usage",
 	"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users",
 }}
 
@@ -31,31 +31,43 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 	before := len(d.diags.Errs())
 	model, mst := d.str(attrs["model"])
 	trace, tst := d.str(attrs["trace"])
+	merge := attrs["merge"]
 	var endless bool
 	switch {
 	case mst == invalid || tst == invalid:
-	case mst == set && tst == set:
-		later := attrs["model"]
-		if attrs["trace"].SrcRange.Start.Byte > later.SrcRange.Start.Byte {
-			later = attrs["trace"]
+	case mst == set && tst == set || merge != nil && (mst == set || tst == set):
+		var later *hclsyntax.Attribute
+		for _, name := range []string{"model", "trace", "merge"} {
+			if a := attrs[name]; a != nil && (later == nil || a.SrcRange.Start.Byte > later.SrcRange.Start.Byte) {
+				later = a
+			}
 		}
 		d.errorf(later.NameRange, "Conflicting workload source",
-			"A workload is either a model or a trace: give model or trace, not both.")
+			"A workload is a model, a trace or a merge of other workloads: give one of model, trace and merge.")
 	case mst == set:
 		endless = d.model(w, b, attrs, model)
 	case tst == set:
 		d.trace(w, attrs["trace"], trace)
+	case merge != nil:
+		d.merges = append(d.merges, pendingMerge{w, merge})
 	default:
 		d.errorf(b.DefRange(), "Missing workload source",
-			"Workload %q needs model = \"NAME\" (a synthetic model) or trace = \"NAME\" (a registered trace or a path).", w.Name)
+			"Workload %q needs model = \"NAME\" (a synthetic model), trace = \"NAME\" (a registered trace or a path) or merge = [workload.NAME, …].", w.Name)
 	}
-	if mst == set {
+	switch {
+	case mst == set:
 		for _, name := range traceOnly {
 			if a := attrs[name]; a != nil {
 				d.errorf(a.NameRange, "Trace option on a model workload", "%s only applies to a workload read from a trace.", name)
 			}
 		}
-	} else {
+	case merge != nil:
+		for _, name := range append([]string{"params"}, traceOnly...) {
+			if a := attrs[name]; a != nil {
+				d.errorf(a.NameRange, "Option on a merge", "%s applies to a model or a trace: set it on the block of each workload the merge takes.", name)
+			}
+		}
+	default:
 		if a := attrs["params"]; a != nil {
 			d.errorf(a.NameRange, "Model parameters on a trace workload", "params only applies to a workload drawn from a model.")
 		}
@@ -150,8 +162,8 @@ func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute)
 	if i, st := d.choice(attrs["memory_field"], "none", "requested", "used"); st == set {
 		w.SWF.Memory = []workloads.MemoryField{workloads.NoMemory, workloads.RequestedMemory, workloads.UsedMemory}[i]
 	}
-	if i, st := d.choice(attrs["memory_unit"], "kb-per-proc", "bytes-per-job"); st == set {
-		w.SWF.MemoryUnit = []workloads.MemoryUnit{workloads.KBPerProc, workloads.BytesPerJob}[i]
+	if i, st := d.choice(attrs["memory_unit"], "kb-per-proc", "bytes-per-job", "kb-per-job"); st == set {
+		w.SWF.MemoryUnit = []workloads.MemoryUnit{workloads.KBPerProc, workloads.BytesPerJob, workloads.KBPerJob}[i]
 	}
 	if v, st := d.boolean(attrs["negative_as_missing"]); st == set {
 		w.SWF.NegativeAsMissing = v

@@ -13,7 +13,7 @@ workload "lublin" {
 policy "fcfs" {}
 
 policy "easy" {
-  params = { order = "lifo" } # ERROR: "lifo" is not arrival, sjf or fairshare
+  params = { order = "lifo" } # ERROR: "lifo" is not arrival, sjf, fairshare or accuracy
 }
 
 sweep {

@@ -1,0 +1,54 @@
+# Bode, Halstead, Kendall, Lei and Jackson, "The Portable Batch Scheduler and
+# the Maui Scheduler on Linux Clusters" (4th Annual Linux Showcase and
+# Conference, 2000), sections 5 and 6.1: a 76-job mix of Large, Medium, Small,
+# Debug and Failed jobs, all submitted within three hours, on a 64-node
+# cluster under PBS's FIFO scheduler, Maui, and Maui without backfill, judged
+# by the total run time (makespan) beside two bounds, the theoretical minimum
+# (node-hours / 64) and the sequential maximum (the sum of run times), as in
+# their Table 1, and by node utilization over the run (their Figure 3).
+#
+# The paper's job mix is offline; the job-mix model draws mixes by the
+# paper's class rules with assumed uniform sizes and times (see
+# `schedsweep trace models`), so each replicate is another mix of the same
+# kind, seen by every policy alike.
+experiment "maui2000" {
+  description = "PBS FIFO vs Maui vs Maui without backfill on the 76-job mix of Bode et al. 2000, 64 nodes"
+  seed        = 1
+}
+
+variable "replicates" {
+  description = "how many job mixes to draw"
+  default     = 5
+}
+
+cluster "nodes64" {
+  procs = 64 # one processor per node, as the paper's jobs request nodes
+}
+
+workload "mix" {
+  model  = "job-mix"
+  params = { nodes = 64, jobs = 76 }
+}
+
+# PBS's FIFO scheduler with help_starving_jobs and max_starve 24 h, its
+# defaults.
+policy "pbs-fifo" {}
+
+# Maui with its defaults: queue-time priority, one reservation, backfill.
+policy "maui" {}
+
+policy "maui-nobackfill" {
+  type   = "maui"
+  params = { backfill = false }
+}
+
+sweep {
+  cluster   = cluster.nodes64
+  workloads = [workload.mix]
+  policies  = [policy.pbs-fifo, policy.maui, policy.maui-nobackfill]
+  seeds     = range(1, var.replicates + 1)
+}
+
+output {
+  dir = "out/maui2000"
+}

@@ -1,0 +1,43 @@
+package psp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+func TestClass(t *testing.T) {
+	tests := []struct {
+		acc  float64
+		want int
+	}{
+		{0, 1}, {0.1999, 1}, {0.2, 2}, {0.35, 2}, // 0.35 → priority 2 is the paper's example
+		{0.4, 3}, {0.5999, 3}, {0.6, 4}, {0.7999, 4}, {0.8, 5}, {1, 5}, {1.3, 5},
+		{-0.1, 0}, {math.NaN(), 0},
+	}
+	for _, tc := range tests {
+		if got := Class(tc.acc); got != tc.want {
+			t.Errorf("Class(%v): got %d; want %d", tc.acc, got, tc.want)
+		}
+	}
+}
+
+func TestAccuracy(t *testing.T) {
+	tests := []struct {
+		run, est sim.Time
+		want     float64
+	}{
+		{30, 120, 0.25},
+		{0, 3600, 0},  // ran no time at all: the worst estimate
+		{100, 100, 1}, // exact, or killed at its estimate
+		{150, 100, 1}, // ran past its estimate (overrun): capped
+		{0, 0, 1},     // asked for nothing and used nothing
+		{5, 0, 1},
+	}
+	for _, tc := range tests {
+		if got := Accuracy(tc.run, tc.est); got != tc.want {
+			t.Errorf("Accuracy(%d, %d): got %v; want %v", tc.run, tc.est, got, tc.want)
+		}
+	}
+}

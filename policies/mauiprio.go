@@ -1,0 +1,205 @@
+package policies
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// MauiWeights are the weights of the priority factors Maui offers that a
+// trace can feed (Maui Administrator's Guide, section 5.1.2, "Job Priority
+// Factors"). A job's priority is the weighted sum
+//
+//	QueueTime·(minutes waited) + XFactor·(wait + requested time)/requested time
+//	+ Procs·(processors requested) + Fairshare·FS + QoS·(its queue's QoS priority)
+//
+// where FS, in percentage points, is the user's target share minus the
+// user's share of everyone's decayed usage: positive for a user below
+// target, negative above. Maui's defaults are QueueTime 1 and every other
+// weight 0, which ranks the queue by time waited: first come, first
+// served. A weight may be negative (Procs < 0 favours small jobs); it
+// must be finite.
+type MauiWeights struct {
+	QueueTime float64 // QUEUETIMEWEIGHT: per minute waited
+	XFactor   float64 // XFACTORWEIGHT: per unit of expansion factor
+	Procs     float64 // PROCWEIGHT: per processor requested
+	Fairshare float64 // FSUSERWEIGHT: per percentage point below target share
+	QoS       float64 // QOSWEIGHT: per unit of the job's QoS priority
+}
+
+// DefaultMauiWeights returns Maui's default weights: QueueTime 1, the rest 0.
+func DefaultMauiWeights() MauiWeights { return MauiWeights{QueueTime: 1} }
+
+func (w MauiWeights) check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"queue_time_weight", w.QueueTime}, {"xfactor_weight", w.XFactor}, {"proc_weight", w.Procs},
+		{"fairshare_weight", w.Fairshare}, {"qos_weight", w.QoS},
+	} {
+		if math.IsInf(f.v, 0) || math.IsNaN(f.v) {
+			return fmt.Errorf("parameter %q: %v is not a finite number", f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// static reports whether the ranking of two waiting jobs never changes:
+// queue time grows alike for every job, so only the expansion factor and
+// fairshare move jobs past each other.
+func (w MauiWeights) static() bool { return w.XFactor == 0 && w.Fairshare == 0 }
+
+// mauiOrder ranks the queue by Maui priority, highest first, ties by
+// arrival. Jobs are compared by key = priority − QueueTime·now/60: the term
+// dropped is the same for every job at a pass, so the ranking is that of
+// the priority, and without the expansion factor and fairshare a job's key
+// does not depend on time at all (mauiStatic). The fairshare factor reads
+// the usage a Fairshare keeps; mauiOrder forwards it the run's events.
+type mauiOrder struct {
+	w     MauiWeights
+	qos   map[int32]float64 // QoS priority by SWF queue number
+	fs    *Fairshare        // nil unless w.Fairshare != 0
+	bases []float64         // base by Job.Seq, from Submitted
+	keyed []keyedJob        // scratch for Sort
+}
+
+type keyedJob struct {
+	key float64
+	j   *sim.Job
+}
+
+var _ ObservingOrder = (*mauiOrder)(nil)
+
+// newMauiOrder returns the order: Arrival when the priority is the time
+// waited alone (or nothing), which ranks jobs by submission and then by
+// arrival, exactly as Arrival does; static when the weights allow; dynamic
+// otherwise.
+func newMauiOrder(w MauiWeights, qos map[int32]float64, fs FairshareConfig) (Order, *mauiOrder, error) {
+	o := &mauiOrder{w: w, qos: qos}
+	if w.Fairshare != 0 {
+		f, err := NewFairshare(fs)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.fs = f
+	}
+	switch {
+	case w.static() && w.Procs == 0 && (w.QoS == 0 || len(qos) == 0) && w.QueueTime >= 0:
+		return Arrival{}, o, nil
+	case w.static():
+		return mauiStatic{o}, o, nil
+	}
+	return o, o, nil
+}
+
+// Name returns "maui-priority".
+func (o *mauiOrder) Name() string { return "maui-priority" }
+
+// base is the part of j's key that does not change while it waits.
+func (o *mauiOrder) base(j *sim.Job) float64 {
+	return o.w.Procs*float64(j.Need[sim.Procs]) + o.w.QoS*o.qos[j.Queue] - o.w.QueueTime*float64(j.Submit)/60
+}
+
+// cachedBase is base(j) as Submitted recorded it.
+func (o *mauiOrder) cachedBase(j *sim.Job) float64 { return o.bases[j.Seq] }
+
+// key returns j's key at now from its base; total is everyone's decayed
+// usage at now (unused without a fairshare weight).
+func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
+	k := base
+	if o.w.XFactor != 0 {
+		k += o.w.XFactor * xfactor(now, j)
+	}
+	if o.fs != nil {
+		k += o.w.Fairshare * o.fairshare(now, j.User, total)
+	}
+	return k
+}
+
+// priority returns j's Maui priority at now.
+func (o *mauiOrder) priority(now sim.Time, j *sim.Job) float64 {
+	total := 0.0
+	if o.fs != nil {
+		total = o.fs.TotalUsage(now)
+	}
+	return o.key(now, j, o.base(j), total) + o.w.QueueTime*float64(now)/60
+}
+
+// xfactor is (wait + requested)/requested, a requested time below one
+// second counting as one second.
+func xfactor(now sim.Time, j *sim.Job) float64 {
+	req := float64(max(j.Estimate, 1))
+	return (float64(now-j.Submit) + req) / req
+}
+
+// fairshare returns user's target share minus their share of the total
+// usage, in percentage points; with no usage at all, the target share.
+func (o *mauiOrder) fairshare(now sim.Time, user int32, total float64) float64 {
+	used := 0.0
+	if total > 0 {
+		used = o.fs.Usage(user, now) / total
+	}
+	return 100 * (o.fs.Share(user) - used)
+}
+
+// Sort orders q by key at now, highest first, ties by arrival.
+func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
+	total := 0.0
+	if o.fs != nil {
+		total = o.fs.TotalUsage(now)
+	}
+	o.keyed = o.keyed[:0]
+	for _, j := range q {
+		o.keyed = append(o.keyed, keyedJob{o.key(now, j, o.cachedBase(j), total), j})
+	}
+	slices.SortFunc(o.keyed, func(a, b keyedJob) int {
+		return cmp.Or(cmp.Compare(b.key, a.key), cmp.Compare(a.j.Seq, b.j.Seq))
+	})
+	for i := range o.keyed {
+		q[i] = o.keyed[i].j
+	}
+}
+
+// Submitted records j's base key and tells the fairshare accounting, if
+// any, that j arrived.
+func (o *mauiOrder) Submitted(now sim.Time, j *sim.Job) {
+	for len(o.bases) <= j.Seq {
+		o.bases = append(o.bases, 0)
+	}
+	o.bases[j.Seq] = o.base(j)
+	if o.fs != nil {
+		o.fs.Submitted(now, j)
+	}
+}
+
+// Finished tells the fairshare accounting, if any, that j ended.
+func (o *mauiOrder) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	if o.fs != nil {
+		o.fs.Finished(now, j, actual)
+	}
+}
+
+// Started tells the fairshare accounting, if any, that js start.
+func (o *mauiOrder) Started(now sim.Time, v sim.View, js []*sim.Job) {
+	if o.fs != nil {
+		o.fs.Started(now, v, js)
+	}
+}
+
+// mauiStatic is mauiOrder when keys do not change with time: the
+// disciplines then keep the queue sorted across passes.
+type mauiStatic struct{ *mauiOrder }
+
+var _ StaticOrder = mauiStatic{}
+
+// Compare orders by (base key descending, Seq).
+func (o mauiStatic) Compare(a, b *sim.Job) int {
+	return cmp.Or(cmp.Compare(o.cachedBase(b), o.cachedBase(a)), cmp.Compare(a.Seq, b.Seq))
+}
+
+// Sort orders q by Compare.
+func (o mauiStatic) Sort(_ sim.Time, q []*sim.Job) { slices.SortFunc(q, o.Compare) }

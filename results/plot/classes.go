@@ -1,0 +1,331 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/schedsweep/schedsweep/internal/psp"
+)
+
+// AccuracyColumn is the users.parquet column ClassMeans classes users by:
+// each user's mean estimate accuracy over their last ten jobs to end.
+const AccuracyColumn = "recent_accuracy"
+
+// classNames are the accuracy classes of Table 1 of Rocchetti et al.
+// (2015), a1 to a5, with their intervals.
+var classNames = [psp.Classes]string{"a1 [0, 0.2)", "a2 [0.2, 0.4)", "a3 [0.4, 0.6)", "a4 [0.6, 0.8)", "a5 [0.8, 1]"}
+
+// ClassMean is a users.parquet metric averaged over the users of one
+// estimate-accuracy class in the runs of one workload and policy.
+type ClassMean struct {
+	Workload, Policy string
+	Class            int // 1 to 5: a1 to a5
+	// Mean is over the class's (run, user) pairs: each user of each run
+	// counts once, whatever their number of jobs.
+	Mean float64
+	// Users counts those pairs, Runs the runs in which the class has a
+	// user; Min and Max are the lowest and highest mean of the class
+	// within one of those runs.
+	Users, Runs int
+	Min, Max    float64
+}
+
+// ClassData is what Classes draws: the classes that have users, by
+// workload, then policy (both in the order of the runs table), then class.
+type ClassData struct {
+	Metric    string
+	Workloads []string
+	Policies  []string
+	Runs      int // the most runs of one workload and policy
+	Means     []ClassMean
+	// All holds, for each workload and policy in the same order, the mean
+	// over all the users with a value, whatever their class (Class 0).
+	All []ClassMean
+	// Unknown counts the rows of the unknown user (NULL user), NoValue
+	// the users without a value of the metric or of recent_accuracy (none
+	// of their jobs ran); neither is in a class.
+	Unknown, NoValue int
+}
+
+// ClassMeans returns the means Classes draws: a users.parquet metric
+// (Metrics, default mean_wait) averaged over the users of each accuracy
+// class, for each workload and policy of the selected runs, which must be
+// of one load factor. A user's class is that of their recent_accuracy by
+// Table 1 of Rocchetti et al. (2015), as the Penalty Scheduling Policy
+// would rank them when the run ends; the paper's Table 3 groups users so.
+func ClassMeans(r *Results, opt Options) (*ClassData, error) {
+	m, err := oneMetric(userMetrics, opt.Metrics, "mean_wait", "users.parquet")
+	if err != nil {
+		return nil, err
+	}
+	runs, err := r.Select(opt.Selection)
+	if err != nil {
+		return nil, err
+	}
+	policies, loads := axesOf(runs)
+	if len(loads) > 1 {
+		return nil, fmt.Errorf("%w: the runs are at %d load factors; choose one with --load", ErrSelection, len(loads))
+	}
+	vals, err := r.userColumn(runs, m.name)
+	if err != nil {
+		return nil, err
+	}
+	accs, err := r.userColumn(runs, AccuracyColumn)
+	if errors.Is(err, ErrMissingColumn) {
+		return nil, fmt.Errorf("%w (results written before schedsweep computed %s?)", err, AccuracyColumn)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := &ClassData{Metric: m.name, Policies: policies}
+	for _, x := range runs {
+		if !slices.Contains(d.Workloads, x.Workload) {
+			d.Workloads = append(d.Workloads, x.Workload)
+		}
+	}
+	for _, w := range d.Workloads {
+		for _, p := range policies {
+			// Index 0 gathers every class.
+			var sum [psp.Classes + 1]float64
+			var users, nruns [psp.Classes + 1]int
+			lo, hi := fill(math.Inf(1)), fill(math.Inf(-1))
+			n := 0
+			for _, x := range runs {
+				if x.Workload != w || x.Policy != p {
+					continue
+				}
+				n++
+				var rsum [psp.Classes + 1]float64
+				var rn [psp.Classes + 1]int
+				for i, uv := range vals[x.Key] {
+					acc := accs[x.Key][i].value
+					switch {
+					case math.IsNaN(uv.user):
+						d.Unknown++
+					case math.IsNaN(uv.value) || math.IsNaN(acc):
+						d.NoValue++
+					default:
+						c := psp.Class(acc)
+						rsum[c] += uv.value
+						rn[c]++
+						rsum[0] += uv.value
+						rn[0]++
+					}
+				}
+				for c := range psp.Classes + 1 {
+					if rn[c] == 0 {
+						continue
+					}
+					sum[c] += rsum[c]
+					users[c] += rn[c]
+					nruns[c]++
+					mean := rsum[c] / float64(rn[c])
+					lo[c], hi[c] = min(lo[c], mean), max(hi[c], mean)
+				}
+			}
+			d.Runs = max(d.Runs, n)
+			for c := range psp.Classes + 1 {
+				cm := ClassMean{Workload: w, Policy: p, Class: c, Mean: math.NaN(), Users: users[c], Runs: nruns[c], Min: lo[c], Max: hi[c]}
+				if users[c] > 0 {
+					cm.Mean = sum[c] / float64(users[c])
+				}
+				switch {
+				case c == 0:
+					d.All = append(d.All, cm)
+				case users[c] > 0:
+					d.Means = append(d.Means, cm)
+				}
+			}
+		}
+	}
+	if len(d.Means) == 0 {
+		return nil, fmt.Errorf("%w: no user of the selected runs (%s) has an id and values of %s and %s",
+			ErrSelection, opt.Selection, m.name, AccuracyColumn)
+	}
+	return d, nil
+}
+
+func fill(v float64) (a [psp.Classes + 1]float64) {
+	for i := range a {
+		a[i] = v
+	}
+	return a
+}
+
+// Spread returns the mean of the lowest class over that of the highest
+// among the classes of workload and policy that have users ("a1/a4",
+// 2.43 for the paper's CF scenario), and false when fewer than two classes
+// have users.
+func (d *ClassData) Spread(workload, policy string) (label string, ratio float64, ok bool) {
+	var first, last *ClassMean
+	for i := range d.Means {
+		c := &d.Means[i]
+		if c.Workload != workload || c.Policy != policy {
+			continue
+		}
+		if first == nil {
+			first = c
+		}
+		last = c
+	}
+	if first == nil || first == last {
+		return "", 0, false
+	}
+	return fmt.Sprintf("a%d/a%d", first.Class, last.Class), first.Mean / last.Mean, true
+}
+
+// classScale shows times in minutes, the unit of the paper's Table 3 and
+// Figure 1, and other metrics as scaleFor does.
+func (d *ClassData) classScale() scale {
+	m, _ := lookup(userMetrics, d.Metric, "")
+	if m.unit == unitSeconds {
+		return scale{60, m.label + " (minutes)"}
+	}
+	return scaleFor(m, d.top())
+}
+
+// Table renders d as a Markdown table: a row per workload and policy, a
+// column per class holding the mean (times in minutes) and, in
+// parentheses, the number of users it is over; the mean over all users;
+// then the spread of the lowest to the highest class.
+func (d *ClassData) Table() string {
+	sc := d.classScale()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, by class (users in parentheses)\n\n", capitalize(sc.label))
+	b.WriteString("| workload | policy | a1 | a2 | a3 | a4 | a5 | all users | lowest / highest class |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	cell := func(c ClassMean) string { return fmt.Sprintf("%.1f (%d)", c.Mean/sc.div, c.Users) }
+	for _, w := range d.Workloads {
+		for _, p := range d.Policies {
+			cells := [psp.Classes + 1]string{}
+			for c := range cells {
+				cells[c] = "–"
+			}
+			for _, c := range d.Means {
+				if c.Workload == w && c.Policy == p {
+					cells[c.Class] = cell(c)
+				}
+			}
+			for _, c := range d.All {
+				if c.Workload == w && c.Policy == p && c.Users > 0 {
+					cells[0] = cell(c)
+				}
+			}
+			spread := "–"
+			if label, ratio, ok := d.Spread(w, p); ok {
+				spread = fmt.Sprintf("%s = %.2f", label, ratio)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", w, p, strings.Join(cells[1:], " | "), cells[0], spread)
+		}
+	}
+	return b.String()
+}
+
+// top returns the largest value a bar or whisker reaches.
+func (d *ClassData) top() float64 {
+	top := 0.0
+	for _, c := range d.Means {
+		top = max(top, c.Mean, c.Max)
+	}
+	return top
+}
+
+// Classes draws ClassMeans as grouped bars, as the paper's Figure 1: one
+// panel per policy, stacked, with a shared axis; a group of bars per workload, a bar per accuracy class
+// (a1 to a5) at the class's mean, with whiskers from the lowest to the
+// highest run when there are several. Empty classes have no bar. Times
+// are in minutes.
+func Classes(r *Results, opt Options) (*Figure, error) {
+	d, err := ClassMeans(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := lookup(userMetrics, d.Metric, "")
+	sc := d.classScale()
+	notes := []string{fmt.Sprintf("Users classed by Table 1 of Rocchetti et al. (2015) on %s, the mean runtime/requested time of their last 10 jobs to end.", AccuracyColumn)}
+	each := "Each bar: the mean over the class's users, each user counting once."
+	if d.Runs > 1 {
+		each = fmt.Sprintf("Each bar: the mean over the class's users in %d runs (replicates), each user of each run counting once; whiskers: the lowest and highest run's mean.", d.Runs)
+	}
+	notes = append(notes, each)
+	var out []string
+	if d.Unknown > 0 {
+		out = append(out, "jobs without a user id (the unknown user, in "+plural(d.Unknown, "run", "runs")+")")
+	}
+	if d.NoValue > 0 {
+		out = append(out, plural(d.NoValue, "user", "users")+" without a value (no job ran)")
+	}
+	if len(out) > 0 {
+		notes = append(notes, "Left out: "+strings.Join(out, "; ")+".")
+	}
+	f := &Figure{Title: capitalize(m.label) + " per estimate-accuracy class", Notes: notes}
+	legend := newLegend()
+	for c, name := range classNames {
+		legend.add(name, swatch{color8(c)})
+	}
+	slot := 0.8 / psp.Classes
+	for k, p := range d.Policies {
+		x := ""
+		if k == len(d.Policies)-1 {
+			x = "workload"
+		}
+		pl := newPlot(x, sc.label)
+		pl.Title.Text = "policy " + p
+		pl.Add(horizontalGrid())
+		for c := 1; c <= psp.Classes; c++ {
+			b := &bars{width: 0.9 * slot, color: color8(c - 1)}
+			for _, cm := range d.Means {
+				if cm.Policy != p || cm.Class != c {
+					continue
+				}
+				i := slices.Index(d.Workloads, cm.Workload)
+				b.x = append(b.x, float64(i)+(float64(c)-float64(psp.Classes+1)/2)*slot)
+				b.y = append(b.y, cm.Mean/sc.div)
+				lo, hi := math.NaN(), math.NaN()
+				if cm.Runs > 1 {
+					lo, hi = cm.Min/sc.div, cm.Max/sc.div
+				}
+				b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
+			}
+			pl.Add(b)
+		}
+		ticks := make([]plot.Tick, len(d.Workloads))
+		for i, w := range d.Workloads {
+			ticks[i] = plot.Tick{Value: float64(i), Label: w}
+		}
+		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
+		pl.X.Min, pl.X.Max = -0.5, float64(len(d.Workloads))-0.5
+		pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
+		pl.Y.Tick.Marker = plainTicks{}
+		var side *plot.Plot
+		if k == 0 {
+			side = legend.p
+		}
+		f.Panels = append(f.Panels, []*plot.Plot{pl, side})
+	}
+	f.Width, f.Height = opt.size(max(6*vg.Inch, vg.Length(len(d.Workloads))*1.2*vg.Inch)+legend.width,
+		1.2*vg.Inch+vg.Length(len(d.Policies))*2.6*vg.Inch)
+	f.Widths = []float64{(f.Width - legend.width).Points(), legend.width.Points()}
+	return f, nil
+}
+
+// plainTicks are gonum's default ticks labelled with the shortest form of
+// their values ("2500", not "2500.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
+}

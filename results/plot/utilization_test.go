@@ -1,0 +1,72 @@
+package plot_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedsweep/schedsweep/results/plot"
+)
+
+func TestUtilizationValues(t *testing.T) {
+	dir := writeFixture(t)
+	// fcfs-1-r1, beside the fixture's easy-1-r1 (half the processors in
+	// every minute of 200): all processors in minutes 0–99, no row after.
+	fcfs := fixtureKey("fcfs", 1, 1)
+	var keys []string
+	var mins []int64
+	var procs, mem []float64
+	for m := int64(0); m < 100; m++ {
+		keys, mins, procs, mem = append(keys, fcfs), append(mins, m), append(procs, 1), append(mem, 0)
+	}
+	writeParquet(t, filepath.Join(dir, "utilization", "workload=mix/policy=fcfs/load_factor=1/replicate=1/part-"+fcfs+".parquet"),
+		col{name: "run_key", values: keys}, col{name: "minute", values: mins},
+		col{name: "procs", values: procs}, col{name: "memory", values: mem})
+	r := load(t, dir)
+	one := plot.Selection{LoadFactors: []float64{1}, Replicates: []int64{1}}
+	d, err := plot.UtilizationValues(r, plot.Options{Selection: one, BinMinutes: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Runs) != 2 || d.Runs[0].Key != fcfs || d.Runs[1].Key != heatmapRun || d.BinMinutes != 60 {
+		t.Fatalf("got %d runs (%v), steps of %d minutes; want %s and %s, 60", len(d.Runs), d.Runs, d.BinMinutes, fcfs, heatmapRun)
+	}
+	// Makespan 12,000 s = 200 minutes: 4 steps, the last of 20 minutes.
+	want := [][]float64{{1, 40.0 / 60, 0, 0}, {0.5, 0.5, 0.5, 0.5}}
+	if diff := cmp.Diff(want, d.Procs); diff != "" {
+		t.Errorf("procs (-want +got):\n%s", diff)
+	}
+	// Every run of the fixture at load 1: utilization 0.5 of 12,000 s;
+	// 10 jobs finished, each responding 3,600 s after its wait.
+	if d.Packed != 6000 || d.Sequential != 36000 || d.Makespan[0] != 12000 {
+		t.Errorf("got packed %g s, sequential %g s, makespan %g s; want 6000, 36000, 12000", d.Packed, d.Sequential, d.Makespan[0])
+	}
+	f, err := plot.Utilization(r, plot.Options{Selection: one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(filepath.Join(t.TempDir(), "u.png")); err != nil {
+		t.Errorf("Save: %v", err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		opt  plot.Options
+		err  error
+		want string
+	}{
+		{"two replicates", plot.Options{Selection: plot.Selection{LoadFactors: []float64{1}}}, plot.ErrSelection, "selects both"},
+		{"two loads", plot.Options{Selection: plot.Selection{Policies: []string{"easy"}, Replicates: []int64{1}}}, plot.ErrSelection, "easy-1-r1"},
+		{"no utilization file", plot.Options{Selection: plot.Selection{LoadFactors: []float64{1}, Replicates: []int64{2}}}, plot.ErrMissingFile, "part-fcfs-1-r2.parquet"},
+		{"a metric", plot.Options{Selection: one, Metrics: []string{"wait_mean"}}, plot.ErrUnknownMetric, "wait_mean"},
+		{"negative width", plot.Options{Selection: one, BinMinutes: -1}, plot.ErrSelection, "negative"},
+	} {
+		_, err := plot.UtilizationValues(r, tc.opt)
+		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want %v containing %q", tc.name, err, tc.err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package spec
+
+import (
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// pendingMerge is a merge workload whose parts are not resolved yet: its
+// merge argument may name workloads declared further down the file.
+type pendingMerge struct {
+	w *Workload
+	a *hclsyntax.Attribute
+}
+
+// resolveMerges sets each merge workload's parts from its merge argument,
+// a list of at least two workload references. A part may not be the merge
+// itself or another merge; a part that failed to decode was reported with
+// its block.
+func (d *decoder) resolveMerges() {
+	for _, m := range d.merges {
+		items, st := d.list(m.a)
+		if st != set {
+			if st == unset {
+				d.errorf(m.a.Expr.Range(), "Invalid merge", "merge needs a list of workloads, as in merge = [workload.a, workload.b].")
+			}
+			continue
+		}
+		if len(items) < 2 {
+			d.errorf(m.a.Expr.Range(), "Invalid merge",
+				"A merge interleaves two or more workloads; this list has %d. Use the workload itself instead.", len(items))
+			continue
+		}
+		for _, it := range items {
+			name, ok := d.refName(it, kindWorkload, "an element of "+quoted(m.a))
+			if !ok {
+				continue
+			}
+			part := d.workloads[name]
+			switch {
+			case name == m.w.Name:
+				d.errorf(it.rng, "Invalid merge", "Workload %q cannot merge itself.", name)
+			case part == nil: // reported with its block
+			case d.isMerge(part):
+				d.errorf(it.rng, "Invalid merge", "Workload %q is itself a merge; list its parts here instead.", name)
+			default:
+				m.w.Merge = append(m.w.Merge, part)
+			}
+		}
+	}
+}
+
+// isMerge reports whether w is a merge workload, resolved or not.
+func (d *decoder) isMerge(w *Workload) bool {
+	for _, m := range d.merges {
+		if m.w == w {
+			return true
+		}
+	}
+	return false
+}
