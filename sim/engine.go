@@ -241,24 +241,34 @@ func (e *engine) nextTime() (Time, bool) {
 }
 
 func (e *engine) readNext() error {
-	rec, err := e.src.Next()
-	if err == io.EOF {
+	rec, ok, err := ReadNext(e.src, e.lastSub)
+	if !ok {
 		e.nextAt = -1
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading workload: %w", err)
-	}
-	if rec.Submit < 0 {
-		return fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
-	}
-	if rec.Submit < e.lastSub {
-		return fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
-			rec.ID, rec.Submit, e.lastSub, ErrSourceOrder)
+		return err
 	}
 	e.lastSub = rec.Submit
 	e.next, e.nextAt = rec, rec.Submit
 	return nil
+}
+
+// ReadNext reads src's next record and checks it as Run does: its submit
+// time is not negative and not before last, the previous record's. ok is
+// false at the end of src (err nil) and on an error. Engines other than
+// Run's (Simulator) call it so that every engine reads sources alike.
+func ReadNext(src Source, last Time) (rec Record, ok bool, err error) {
+	rec, err = src.Next()
+	switch {
+	case err == io.EOF:
+		return rec, false, nil
+	case err != nil:
+		return rec, false, fmt.Errorf("reading workload: %w", err)
+	case rec.Submit < 0:
+		return rec, false, fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
+	case rec.Submit < last:
+		return rec, false, fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
+			rec.ID, rec.Submit, last, ErrSourceOrder)
+	}
+	return rec, true, nil
 }
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.

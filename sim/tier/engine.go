@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -299,20 +298,10 @@ func (e *engine) nextTime() (sim.Time, bool) {
 }
 
 func (e *engine) readNext() error {
-	rec, err := e.src.Next()
-	if err == io.EOF {
+	rec, ok, err := sim.ReadNext(e.src, e.lastSub)
+	if !ok {
 		e.nextAt = -1
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading workload: %w", err)
-	}
-	if rec.Submit < 0 {
-		return fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
-	}
-	if rec.Submit < e.lastSub {
-		return fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
-			rec.ID, rec.Submit, e.lastSub, sim.ErrSourceOrder)
+		return err
 	}
 	e.lastSub = rec.Submit
 	e.next, e.nextAt = rec, rec.Submit
