@@ -20,7 +20,7 @@ func jannJobs(tb testing.TB, n int, seed uint64) []sim.Record {
 	}
 	// Jann's long run times need a larger share of jobs at the maximum
 	// estimate than the Tsafrir model's own (experiments/measy.hcl).
-	tp := workloads.TsafrirParams{MaxEstimate: 129600, MaxShare: 0.56}
+	tp := workloads.TsafrirParams{MaxEstimate: 129600, MaxShare: 0.7}
 	withEst := workloads.TsafrirEstimates(workloads.Take(src, n), tp, seed)
 	withUsage, err := workloads.NewCPUUsage(withEst, workloads.DefaultCPUUsageParams(), seed)
 	if err != nil {
