@@ -65,8 +65,9 @@ done
 
 # measy: EASY and its two-tier extensions on the Feitelson and Jann models;
 # 95% confidence intervals over the replicates; the migration-cost sweep at
-# load factor 1.2; the 100%-CPU-usage variant.
-$ss run --quiet --force --out out/measy experiments/measy.hcl
+# load factor 1.2; the 100%-CPU-usage variant. At the paper's sizes (200,000 and
+# 100,000 jobs): about 7 minutes on two cores.
+$ss run --quiet --force --out out/measy --var feitelson_jobs=200000 --var jann_jobs=100000 experiments/measy.hcl
 for w in feitelson jann; do
 	for m in response_mean bounded_slowdown_mean; do
 		$ss plot load --ci --workload "$w" --policy easy,keasy,reasy,measy --metric "$m" \
@@ -74,8 +75,8 @@ for w in feitelson jann; do
 	done
 	$ss plot load --ci --workload "$w" --policy measy --metric migrations --out "$figs/measy-$w-migrations.png" out/measy
 	$ss plot means --ci --workload "$w" --load 1.2 --metric response_mean,bounded_slowdown_mean \
-		--policy keasy,measy,measy-120s,measy-480s,measy-900s,measy-1500s,measy-3000s \
-		--out "$figs/measy-$w-cost.png" out/measy
+		--policy keasy,measy,measy-120s,measy-480s,measy-900s,measy-1500s,measy-3000s,measy-6000s,measy-12000s \
+		--width 12in --out "$figs/measy-$w-cost.png" out/measy
 	$ss plot load --ci --workload "$w-full" --policy easy,keasy,measy --metric bounded_slowdown_mean \
 		--out "$figs/measy-$w-full.png" out/measy
 done

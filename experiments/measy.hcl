@@ -15,7 +15,7 @@
 # Load varies by scaling the interarrival times (section 3.3).
 #
 # Besides the main comparison the sweep holds, at load factor 1.2, MEASY at
-# migration costs up to 3,000 s (section 3.5.3), and the workloads with
+# migration costs up to 12,000 s (section 3.5.3), and the workloads with
 # every process at 100 % CPU usage (section 3.5.2).
 experiment "measy" {
   description = "EASY vs KEASY, REASY and MEASY on two-tier processors (Liu et al. 2012)"
@@ -128,12 +128,23 @@ policy "measy-3000s" {
   params = { migration_cost = 3000 }
 }
 
+policy "measy-6000s" {
+  type   = "measy"
+  params = { migration_cost = 6000 }
+}
+
+policy "measy-12000s" {
+  type   = "measy"
+  params = { migration_cost = 12000 }
+}
+
 sweep {
   cluster   = cluster.two-tier
   workloads = [workload.feitelson, workload.jann, workload.feitelson-full, workload.jann-full]
   policies = [
     policy.easy, policy.keasy, policy.reasy, policy.measy,
     policy.measy-120s, policy.measy-480s, policy.measy-900s, policy.measy-1500s, policy.measy-3000s,
+    policy.measy-6000s, policy.measy-12000s,
   ]
   load_factors = var.loads
   seeds        = range(1, var.replicates + 1)
@@ -182,10 +193,18 @@ sweep {
     policy      = policy.measy-3000s
     load_factor = var.cost_load
   }
+  include {
+    policy      = policy.measy-6000s
+    load_factor = var.cost_load
+  }
+  include {
+    policy      = policy.measy-12000s
+    load_factor = var.cost_load
+  }
 }
 
 output {
   dir      = "out/measy"
-  jobs     = false # 520 runs: runs.parquet holds what the figures draw
+  jobs     = false # 560 runs: runs.parquet holds what the figures draw
   heatmaps = false
 }
