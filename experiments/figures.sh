@@ -62,3 +62,21 @@ $ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/ma
 for k in 1 2 3 4 5; do
 	$ss plot utilization --replicate "$k" --out "out/maui2000/utilization-$k.svg" out/maui2000
 done
+
+# measy: EASY and its two-tier extensions on the Feitelson and Jann models;
+# 95% confidence intervals over the replicates; the migration-cost sweep at
+# load factor 1.2; the 100%-CPU-usage variant. At the paper's sizes (200,000 and
+# 100,000 jobs): about 7 minutes on two cores.
+$ss run --quiet --force --out out/measy --var feitelson_jobs=200000 --var jann_jobs=100000 experiments/measy.hcl
+for w in feitelson jann; do
+	for m in response_mean bounded_slowdown_mean; do
+		$ss plot load --ci --workload "$w" --policy easy,keasy,reasy,measy --metric "$m" \
+			--out "$figs/measy-$w-$m.png" out/measy
+	done
+	$ss plot load --ci --workload "$w" --policy measy --metric migrations --out "$figs/measy-$w-migrations.png" out/measy
+	$ss plot means --ci --workload "$w" --load 1.2 --metric response_mean,bounded_slowdown_mean \
+		--policy keasy,measy,measy-120s,measy-480s,measy-900s,measy-1500s,measy-3000s,measy-6000s,measy-12000s \
+		--width 12in --out "$figs/measy-$w-cost.png" out/measy
+	$ss plot load --ci --workload "$w-full" --policy easy,keasy,measy --metric bounded_slowdown_mean \
+		--out "$figs/measy-$w-full.png" out/measy
+done

@@ -37,7 +37,7 @@ workload "lublin" {
   model     = "lublin"                # a synthetic model: schedsweep lists them
   params    = { nodes = local.nodes } # the model's parameters, checked against the model
   jobs      = 2000                    # take the first N jobs; required for an endless model like lublin
-  estimates = "tsafrir"               # keep (default), exact, badness:F, tsafrir[:MAX] or psp:SCENARIO
+  estimates = "tsafrir"               # keep (default), exact, badness:F, tsafrir[:MAX[:SHARE]] or psp:SCENARIO
   cpu_usage = "none"                  # none (default), default or full: per-process CPU usage for two-tier policies
 }
 

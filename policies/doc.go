@@ -19,6 +19,9 @@
 //   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
 //     (queue time, expansion factor, size, fairshare, QoS), reservations
 //     for the top jobs, optional backfill;
+//   - twotier.go: KEASY, REASY and MEASY, EASY extended to processors
+//     with a foreground and a background VM; they are tier.Policy values
+//     that the two-tier engine of package sim/tier runs (tier.Simulator);
 //   - registry.go: the built-in policies by name, for the command line and,
 //     later, experiment files.
 //

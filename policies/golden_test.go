@@ -67,6 +67,21 @@ var goldenPolicies = []goldenPolicy{
 	{"maui-nobackfill", "maui", []string{"backfill=false"}, simtest.Checks{MaxOpen: 1}},
 	{"maui-depth2", "maui", []string{"reservation_depth=2"}, simtest.Checks{MaxOpen: 2}},
 	{"maui-xfactor", "maui", []string{"xfactor_weight=100"}, simtest.Checks{MaxOpen: 1}},
+	// The two-tier policies of Liu et al. (2012): one promise at a time, for
+	// the head of the merged list; tier.Verify checks the rest.
+	{"keasy", "keasy", nil, simtest.Checks{MaxOpen: 1}},
+	{"reasy", "reasy", nil, simtest.Checks{MaxOpen: 1}},
+	{"measy", "measy", nil, simtest.Checks{MaxOpen: 1}},
+}
+
+// runs reports whether the policy runs on a machine of capacity c: the
+// two-tier policies model processors only.
+func (gp goldenPolicy) runs(c sim.Resources) bool {
+	switch gp.entry {
+	case "keasy", "reasy", "measy":
+		return c[sim.Memory] == 0 && c[sim.GPUs] == 0
+	}
+	return true
 }
 
 // new builds the policy, with the extra parameters after its own.
@@ -169,7 +184,7 @@ func TestGolden(t *testing.T) {
 				}
 				tc := loadCase(t, path)
 				res, _ := simtest.Run(t, tc.capacity, gp.new(t, tc.params...), tc.jobs, sim.Options{}, gp.checks)
-				got := scheduleLines(res)
+				got := append(scheduleLines(res), tierLine(res)...)
 				comments, want := readGolden(t, golden)
 				if *update {
 					writeGolden(t, golden, comments, got)

@@ -158,7 +158,11 @@ func (r *ranked) took(now sim.Time, v sim.View, js []*sim.Job) {
 		return
 	}
 	for _, j := range js {
-		r.gone[j.Seq] = true
+		// A job that starts before any pass merged it never will be: the
+		// next pass takes only the waiting list's new tail.
+		if j.Seq < len(r.gone) {
+			r.gone[j.Seq] = true
+		}
 	}
 }
 

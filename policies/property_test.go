@@ -102,6 +102,9 @@ func TestRandomWorkloads(t *testing.T) {
 		}
 		recs := randomWorkload(rng, n, c, gap)
 		for _, gp := range propertyPolicies {
+			if !gp.runs(c) {
+				continue
+			}
 			for _, overrun := range []bool{false, true} {
 				opt := sim.Options{AllowOverrun: overrun}
 				res, _ := simtest.Run(t, c, gp.new(t), recs, opt, gp.checks)
@@ -160,6 +163,9 @@ func FuzzSimulate(f *testing.F) {
 				int64(data[i+3]%20), simtest.Mem(int64(data[i+4]%160)), simtest.User(int32(data[i]/16%4))))
 		}
 		for _, gp := range propertyPolicies {
+			if !gp.runs(c) {
+				continue
+			}
 			simtest.Run(t, c, gp.new(t), recs, sim.Options{}, gp.checks)
 			simtest.Run(t, c, gp.new(t), recs, sim.Options{AllowOverrun: true}, gp.checks)
 		}

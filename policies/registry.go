@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedsweep/schedsweep/internal/suggest"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/tier"
 )
 
 // ErrUnknownPolicy is returned (wrapped) by Lookup for a name it does not know.
@@ -109,6 +110,66 @@ func ordered[P sim.Policy](f func(Order) P) func(any) (sim.Policy, error) {
 	}
 }
 
+// TierParams are the parameters of the two-tier policies: the machine
+// model of Liu et al. 2012 (package sim/tier), defaults from the paper.
+type TierParams struct {
+	MigrationCost  sim.Time `hcl:"migration_cost,optional" doc:"seconds a migrating job makes no progress (measy only); 20 in the paper"`
+	Threshold      float64  `hcl:"threshold,optional" doc:"a background VM accepts a process only while its foreground usage is below this share of the processor"`
+	LossMin        float64  `hcl:"loss_min,optional" doc:"lowest foreground loss: a foreground process progresses at 1 - loss, loss uniform per job"`
+	LossMax        float64  `hcl:"loss_max,optional" doc:"highest foreground loss"`
+	AlphaSingleMin float64  `hcl:"alpha_single_min,optional" doc:"lowest share alpha of the idle cycles a one-process background job turns into progress (uniform per job)"`
+	AlphaSingleMax float64  `hcl:"alpha_single_max,optional" doc:"highest alpha of a one-process job"`
+	AlphaMultiMean float64  `hcl:"alpha_multi_mean,optional" doc:"mean of the normal alpha of a multi-process job (the paper's value is lost: the middle of its range)"`
+	AlphaMultiSD   float64  `hcl:"alpha_multi_sd,optional" doc:"deviation of the normal alpha of a multi-process job (lost: a sixth of the range)"`
+	AlphaMultiMin  float64  `hcl:"alpha_multi_min,optional" doc:"lowest alpha of a multi-process job; draws outside [min, max] are drawn again"`
+	AlphaMultiMax  float64  `hcl:"alpha_multi_max,optional" doc:"highest alpha of a multi-process job"`
+	Progress       string   `hcl:"progress,optional" doc:"background progress per second: literal, alpha * min(usage, idle share) as the paper writes it, or normalised, alpha * min(1, idle share / usage)"`
+}
+
+func tierParams() any {
+	c := tier.DefaultConfig()
+	pp := c.Paper
+	return &TierParams{
+		MigrationCost: c.MigrationCost, Threshold: c.Threshold,
+		LossMin: pp.LossMin, LossMax: pp.LossMax,
+		AlphaSingleMin: pp.AlphaSingleMin, AlphaSingleMax: pp.AlphaSingleMax,
+		AlphaMultiMean: pp.AlphaMultiMean, AlphaMultiSD: pp.AlphaMultiSD,
+		AlphaMultiMin: pp.AlphaMultiMin, AlphaMultiMax: pp.AlphaMultiMax,
+		Progress: pp.Progress,
+	}
+}
+
+// Config returns the machine model p describes.
+func (p *TierParams) Config() tier.Config {
+	return tier.Config{
+		Threshold: p.Threshold, MigrationCost: p.MigrationCost,
+		Paper: tier.PaperParams{
+			LossMin: p.LossMin, LossMax: p.LossMax,
+			AlphaSingleMin: p.AlphaSingleMin, AlphaSingleMax: p.AlphaSingleMax,
+			AlphaMultiMean: p.AlphaMultiMean, AlphaMultiSD: p.AlphaMultiSD,
+			AlphaMultiMin: p.AlphaMultiMin, AlphaMultiMax: p.AlphaMultiMax,
+			Progress: p.Progress,
+		},
+	}
+}
+
+// twoTier adapts a two-tier policy's constructor: the policy runs on the
+// two-tier engine with the machine model of its parameters (nil: the
+// defaults).
+func twoTier(f func() *TwoTier) func(any) (sim.Policy, error) {
+	return func(params any) (sim.Policy, error) {
+		p, _ := params.(*TierParams)
+		if p == nil {
+			p = tierParams().(*TierParams)
+		}
+		s, err := tier.New(f(), p.Config())
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+}
+
 // newOrderedFCFS is strict list scheduling named "fcfs" in arrival order
 // and "fcfs/<order>" otherwise: with Fairshare, the paper's "fairshare fifo".
 func newOrderedFCFS(o Order) *List { return NewList(qualified("fcfs", o), o) }
@@ -132,6 +193,12 @@ var builtin = [...]Entry{
 		pbsParams, newPBSFIFO},
 	{"maui", "the Maui scheduler: weighted priorities, reservations for the top jobs, backfill around them",
 		mauiParams, newMaui},
+	{"keasy", "two-tier EASY (foreground and background VM per processor); a background job moved to the foreground elsewhere is killed and restarted",
+		tierParams, twoTier(NewKEASY)},
+	{"reasy", "two-tier EASY; a background job stays on its processors and gets a reservation there",
+		tierParams, twoTier(NewREASY)},
+	{"measy", "two-tier EASY; a background job moved to the foreground elsewhere migrates, paying the migration cost",
+		tierParams, twoTier(NewMEASY)},
 }
 
 // PBSParams are the parameters of "pbs-fifo", named as in PBS's

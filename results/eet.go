@@ -39,7 +39,7 @@ const (
 	EqualShare Sharing = iota
 	// ProportionalShare splits each kind in proportion to the users'
 	// submitted work of that kind: user u gets capacity × w(u)/Σw, where
-	// w(u) is the need of that kind × run time (end − start) summed over
+	// w(u) is the need of that kind × run time (Outcome.Work) summed over
 	// u's jobs that ran. It models "more or less demanding users" (section
 	// 3.2: "We can assign different capacity of this resource to different
 	// users"): a user who submits more expects more. It is an alternative
@@ -162,9 +162,10 @@ func (e *EET) User(u int32) (*UserEET, bool) {
 // its arrival.
 //
 // Deviations from Algorithm 1, documented:
-//   - The run time is the job's run in the simulated schedule, end − start:
-//     its full run time if it finished, its estimate if it was killed. The
-//     paper takes it from a historic trace, where it is the same thing.
+//   - The run time is the job's work in the simulated schedule
+//     (Outcome.Work): its full run time if it finished, its estimate if it
+//     was killed; end − start on dedicated processors. The paper takes it
+//     from a historic trace, where it is the same thing.
 //   - A job's last second takes only what the job still needs. Line 9 of
 //     Algorithm 1 takes min(capacity, rescReq) even then, consuming more
 //     than rescReq × runtime in all when earlier seconds were short of
@@ -241,7 +242,7 @@ func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 				if hi == 0 && lo < rate {
 					rate = lo
 				}
-				work, ok := mul64(uint64(r), uint64(c.Den)).mul(uint64(o.End - o.Start))
+				work, ok := mul64(uint64(r), uint64(c.Den)).mul(uint64(o.Work()))
 				if !ok {
 					return nil, fmt.Errorf("job %d: %w", o.ID, errOverflow)
 				}
@@ -258,7 +259,7 @@ func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 				continue
 			}
 			if je.EET == math.MinInt64 {
-				je.EET = o.Submit + (o.End - o.Start)
+				je.EET = o.Submit + o.Work()
 			}
 			je.Tardiness = max(0, o.End-je.EET)
 			ue.Ran++
@@ -365,7 +366,7 @@ func (r CapacityRule) capacities(res *sim.Result, users [][]int) ([][sim.MaxKind
 					continue
 				}
 				for k, need := range o.Need {
-					w[k].Add(w[k], new(big.Int).Mul(big.NewInt(need), big.NewInt(int64(o.End-o.Start))))
+					w[k].Add(w[k], new(big.Int).Mul(big.NewInt(need), big.NewInt(int64(o.Work()))))
 				}
 			}
 			for k := range w {

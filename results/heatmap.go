@@ -35,7 +35,7 @@ func origin(res *sim.Result) sim.Time {
 // Violations returns the run's EET heatmap: per user and bucket, the number
 // of violated EETs, as section 3.3 of the paper plots them. A job late by
 // T seconds (its Tardiness) adds 1 to ⌈T/bucket⌉ consecutive buckets,
-// starting at the bucket that holds EET − run (run = end − start), "the
+// starting at the bucket that holds EET − run (run = Outcome.Work), "the
 // latest possible job start time that enables us to meet the job EET".
 // The paper's example counts whole minutes (T = 2 minutes, 2 cells); with
 // tardiness in seconds we round up, so that every violated EET shows in at
@@ -67,7 +67,7 @@ func Violations(res *sim.Result, e *EET, bucket sim.Time) []HeatCell {
 		if o.State == sim.Rejected || je.Tardiness <= 0 {
 			continue
 		}
-		from := int64(je.EET-(o.End-o.Start)-t0) / int64(bucket)
+		from := int64(je.EET-o.Work()-t0) / int64(bucket)
 		n := (int64(je.Tardiness) + int64(bucket) - 1) / int64(bucket)
 		edges = append(edges, edge{o.User, from, 1}, edge{o.User, from + n, -1})
 	}

@@ -221,7 +221,7 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET) (a
 			continue
 		}
 		bitutil.SetBit(b.ran, i)
-		run, r := o.End-o.Start, o.End-o.Submit
+		run, r := o.Work(), o.End-o.Submit
 		in[jStart][i], in[jEnd][i] = int64(o.Start), int64(o.End)
 		in[jWait][i], in[jResponse][i] = int64(o.Start-o.Submit), int64(r)
 		fl[jSlowdown][i] = Slowdown(r, run)

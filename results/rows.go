@@ -43,9 +43,16 @@ type RunRow struct {
 	// ran, in seconds; 0 if none ran.
 	Makespan int64
 	// Utilization and MemoryUtilization are the shares of processor- and
-	// memory-capacity × makespan that jobs held, in [0, 1]; memory's is 0
+	// memory-capacity × makespan that jobs' work took (need × Outcome.Work,
+	// what they held on the classic engine), in [0, 1]; memory's is 0
 	// when the machine has no memory.
 	Utilization, MemoryUtilization float64
+	// Restarts, Migrations and Swaps count what the two-tier engine did to
+	// jobs running in a background VM (sim.TierCounts), and LostWork the
+	// processor-seconds of work restarts threw away; all zero for the
+	// policies of the classic engine.
+	Restarts, Migrations, Swaps int
+	LostWork                    float64
 	// Per-job metrics over the jobs that ran (finished or killed), all zero
 	// when none ran (runs.parquet then holds NULL): wait and response in
 	// seconds, Slowdown as the function Slowdown, BoundedSlowdown as
@@ -77,6 +84,10 @@ func NewRunRow(info RunInfo, res *sim.Result, wall time.Duration) RunRow {
 		Makespan:          int64(s.Makespan),
 		Utilization:       s.Utilization[sim.Procs],
 		MemoryUtilization: s.Utilization[sim.Memory],
+		Restarts:          res.Tiers.Restarts,
+		Migrations:        res.Tiers.Migrations,
+		Swaps:             res.Tiers.Swaps,
+		LostWork:          res.Tiers.LostWork,
 		Wait:              stats(s.MeanWait, smp.wait),
 		Response:          stats(s.MeanResponse, smp.response),
 		Slowdown:          stats(s.MeanSlowdown, smp.slowdown),
@@ -211,8 +222,8 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		r := o.End - o.Submit
 		u.wait += float64(o.Start - o.Submit)
 		u.resp += float64(r)
-		u.bsld += BoundedSlowdown(r, o.End-o.Start, DefaultTau)
-		u.recent = keepRecent(u.recent, recentJob{o.End, o.Start, o.Seq, psp.Accuracy(o.End-o.Start, o.Estimate)})
+		u.bsld += BoundedSlowdown(r, o.Work(), DefaultTau)
+		u.recent = keepRecent(u.recent, recentJob{o.End, o.Start, o.Seq, psp.Accuracy(o.Work(), o.Estimate)})
 	}
 	rows := make([]UserRow, 0, len(by))
 	for _, id := range slices.Sorted(maps.Keys(by)) {

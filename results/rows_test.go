@@ -89,6 +89,14 @@ func TestNewRunRow(t *testing.T) {
 	if s.MeanWait != got.Wait.Mean || s.MeanBoundedSlowdown != got.BoundedSlowdown.Mean {
 		t.Errorf("Summarize means %v, %v; want the row's %v, %v", s.MeanWait, s.MeanBoundedSlowdown, got.Wait.Mean, got.BoundedSlowdown.Mean)
 	}
+	// A two-tier run's counters pass through.
+	tiers := handResult()
+	tiers.Tiers = sim.TierCounts{Restarts: 4, Migrations: 5, Swaps: 6, LostWork: 7.5}
+	got = results.NewRunRow(handInfo, tiers, 1500*time.Millisecond)
+	want.Restarts, want.Migrations, want.Swaps, want.LostWork = 4, 5, 6, 7.5
+	if d := cmp.Diff(want, got, cmp.Comparer(approx)); d != "" {
+		t.Errorf("NewRunRow(two-tier result) (-want +got):\n%s", d)
+	}
 }
 
 func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-12*max(1, math.Abs(a)) }

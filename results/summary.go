@@ -15,8 +15,9 @@ type Summary struct {
 
 	MeanWait     float64 // seconds from submit to start
 	MeanResponse float64 // seconds from submit to end
-	// MeanSlowdown is the mean of Slowdown(response, run), run being how
-	// long the job ran in the simulation (its estimate if it was killed).
+	// MeanSlowdown is the mean of Slowdown(response, run), run being the
+	// job's work, Outcome.Work: its run time, or its estimate if it was
+	// killed (End − Start on dedicated processors).
 	MeanSlowdown float64
 	// MeanBoundedSlowdown is the mean of max(1, response / max(run, tau)).
 	MeanBoundedSlowdown float64
@@ -26,7 +27,8 @@ type Summary struct {
 	First, Last sim.Time
 	Makespan    sim.Time
 	// Utilization is, per resource kind, the share of capacity × makespan
-	// that jobs held; 0 for kinds the cluster does not have.
+	// that jobs' work took (need × Outcome.Work); 0 for kinds the cluster
+	// does not have.
 	Utilization [sim.MaxKinds]float64
 }
 
@@ -50,7 +52,7 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 		EstimatesFilled: res.EstimatesFilled,
 	}
 	var wait, resp, sld, bsld float64
-	var held [sim.MaxKinds]float64
+	var work [sim.MaxKinds]float64
 	n := 0
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
@@ -62,7 +64,7 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 		}
 		s.Last = max(s.Last, o.End)
 		n++
-		run := o.End - o.Start
+		run := o.Work()
 		r := o.End - o.Submit
 		w := float64(o.Start - o.Submit)
 		sd, bd := Slowdown(r, run), BoundedSlowdown(r, run, tau)
@@ -77,7 +79,7 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 			smp.bsld = append(smp.bsld, bd)
 		}
 		for k, v := range o.Need {
-			held[k] += float64(v) * float64(run)
+			work[k] += float64(v) * float64(run)
 		}
 	}
 	if n == 0 {
@@ -88,17 +90,17 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	s.Makespan = s.Last - s.First
 	for k, c := range res.Capacity {
 		if c > 0 && s.Makespan > 0 {
-			s.Utilization[k] = held[k] / (float64(c) * float64(s.Makespan))
+			s.Utilization[k] = work[k] / (float64(c) * float64(s.Makespan))
 		}
 	}
 	return s
 }
 
-// Slowdown returns response / max(run, 1): response over the time the job
-// held its resources, with run floored at one second so that a zero-length
-// job does not divide by zero. A zero-length job's slowdown is therefore its
-// response in seconds, which is 0 when it started at once; every other job's
-// is at least 1.
+// Slowdown returns response / max(run, 1): response over the job's run on
+// dedicated processors (Outcome.Work), with run floored at one second so
+// that a zero-length job does not divide by zero. A zero-length job's
+// slowdown is therefore its response in seconds, which is 0 when it started
+// at once; every other job's is at least 1.
 func Slowdown(response, run sim.Time) float64 {
 	return float64(response) / float64(max(run, 1))
 }

@@ -8,10 +8,19 @@ import (
 	"github.com/schedsweep/schedsweep/sim"
 )
 
+// outcome builds the outcome of a job that ran from start to end on
+// dedicated processors: a finished job's run time is end − start, a killed
+// job's estimate is (and its run time one second more).
 func outcome(id sim.JobID, submit, start, end sim.Time, procs int64, st sim.State) sim.Outcome {
 	var o sim.Outcome
 	o.ID, o.Submit, o.Start, o.End, o.State = id, submit, start, end, st
 	o.Need[sim.Procs] = procs
+	switch st {
+	case sim.Finished:
+		o.Runtime, o.Estimate = end-start, end-start
+	case sim.Killed:
+		o.Runtime, o.Estimate = end-start+1, end-start
+	}
 	return o
 }
 
@@ -54,5 +63,21 @@ func TestSummarizeNothingRan(t *testing.T) {
 	s := results.Summarize(res, results.DefaultTau)
 	if s.MeanWait != 0 || s.Makespan != 0 || s.Utilization[sim.Procs] != 0 {
 		t.Errorf("got %+v; want zero metrics when no job ran", s)
+	}
+}
+
+// TestSummarizeSlowedJob: on the two-tier machine a job may take longer
+// than its work; slowdown and utilization count its work (Outcome.Work),
+// not the time it held its processors.
+func TestSummarizeSlowedJob(t *testing.T) {
+	o := outcome(1, 0, 0, 40, 2, sim.Finished)
+	o.Runtime, o.Estimate = 20, 30 // 20 s of work done in 40 s, in the background
+	res := &sim.Result{Capacity: sim.Resources{4}, Jobs: []sim.Outcome{o}, Finished: 1}
+	s := results.Summarize(res, results.DefaultTau)
+	if s.MeanBoundedSlowdown != 2 || s.MeanSlowdown != 2 {
+		t.Errorf("slowdowns %v, %v; want 2 (40 s for 20 s of work)", s.MeanSlowdown, s.MeanBoundedSlowdown)
+	}
+	if want := 2.0 * 20 / (4 * 40); s.Utilization[sim.Procs] != want {
+		t.Errorf("utilization %v; want %v", s.Utilization[sim.Procs], want)
 	}
 }

@@ -198,6 +198,10 @@ func runColumns() (head, tail []column[RunRow]) {
 		intCol("makespan", func(r *RunRow) int64 { return r.Makespan }),
 		floatCol("utilization", func(r *RunRow) float64 { return r.Utilization }, nil),
 		floatCol("memory_utilization", func(r *RunRow) float64 { return r.MemoryUtilization }, nil),
+		intCol("restarts", func(r *RunRow) int64 { return int64(r.Restarts) }),
+		intCol("migrations", func(r *RunRow) int64 { return int64(r.Migrations) }),
+		intCol("swaps", func(r *RunRow) int64 { return int64(r.Swaps) }),
+		floatCol("lost_work", func(r *RunRow) float64 { return r.LostWork }, nil),
 	}
 	for _, m := range []struct {
 		name string

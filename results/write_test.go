@@ -281,6 +281,7 @@ func runRows() []results.RunRow {
 		{Name: "workload", Value: results.StringValue("lublin")},
 		{Name: "backfill", Value: results.BoolValue(true)},
 	}}
+	b.Restarts, b.Migrations, b.Swaps, b.LostWork = 2, 1, 3, 12.5 // as a two-tier run's
 	c := results.NewRunRow(results.RunInfo{Key: "r0003", Experiment: "smoke", Seed: 1 << 63,
 		Params: []results.Param{{Name: "load_factor", Value: results.FloatValue(1)}}}, handResultWithout(), time.Second)
 	return []results.RunRow{a, b, c}
@@ -298,6 +299,7 @@ func TestWriteRuns(t *testing.T) {
 		"workload utf8?", "policy utf8?", "load_factor float64?", "replicate int64?", "backfill bool?",
 		"seed int64", "jobs int64", "finished int64", "killed int64", "rejected int64", "makespan int64",
 		"utilization float64", "memory_utilization float64",
+		"restarts int64", "migrations int64", "swaps int64", "lost_work float64",
 	}
 	for _, m := range []string{"wait", "response", "slowdown", "bounded_slowdown"} {
 		for _, s := range []string{"mean", "median", "p95"} {
@@ -327,6 +329,10 @@ func TestWriteRuns(t *testing.T) {
 		"slowdown_p95":          i(3.5, 3.5, nil),
 		"bounded_slowdown_mean": i(1.375, 1.375, nil),
 		"wall_seconds":          i(1.5, 1.5, 1.0),
+		"restarts":              i(int64(0), int64(2), int64(0)),
+		"migrations":            i(int64(0), int64(1), int64(0)),
+		"swaps":                 i(int64(0), int64(3), int64(0)),
+		"lost_work":             i(0.0, 12.5, 0.0),
 	}
 	for name, w := range want {
 		if d := cmp.Diff(w, tb.column(t, name), cmp.Comparer(approx)); d != "" {

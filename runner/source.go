@@ -178,7 +178,7 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size})
+	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size, Seed: r.WorkloadSeed})
 	if err != nil {
 		return nil, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
 			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)

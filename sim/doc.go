@@ -5,7 +5,9 @@
 // (Run), placement (Machine, with the aggregate Pool), the contracts a
 // scheduling policy and a workload fulfil (Policy, View, Decision, Observer;
 // Source), an availability Profile for backfilling policies, and the outcome
-// of a run (Result, Outcome).
+// of a run (Result, Outcome). A policy that needs another machine model
+// implements Simulator and brings its own engine; Run hands it the run
+// (package sim/tier, the two-tier processors of KEASY, REASY and MEASY).
 //
 // It imports only the standard library. Policies live in package policies,
 // workload readers and models in package workloads, metrics in package

@@ -18,6 +18,11 @@ type Options struct {
 	MissingEstimate MissingEstimate
 	// Tracer, if set, receives the promises and withdrawals of every pass.
 	Tracer Tracer
+	// Seed seeds the random draws an engine makes itself (the two-tier
+	// engine draws each job's speed); Run's own engine draws nothing. The
+	// runner passes each replicate's workload seed, so every policy of one
+	// replicate sees the same draws.
+	Seed uint64
 	// SizeHint is the number of jobs the source is expected to give, 0 if
 	// unknown (a SliceSource tells the engine itself). With it the engine
 	// allocates its job store once and hands it over as Result.Jobs without
@@ -70,7 +75,13 @@ func (e *DecisionError) Unwrap() error { return e.Err }
 //
 // Run is single-threaded and O((E + S) log R) in the engine itself for E
 // events, S starts and R running jobs; the policy's cost comes on top.
+//
+// A policy that is a Simulator runs on its own engine: Run returns what its
+// Simulate method returns.
 func Run(m Machine, p Policy, src Source, opt Options) (*Result, error) {
+	if s, ok := p.(Simulator); ok {
+		return s.Simulate(m, src, opt)
+	}
 	e := &engine{
 		m:      m,
 		p:      p,
@@ -230,24 +241,34 @@ func (e *engine) nextTime() (Time, bool) {
 }
 
 func (e *engine) readNext() error {
-	rec, err := e.src.Next()
-	if err == io.EOF {
+	rec, ok, err := ReadNext(e.src, e.lastSub)
+	if !ok {
 		e.nextAt = -1
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading workload: %w", err)
-	}
-	if rec.Submit < 0 {
-		return fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
-	}
-	if rec.Submit < e.lastSub {
-		return fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
-			rec.ID, rec.Submit, e.lastSub, ErrSourceOrder)
+		return err
 	}
 	e.lastSub = rec.Submit
 	e.next, e.nextAt = rec, rec.Submit
 	return nil
+}
+
+// ReadNext reads src's next record and checks it as Run does: its submit
+// time is not negative and not before last, the previous record's. ok is
+// false at the end of src (err nil) and on an error. Engines other than
+// Run's (Simulator) call it so that every engine reads sources alike.
+func ReadNext(src Source, last Time) (rec Record, ok bool, err error) {
+	rec, err = src.Next()
+	switch {
+	case err == io.EOF:
+		return rec, false, nil
+	case err != nil:
+		return rec, false, fmt.Errorf("reading workload: %w", err)
+	case rec.Submit < 0:
+		return rec, false, fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
+	case rec.Submit < last:
+		return rec, false, fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
+			rec.ID, rec.Submit, last, ErrSourceOrder)
+	}
+	return rec, true, nil
 }
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.
@@ -274,6 +295,20 @@ func (e *engine) arrive() {
 
 // admit applies the estimate rules and returns why o cannot run, if so.
 func (e *engine) admit(o *Outcome) Reason {
+	r := Admit(o, e.m.Capacity(), e.opt.MissingEstimate)
+	if o.EstimateFilled {
+		e.res.EstimatesFilled++
+	}
+	return r
+}
+
+// Admit applies the admission rules of Run to o, a job just read from the
+// source: it returns why the job cannot run on a machine of the given
+// capacity (NoReason if it can) and, when the estimate is missing and me
+// says so, sets the estimate to the run time and o.EstimateFilled. Engines
+// other than Run's (Simulator) call it so that every engine rejects the
+// same jobs for the same reasons.
+func Admit(o *Outcome, capacity Resources, me MissingEstimate) Reason {
 	switch {
 	case o.Runtime < 0:
 		return NoRuntime
@@ -287,15 +322,14 @@ func (e *engine) admit(o *Outcome) Reason {
 			return NegativeRequest
 		}
 	}
-	if _, over := o.Need.Exceeds(e.m.Capacity()); over {
+	if _, over := o.Need.Exceeds(capacity); over {
 		return TooLarge
 	}
 	if o.Estimate == Missing {
-		if e.opt.MissingEstimate == RejectMissingEstimate {
+		if me == RejectMissingEstimate {
 			return NoEstimate
 		}
 		o.Estimate, o.EstimateFilled = o.Runtime, true
-		e.res.EstimatesFilled++
 	}
 	return NoReason
 }

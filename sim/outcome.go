@@ -63,6 +63,21 @@ type Outcome struct {
 	EstimateFilled bool
 }
 
+// Work returns how long the job runs on dedicated processors: its run time
+// if it finished, its estimate if it was killed there, 0 if it was
+// rejected. On Run's own engine that is End − Start; on an engine whose jobs
+// change speed (sim/tier) End − Start may be longer, and Work is what
+// slowdown divides by.
+func (o *Outcome) Work() Time {
+	switch o.State {
+	case Finished:
+		return o.Runtime
+	case Killed:
+		return o.Estimate
+	}
+	return 0
+}
+
 // Result is everything a run produced.
 type Result struct {
 	Policy   string
@@ -76,6 +91,28 @@ type Result struct {
 	EstimatesFilled int
 	// Passes counts calls to Policy.Schedule.
 	Passes int
+	// Tiers counts what the two-tier engine (package sim/tier) did to
+	// running jobs; all zero for runs of other engines.
+	Tiers TierCounts
+}
+
+// TierCounts are the two-tier engine's per-run counters: how often a job
+// running in a background VM moved to the foreground, by which means, and
+// the work thrown away.
+type TierCounts struct {
+	// Restarts counts background jobs killed and restarted from scratch in
+	// the foreground (KEASY).
+	Restarts int
+	// Migrations counts background jobs moved to foreground VMs, keeping
+	// their progress and paying the migration cost (MEASY).
+	Migrations int
+	// Swaps counts background jobs promoted where they run, by swapping the
+	// priorities of their processors' two VMs.
+	Swaps int
+	// LostWork is the work restarts threw away, in processor-seconds: each
+	// killed run's progress in dedicated-processor seconds times its
+	// processes.
+	LostWork float64
 }
 
 // RejectionReasons returns the reasons that occurred, in Reason order, with

@@ -77,6 +77,18 @@ type Observer interface {
 	Finished(now Time, j *Job, actual Time)
 }
 
+// Simulator is a policy that brings its own engine, such as the two-tier
+// engine of package sim/tier, whose jobs change speed while they run. Run
+// detects it with a type assertion and hands the whole run over: Simulate
+// must honour Options as Run documents them, or say in its documentation
+// which it reads differently, and return a Result that keeps Result's
+// contract (every job in arrival order, counts that agree). Its Schedule
+// method is never called by Run.
+type Simulator interface {
+	Policy
+	Simulate(m Machine, src Source, opt Options) (*Result, error)
+}
+
 // Tracer receives what the engine applies; the simtest recorder implements it
 // to check a run afterwards. Calls come in simulation order.
 type Tracer interface {

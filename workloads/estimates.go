@@ -43,7 +43,7 @@ func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error
 }
 
 // EstimateModels lists the forms ApplyEstimates accepts, for help texts.
-const EstimateModels = "keep, exact, badness:F, tsafrir[:MAX], psp:SCENARIO"
+const EstimateModels = "keep, exact, badness:F, tsafrir[:MAX[:SHARE]], psp:SCENARIO"
 
 // ApplyEstimates replaces the estimates of src as spec names:
 //
@@ -53,6 +53,8 @@ const EstimateModels = "keep, exact, badness:F, tsafrir[:MAX], psp:SCENARIO"
 //	tsafrir     Tsafrir, Etsion & Feitelson 2005 with its defaults
 //	tsafrir:M   the same with maximum estimate M seconds (TsafrirEstimates;
 //	            it holds the whole workload once)
+//	tsafrir:M:S the same with a share S of the jobs at M (max_share), for
+//	            workloads whose run times the default share cannot cover
 //	psp:S       per-user accuracy of PSP scenario S (PSPEstimates)
 //
 // Models that draw use seed.
@@ -78,11 +80,17 @@ func ApplyEstimates(src sim.Source, spec string, seed uint64) (sim.Source, error
 	case "tsafrir":
 		p := DefaultTsafrirParams()
 		if hasArg {
-			m, err := strconv.ParseInt(arg, 10, 64)
+			top, share, hasShare := strings.Cut(arg, ":")
+			m, err := strconv.ParseInt(top, 10, 64)
 			if err != nil {
 				return nil, fmt.Errorf("estimates %q: want tsafrir:M with M the maximum estimate in seconds, e.g. tsafrir:36000", spec)
 			}
 			p.MaxEstimate = sim.Time(m)
+			if hasShare {
+				if p.MaxShare, err = strconv.ParseFloat(share, 64); err != nil {
+					return nil, fmt.Errorf("estimates %q: want tsafrir:M:S with S the share of jobs whose estimate is M, e.g. tsafrir:129600:0.56", spec)
+				}
+			}
 		}
 		if err := p.Validate(); err != nil {
 			return nil, fmt.Errorf("estimates %q: %w", spec, err)

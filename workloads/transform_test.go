@@ -306,6 +306,7 @@ func TestApplyEstimates(t *testing.T) {
 	}{
 		{"keep", 500}, {"exact", 100}, {"badness:0", 100}, {"tsafrir", 36000},
 		{"tsafrir:1800", -2}, {"tsafrir:x", -2}, {"psp:zz", -2},
+		{"tsafrir:7200:0.5", 7200}, {"tsafrir:7200:0.95", -2}, {"tsafrir:7200:x", -2}, {"tsafrir:7200:", -2},
 		{"exact:3", -2}, {"badness", -2}, {"badness:x", -2}, {"badness:-1", -2}, {"magic", -2},
 	}
 	for _, tc := range tests {

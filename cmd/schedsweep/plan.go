@@ -195,7 +195,7 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		} {
 			fmt.Fprintf(stdout, "  %-17s %s\n", m[0], m[1])
 		}
-		fmt.Fprintln(stdout, "  and per run: finished, killed, rejected, makespan, utilization, memory_utilization, wall_seconds")
+		fmt.Fprintln(stdout, "  and per run: finished, killed, rejected, makespan, utilization, memory_utilization,\n    restarts, migrations, swaps, lost_work (two-tier policies), wall_seconds")
 	}
 	if !known {
 		return usagef("unknown list %q: want policies, models, estimates or metrics", what)

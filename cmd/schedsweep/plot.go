@@ -45,6 +45,9 @@ without simulating anything. KIND is one of:
            processor busy and with one job at a time; pick the replicate
            with --replicate (and --workload, --load)
 
+With --ci, the whiskers of means and load show the 95% confidence interval
+of the mean over the replicates (Student's t) instead.
+
 --workload, --policy, --load and --replicate select runs for every kind
 (lists are comma-separated); boxes, means and load need runs of one
 workload, classes runs of one load factor. The figure is PNG (150 dots per inch) or SVG, by --out's
@@ -107,6 +110,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	runKey := fs.String("run", "", "only the run with this `key` (runs.parquet's run_key)")
 	width := fs.String("width", "", "figure `width`, e.g. 8in, 20cm or 1200px (default: the kind's)")
 	height := fs.String("height", "", "figure `height`, likewise")
+	ci := fs.Bool("ci", false, "load, means: whiskers show the 95% confidence interval of the mean over the replicates (Student's t), not the lowest and highest replicate")
 	bin := fs.Int("bin", 0, "heatmap, utilization: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -137,7 +141,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if _, err := plot.Format(*out); err != nil {
 		return usagef("--out %q: want a file name ending in .png or .svg", *out)
 	}
-	opt := plot.Options{BinMinutes: *bin}
+	opt := plot.Options{BinMinutes: *bin, CI: *ci}
 	if *bin < 0 {
 		return usagef("--bin: %d is negative", *bin)
 	}

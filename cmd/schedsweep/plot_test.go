@@ -33,6 +33,8 @@ func TestPlotCommand(t *testing.T) {
 		{[]string{"means", "--metric", "wait_p95,utilization", "--policy", "easy"}, "means.svg", 0, 0},
 		{[]string{"load", "--width", "900px", "--height", "6in"}, "load.png", 900, 900},
 		{[]string{"load", "--metric", "wait_mean", "--replicate", "1"}, "load.svg", 0, 0},
+		{[]string{"load", "--ci"}, "load-ci.svg", 0, 0},
+		{[]string{"means", "--ci"}, "means-ci.svg", 0, 0},
 	} {
 		path := filepath.Join(dir, tc.file)
 		args := append(append([]string{"plot"}, tc.args...), "--out", path, res)

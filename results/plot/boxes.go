@@ -27,6 +27,10 @@ type Options struct {
 	// smallest of 1, 2, 5, 10, 15, 30 minutes, 1, 2, 3, 6, 12 hours, 1,
 	// 2 days and 1 week that gives at most 300 columns.
 	BinMinutes int
+	// CI makes the whiskers of Means and LoadLines show the 95 %
+	// confidence interval of the mean over the replicates (Point.Lo, Hi)
+	// instead of the lowest and highest replicate.
+	CI bool
 	// Width and Height are the figure's size; 0 gives each figure's
 	// default.
 	Width, Height vg.Length

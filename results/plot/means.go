@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat/distuv"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -21,8 +22,13 @@ type Point struct {
 	// Mean, Min and Max are over the replicates with a value (the metric
 	// is NULL in a run where no job ran); NaN when none has one.
 	Mean, Min, Max float64
-	N              int      // replicates with a value
-	Runs           []string // the keys of every run of the policy and load factor
+	// Lo and Hi bound the 95 % confidence interval of the mean, Mean ±
+	// t·s/√N with s the replicates' sample deviation and t the 97.5 %
+	// quantile of Student's t with N − 1 degrees of freedom; NaN when N <
+	// 2.
+	Lo, Hi float64
+	N      int      // replicates with a value
+	Runs   []string // the keys of every run of the policy and load factor
 }
 
 // defaultMeans are the metrics Means draws unless told otherwise.
@@ -63,6 +69,7 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 			for _, l := range loads {
 				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
 				sum := 0.0
+				var vals []float64
 				for _, x := range runs {
 					if x.Policy != p || x.LoadFactor != l {
 						continue
@@ -77,6 +84,7 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 					}
 					pt.N++
 					sum += v
+					vals = append(vals, v)
 					pt.Min, pt.Max = min(pt.Min, v), max(pt.Max, v)
 				}
 				if len(pt.Runs) == 0 {
@@ -86,6 +94,7 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 				if pt.N == 0 {
 					pt.Mean, pt.Min, pt.Max = math.NaN(), math.NaN(), math.NaN()
 				}
+				pt.Lo, pt.Hi = confidence(pt.Mean, vals)
 				out = append(out, pt)
 			}
 		}
@@ -93,8 +102,33 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 	return out, nil
 }
 
+// confidence returns the 95 % confidence interval of the mean of vals,
+// whose mean is mean (Point.Lo and Hi); NaNs for fewer than two values.
+func confidence(mean float64, vals []float64) (lo, hi float64) {
+	n := len(vals)
+	if n < 2 {
+		return math.NaN(), math.NaN()
+	}
+	ss := 0.0
+	for _, v := range vals {
+		ss += (v - mean) * (v - mean)
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	half := t * math.Sqrt(ss/float64(n-1)/float64(n))
+	return mean - half, mean + half
+}
+
+// span returns where pt's whiskers go: its confidence interval with ci,
+// else its lowest and highest replicate.
+func (pt *Point) span(ci bool) (lo, hi float64) {
+	if ci {
+		return pt.Lo, pt.Hi
+	}
+	return pt.Min, pt.Max
+}
+
 // replicateNote says what a point or bar summarises.
-func replicateNote(pts []Point, what string) string {
+func replicateNote(pts []Point, what string, ci bool) string {
 	n := 0
 	for _, pt := range pts {
 		n = max(n, len(pt.Runs))
@@ -102,13 +136,16 @@ func replicateNote(pts []Point, what string) string {
 	if n <= 1 {
 		return fmt.Sprintf("Each %s: one run.", what)
 	}
+	if ci {
+		return fmt.Sprintf("Each %s: the mean over %d runs (replicates); whiskers: its 95 %% confidence interval (Student's t).", what, n)
+	}
 	return fmt.Sprintf("Each %s: the mean over %d runs (replicates); whiskers: the lowest and highest run.", what, n)
 }
 
 // Means draws, in one panel per metric of opt.Metrics (see Points), a bar
 // per policy, or per policy and load factor, at the mean of the metric
 // over the selected runs' replicates, with whiskers from the lowest to the
-// highest replicate. Times are shown in the unit that suits them,
+// highest replicate (with opt.CI, the mean's confidence interval). Times are shown in the unit that suits them,
 // utilizations in percent.
 func Means(r *Results, opt Options) (*Figure, error) {
 	pts, err := Points(r, opt)
@@ -124,7 +161,7 @@ func Means(r *Results, opt Options) (*Figure, error) {
 			metrics = append(metrics, pt.Metric)
 		}
 	}
-	f := &Figure{Title: "Metrics per policy: workload " + wl, Notes: []string{replicateNote(pts, "bar")}}
+	f := &Figure{Title: "Metrics per policy: workload " + wl, Notes: []string{replicateNote(pts, "bar", opt.CI)}}
 	var row []*plot.Plot
 	var legend *legendPanel
 	if len(loads) > 1 {
@@ -135,8 +172,8 @@ func Means(r *Results, opt Options) (*Figure, error) {
 		m, _ := lookup(runMetrics, name, "")
 		top := 0.0
 		for _, pt := range pts {
-			if pt.Metric == name && !math.IsNaN(pt.Max) {
-				top = max(top, pt.Max)
+			if _, hi := pt.span(opt.CI); pt.Metric == name && !math.IsNaN(hi) {
+				top = max(top, hi)
 			}
 		}
 		sc := scaleFor(m, top)
@@ -153,7 +190,8 @@ func Means(r *Results, opt Options) (*Figure, error) {
 				b.y = append(b.y, pt.Mean/sc.div)
 				lo, hi := math.NaN(), math.NaN()
 				if len(pt.Runs) > 1 {
-					lo, hi = pt.Min/sc.div, pt.Max/sc.div
+					lo, hi = pt.span(opt.CI)
+					lo, hi = lo/sc.div, hi/sc.div
 				}
 				b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
 			}
@@ -191,7 +229,8 @@ func Means(r *Results, opt Options) (*Figure, error) {
 // LoadLines draws one metric of runs.parquet (opt.Metrics, default
 // bounded_slowdown_mean) against the load factor: a line per policy
 // through its mean over the replicates at each load, with whiskers from
-// the lowest to the highest replicate.
+// the lowest to the highest replicate (with opt.CI, the mean's 95 %
+// confidence interval).
 func LoadLines(r *Results, opt Options) (*Figure, error) {
 	m, err := oneMetric(runMetrics, opt.Metrics, "bounded_slowdown_mean", "runs.parquet")
 	if err != nil {
@@ -207,8 +246,8 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	policies, loads := axesOf(runs)
 	top := 0.0
 	for _, pt := range pts {
-		if !math.IsNaN(pt.Max) {
-			top = max(top, pt.Max)
+		if _, hi := pt.span(opt.CI); !math.IsNaN(hi) {
+			top = max(top, hi)
 		}
 	}
 	sc := scaleFor(m, top)
@@ -225,7 +264,8 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 			}
 			xy = append(xy, plotter.XY{X: pt.LoadFactor, Y: pt.Mean / sc.div})
 			if len(pt.Runs) > 1 {
-				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, pt.Min/sc.div), append(w.hi, pt.Max/sc.div)
+				lo, hi := pt.span(opt.CI)
+				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, lo/sc.div), append(w.hi, hi/sc.div)
 			}
 		}
 		if len(xy) == 0 {
@@ -254,7 +294,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	p.Y.Min = 0
 	p.Y.Max = max(p.Y.Max, 1e-9)
 	w, h := opt.size(8*vg.Inch, 5*vg.Inch)
-	return withLegend(title, []string{replicateNote(pts, "point")}, p, legend, w, h), nil
+	return withLegend(title, []string{replicateNote(pts, "point", opt.CI)}, p, legend, w, h), nil
 }
 
 // shapes tell the policies' points apart without colour.

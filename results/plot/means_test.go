@@ -2,6 +2,7 @@ package plot_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,5 +28,10 @@ func TestPoints(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("points (-want +got):\n%s", diff)
+	}
+	// Two replicates, 101 and 102: s = √0.5, t(0.975, 1 d.f.) = 12.7062,
+	// half-width 12.7062 × √0.5 / √2 = 6.3531.
+	if p := pts[0]; math.Abs(p.Lo-95.1469) > 1e-3 || math.Abs(p.Hi-107.8531) > 1e-3 {
+		t.Errorf("fcfs@0.5: confidence interval [%g, %g]; want [95.1469, 107.8531]", p.Lo, p.Hi)
 	}
 }

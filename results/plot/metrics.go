@@ -52,6 +52,10 @@ var runMetrics = func() []metric {
 		metric{name: "finished", label: "finished jobs", unit: unitCount},
 		metric{name: "killed", label: "jobs killed at their estimate", unit: unitCount},
 		metric{name: "rejected", label: "rejected jobs", unit: unitCount},
+		metric{name: "restarts", label: "background jobs killed and restarted", unit: unitCount},
+		metric{name: "migrations", label: "background jobs migrated", unit: unitCount},
+		metric{name: "swaps", label: "background jobs promoted in place", unit: unitCount},
+		metric{name: "lost_work", label: "work lost to restarts", unit: unitProcSeconds},
 	)
 }()
 

@@ -1,6 +1,7 @@
 // Package simtest holds what tests of the simulator and its policies share:
 // job and cluster builders, a recorder of a run's promises, Verify, which checks
-// every invariant a schedule must keep, and Run, which does all three.
+// every invariant a schedule must keep, and Run, which does all three (with
+// tier.Verify for two-tier policies, so it imports sim/tier as well as sim).
 // Only _test.go files import it.
 package simtest
 
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/tier"
 )
 
 // Opt adjusts a record built by J.
@@ -82,8 +84,15 @@ func (r *Recorder) Withdrawn(now sim.Time, j *sim.Job) {
 // Run simulates p on a pool of capacity c over recs with a recorder attached,
 // then checks the result with Verify; any violation fails the test. It
 // returns the result and the recorder.
+//
+// A two-tier policy (*tier.Simulator) is checked with tier.Verify instead,
+// with chk.MaxOpen and a fresh model of the run to recompute its rates; the
+// recorder then holds its promises and withdrawals.
 func Run(t testing.TB, c sim.Resources, p sim.Policy, recs []sim.Record, opt sim.Options, chk Checks) (*sim.Result, *Recorder) {
 	t.Helper()
+	if ts, ok := p.(*tier.Simulator); ok {
+		return runTiers(t, c, ts, recs, opt, chk)
+	}
 	rec := &Recorder{}
 	opt.Tracer = rec
 	res, err := sim.Run(sim.NewPool(c), p, sim.NewSliceSource(recs), opt)
@@ -98,15 +107,89 @@ func Run(t testing.TB, c sim.Resources, p sim.Policy, recs []sim.Record, opt sim
 	return res, rec
 }
 
+func runTiers(t testing.TB, c sim.Resources, p *tier.Simulator, recs []sim.Record, opt sim.Options, chk Checks) (*sim.Result, *Recorder) {
+	t.Helper()
+	trec := &tier.Recorder{}
+	opt.Tracer = trec
+	res, err := sim.Run(sim.NewPool(c), p, sim.NewSliceSource(recs), opt)
+	if err != nil {
+		t.Fatalf("%s: %v", p.Name(), err)
+	}
+	cfg := p.Config()
+	tchk := tier.Checks{Jobs: len(recs), Config: cfg, Model: cfg.NewModel(opt.Seed), AllowOverrun: opt.AllowOverrun, MaxOpen: chk.MaxOpen}
+	if err := tier.Verify(res, trec, tchk); err != nil {
+		t.Fatalf("%s: two-tier schedule breaks invariants:\n%v", p.Name(), err)
+	}
+	rec := &Recorder{}
+	for _, e := range trec.Events {
+		switch e.Kind {
+		case tier.Promised:
+			rec.Events = append(rec.Events, Event{Kind: Promise, Time: e.Time, Seq: e.Seq, At: e.At})
+		case tier.Withdrawn:
+			rec.Events = append(rec.Events, Event{Kind: Withdraw, Time: e.Time, Seq: e.Seq})
+		}
+	}
+	return res, rec
+}
+
 // Bytes renders a schedule canonically, one line per job, for comparing
 // runs byte for byte.
 func Bytes(res *sim.Result) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %v %d %d %d %d %d\n", res.Policy, res.Capacity, res.Finished, res.Killed,
-		res.Rejected, res.EstimatesFilled, res.Passes)
+	fmt.Fprintf(&b, "%s %v %d %d %d %d %d %+v\n", res.Policy, res.Capacity, res.Finished, res.Killed,
+		res.Rejected, res.EstimatesFilled, res.Passes, res.Tiers)
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		fmt.Fprintf(&b, "%d %d %d %d %d %v %s %s\n", o.ID, o.Submit, o.Start, o.End, o.Estimate, o.Need, o.State, o.Reason)
 	}
 	return b.Bytes()
 }
+
+// RateTable is a tier.Model for hand-worked cases: it imposes progress
+// rates by job ID instead of drawing them. A job's foreground rate is
+// Foreground[id], 1 if absent. Its background rate behind foreground job f
+// is Background[{id, f's ID}], and behind an idle foreground
+// Background[{id, 0}]; absent, it is the share of cycles f leaves,
+// 1 − tier.Usage(f) (1 behind an idle foreground).
+type RateTable struct {
+	Foreground map[sim.JobID]float64
+	Background map[[2]sim.JobID]float64
+}
+
+var _ tier.Model = RateTable{}
+
+// Admit does nothing: the table draws nothing.
+func (RateTable) Admit(*sim.Job) {}
+
+// Rate looks the rate up.
+func (m RateTable) Rate(j *sim.Job, t tier.Tier, other *sim.Job) float64 {
+	if t == tier.Foreground {
+		if r, ok := m.Foreground[j.ID]; ok {
+			return r
+		}
+		return 1
+	}
+	var o sim.JobID
+	if other != nil {
+		o = other.ID
+	}
+	if r, ok := m.Background[[2]sim.JobID{j.ID, o}]; ok {
+		return r
+	}
+	if other == nil {
+		return 1
+	}
+	return 1 - tier.Usage(other)
+}
+
+// MinForeground returns the lowest foreground rate of the table, at most 1.
+func (m RateTable) MinForeground() float64 {
+	low := 1.0
+	for _, r := range m.Foreground {
+		low = min(low, r)
+	}
+	return low
+}
+
+// Usage sets the job's CPU usage.
+func Usage(u float64) Opt { return func(r *sim.Record) { r.CPUUsage = u } }

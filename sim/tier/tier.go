@@ -1,0 +1,212 @@
+package tier
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// Tier is one of a processor's two VMs.
+type Tier uint8
+
+// The tiers. A job that is not running has tier 0.
+const (
+	Foreground Tier = iota + 1 // the high-priority VM
+	Background                 // the low-priority VM: it gets the cycles the foreground leaves
+)
+
+func (t Tier) String() string {
+	switch t {
+	case Foreground:
+		return "foreground"
+	case Background:
+		return "background"
+	}
+	return fmt.Sprintf("tier(%d)", int(t))
+}
+
+// Move is what an Action does to a job.
+type Move uint8
+
+// The moves a policy may ask for.
+const (
+	// Start places a waiting job on Procs in Tier.
+	Start Move = iota + 1
+	// Swap promotes a background job where it runs: the priorities of its
+	// processors' two VMs are swapped, so it runs in the foreground on the
+	// same processors, keeping its progress, at no cost. Every one of those
+	// foreground VMs must be idle.
+	Swap
+	// Restart kills a background job and starts it again from scratch in
+	// the foreground VMs of Procs; its progress is lost (KEASY).
+	Restart
+	// Migrate moves a background job to the foreground VMs of Procs,
+	// keeping its progress; it makes no progress for the migration cost
+	// (MEASY). Its background VMs are free at once.
+	Migrate
+)
+
+var moveNames = [...]string{Start: "start", Swap: "swap", Restart: "restart", Migrate: "migrate"}
+
+func (m Move) String() string {
+	if int(m) < len(moveNames) && moveNames[m] != "" {
+		return moveNames[m]
+	}
+	return fmt.Sprintf("move(%d)", int(m))
+}
+
+// Action is one move of a decision.
+type Action struct {
+	Move Move
+	Job  *sim.Job
+	// Tier is where Start places the job; the other moves always lead to
+	// the foreground.
+	Tier Tier
+	// Procs names one processor per process, 0 ≤ p < View.Procs(), no
+	// processor twice: where Start, Restart and Migrate put the job. Swap
+	// leaves it nil. The engine copies it.
+	Procs []int
+}
+
+// Decision is a tier policy's answer for one scheduling pass.
+type Decision struct {
+	// Actions are applied in order; each must be valid once those before
+	// it have been applied, or the run fails with a *sim.DecisionError.
+	Actions []Action
+	// Promise lists reservations made or moved this pass: the job will be
+	// in the foreground (or have ended) no later than Start. The rules of
+	// sim.Decision apply: a later promise must not be later unless the
+	// promise was withdrawn in between.
+	Promise []sim.Reservation
+	// Withdraw lists jobs whose promise no longer holds; withdrawals apply
+	// before the promises of the same decision.
+	Withdraw []*sim.Job
+}
+
+// Policy decides where jobs run on a two-tier machine.
+//
+// Schedule is called once per distinct event time at which a job arrived
+// or ended (and again at the same time if a job of no work ended there),
+// whenever a job is waiting or running in the background. It must not keep
+// v, or the slices v returns, past the call; the engine copies what it keeps
+// of the decision. A non-nil error fails the run.
+type Policy interface {
+	Name() string
+	Schedule(now sim.Time, v View) (Decision, error)
+}
+
+// Running is a job in the foreground and when the engine believes it ends.
+type Running struct {
+	Job *sim.Job
+	End sim.Time
+}
+
+// View is the engine's state as a tier policy sees it. Like sim.View it
+// exposes estimates, never run times or progress. Slices belong to the
+// engine: read them, never modify or keep them.
+type View interface {
+	// Procs returns the number of processors.
+	Procs() int
+	// Waiting returns the waiting jobs in arrival order.
+	Waiting() []*sim.Job
+	// Background returns the jobs running in background VMs, in arrival
+	// order.
+	Background() []*sim.Job
+	// Foreground returns the jobs running in foreground VMs by believed end
+	// (End), then arrival.
+	Foreground() []Running
+	// ForegroundVMs and BackgroundVMs return, by processor, the job in
+	// that VM, nil if it is idle.
+	ForegroundVMs() []*sim.Job
+	BackgroundVMs() []*sim.Job
+	// IdleForeground counts the idle foreground VMs.
+	IdleForeground() int
+	// OpenBackground counts the background VMs that accept a process now:
+	// free, and the foreground VM's usage below the threshold.
+	OpenBackground() int
+	// Threshold returns the foreground usage from which a processor's
+	// background VM accepts no process.
+	Threshold() float64
+	// Tier returns where j runs; 0 if it is waiting.
+	Tier(j *sim.Job) Tier
+	// Where returns the processors of a running job, one per process; nil
+	// for a waiting job.
+	Where(j *sim.Job) []int
+	// End returns when the engine believes a foreground job ends.
+	End(j *sim.Job) sim.Time
+	// Span returns how long the engine would believe j runs in the
+	// foreground if move m put it there now: see Simulator for the rule.
+	Span(j *sim.Job, m Move) sim.Time
+}
+
+// Usage returns the CPU usage of j's processes as the engine and the
+// policies take it: Job.CPUUsage capped at 1, and 1 (a process that keeps
+// its processor busy) when it is unknown.
+func Usage(j *sim.Job) float64 {
+	u := j.CPUUsage
+	if !(u > 0) || u > 1 {
+		return 1
+	}
+	return u
+}
+
+// Config is the machine model of a two-tier run.
+type Config struct {
+	// Threshold is the foreground usage from which a processor's
+	// background VM accepts no process: 0.96 in the paper (section 2.1,
+	// finding 3). A process already in the background stays when a busier
+	// job starts in front of it.
+	Threshold float64
+	// MigrationCost is how long a migrated job makes no progress, in
+	// seconds: 20 in the paper (section 3).
+	MigrationCost sim.Time
+	// Paper holds the constants of the paper's progress model.
+	Paper PaperParams
+	// Model, if set, replaces the paper's model: it is called once per run
+	// with the run's seed (sim.Options.Seed). Tests use it to impose
+	// progress rates.
+	Model func(seed uint64) Model
+}
+
+// DefaultConfig returns the paper's machine model.
+func DefaultConfig() Config {
+	return Config{Threshold: 0.96, MigrationCost: 20, Paper: DefaultPaperParams()}
+}
+
+// Validate checks c; each error names the parameter by its registry name
+// and quotes the value.
+func (c Config) Validate() error {
+	switch {
+	case !(c.Threshold > 0 && c.Threshold <= 1):
+		return fmt.Errorf("parameter \"threshold\": %v is not in (0, 1]", c.Threshold)
+	case c.MigrationCost < 0:
+		return fmt.Errorf("parameter \"migration_cost\": %d is negative", c.MigrationCost)
+	}
+	if c.Model != nil {
+		return nil
+	}
+	return c.Paper.Validate()
+}
+
+// NewModel returns the run's progress model for seed: Model's, or the
+// paper's.
+func (c Config) NewModel(seed uint64) Model {
+	if c.Model != nil {
+		return c.Model(seed)
+	}
+	return NewPaperModel(c.Paper, seed)
+}
+
+// span returns ceil(est / min) in seconds for a foreground rate of at
+// least min: the longest a job of estimate est can take there.
+func span(est sim.Time, min Rate) sim.Time {
+	if est <= 0 {
+		return 0
+	}
+	if min <= 0 {
+		return math.MaxInt64 / 4 // a model that may stall the foreground promises nothing
+	}
+	w := int64(est) * int64(FullRate)
+	return sim.Time((w + int64(min) - 1) / int64(min))
+}
