@@ -39,6 +39,9 @@ type EASY struct {
 
 	head   *sim.Job // the job holding the reservation, nil if none
 	headAt sim.Time
+	// win is the pass's backfill window, kept here so that handing it to
+	// fill does not allocate one per pass.
+	win window
 
 	started  []sim.Allocation // started this pass, by estimated end
 	start    []*sim.Job
@@ -84,13 +87,33 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if i < len(q) {
 		head = q[i]
 		shadow, extra := e.shadow(now, head, free, v.Running())
-		w := window{now: now, shadow: shadow, free: free, extra: extra, capacity: v.Capacity(), start: e.start}
 		if e.fill != nil {
-			e.fill(&w, q[i+1:])
+			e.win = window{now: now, shadow: shadow, free: free, extra: extra, capacity: v.Capacity(), start: e.start}
+			e.fill(&e.win, q[i+1:])
+			e.start = e.win.start
+			e.win.start = nil
 		} else {
-			w.firstFit(q[i+1:])
+			// EASY's own backfilling: first fit in queue order. This is
+			// window's admits and take with the window in locals: it runs
+			// at nearly every pass, and through a window EASY was 8-15%
+			// slower.
+			for _, j := range q[i+1:] {
+				if free[sim.Procs] == 0 {
+					break // every admitted job needs a processor
+				}
+				if !j.Need.FitsIn(free) {
+					continue
+				}
+				if now+j.Estimate > shadow {
+					if !j.Need.FitsIn(extra) {
+						continue
+					}
+					extra = extra.Sub(j.Need)
+				}
+				free = free.Sub(j.Need)
+				e.start = append(e.start, j)
+			}
 		}
-		e.start = w.start
 		// Jobs started ahead of the head this pass outrank it (a new job
 		// under a priority order): they may take what its reservation
 		// counted on, so the old promise is withdrawn and made again.
@@ -140,19 +163,6 @@ func (w *window) take(j *sim.Job) {
 // full reports whether no job can start: every admitted job needs a
 // processor.
 func (w *window) full() bool { return w.free[sim.Procs] == 0 }
-
-// firstFit is EASY's backfilling: every job that admits allows, in queue
-// order.
-func (w *window) firstFit(q []*sim.Job) {
-	for _, j := range q {
-		if w.full() {
-			break
-		}
-		if w.admits(j) {
-			w.take(j)
-		}
-	}
-}
 
 // begin records that j starts now.
 func (e *EASY) begin(now sim.Time, j *sim.Job) {

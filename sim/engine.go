@@ -241,34 +241,34 @@ func (e *engine) nextTime() (Time, bool) {
 }
 
 func (e *engine) readNext() error {
-	rec, ok, err := ReadNext(e.src, e.lastSub)
+	ok, err := ReadNext(e.src, e.lastSub, &e.next)
 	if !ok {
 		e.nextAt = -1
 		return err
 	}
-	e.lastSub = rec.Submit
-	e.next, e.nextAt = rec, rec.Submit
+	e.lastSub, e.nextAt = e.next.Submit, e.next.Submit
 	return nil
 }
 
-// ReadNext reads src's next record and checks it as Run does: its submit
-// time is not negative and not before last, the previous record's. ok is
-// false at the end of src (err nil) and on an error. Engines other than
-// Run's (Simulator) call it so that every engine reads sources alike.
-func ReadNext(src Source, last Time) (rec Record, ok bool, err error) {
-	rec, err = src.Next()
+// ReadNext reads src's next record into rec and checks it as Run does: its
+// submit time is not negative and not before last, the previous record's.
+// ok is false at the end of src (err nil) and on an error. Engines other
+// than Run's (Simulator) call it so that every engine reads sources alike.
+// rec is a pointer so that the record, read once per job, is copied once.
+func ReadNext(src Source, last Time, rec *Record) (ok bool, err error) {
+	*rec, err = src.Next()
 	switch {
 	case err == io.EOF:
-		return rec, false, nil
+		return false, nil
 	case err != nil:
-		return rec, false, fmt.Errorf("reading workload: %w", err)
+		return false, fmt.Errorf("reading workload: %w", err)
 	case rec.Submit < 0:
-		return rec, false, fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
+		return false, fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
 	case rec.Submit < last:
-		return rec, false, fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
+		return false, fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
 			rec.ID, rec.Submit, last, ErrSourceOrder)
 	}
-	return rec, true, nil
+	return true, nil
 }
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.

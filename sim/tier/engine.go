@@ -298,13 +298,12 @@ func (e *engine) nextTime() (sim.Time, bool) {
 }
 
 func (e *engine) readNext() error {
-	rec, ok, err := sim.ReadNext(e.src, e.lastSub)
+	ok, err := sim.ReadNext(e.src, e.lastSub, &e.next)
 	if !ok {
 		e.nextAt = -1
 		return err
 	}
-	e.lastSub = rec.Submit
-	e.next, e.nextAt = rec, rec.Submit
+	e.lastSub, e.nextAt = e.next.Submit, e.next.Submit
 	return nil
 }
 
