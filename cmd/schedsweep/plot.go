@@ -43,7 +43,8 @@ without simulating anything. KIND is one of:
            processor utilization over time of one replicate, a line per
            policy to its makespan, beside the makespans with every
            processor busy and with one job at a time; pick the replicate
-           with --replicate (and --workload, --load)
+           with --replicate (and --workload, --load); prints the
+           makespans and both bounds as a Markdown table
 
 With --ci, the whiskers of means and load show the 95% confidence interval
 of the mean over the replicates (Student's t) instead.
@@ -79,13 +80,23 @@ func plotKinds() []plotKind {
 		{"heatmap", plot.Heatmap, nil},
 		{"load", plot.LoadLines, nil},
 		{"classes", plot.Classes, classTable},
-		{"utilization", plot.Utilization, nil},
+		{"utilization", plot.Utilization, utilizationTable},
 	}
 }
 
 // classTable is the table of the classes figure.
 func classTable(r *plot.Results, opt plot.Options) (string, error) {
 	d, err := plot.ClassMeans(r, opt)
+	if err != nil {
+		return "", err
+	}
+	return d.Table(), nil
+}
+
+// utilizationTable is the table of the utilization figure: makespans and
+// their bounds.
+func utilizationTable(r *plot.Results, opt plot.Options) (string, error) {
+	d, err := plot.UtilizationValues(r, opt)
 	if err != nil {
 		return "", err
 	}

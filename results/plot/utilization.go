@@ -35,6 +35,24 @@ type UtilizationData struct {
 	Packed, Sequential float64
 }
 
+// Table returns the figure's numbers as a Markdown table: each run's
+// makespan and the two bounds, in hours, headed by the workload, load
+// factor and replicate.
+func (d *UtilizationData) Table() string {
+	var b strings.Builder
+	if len(d.Runs) > 0 {
+		r := d.Runs[0]
+		fmt.Fprintf(&b, "Makespan in hours: workload %s, load factor %g, replicate %d\n\n", r.Workload, r.LoadFactor, r.Replicate)
+	}
+	b.WriteString("| policy | makespan (h) |\n| --- | --- |\n")
+	for i, r := range d.Runs {
+		fmt.Fprintf(&b, "| %s | %.2f |\n", r.Policy, d.Makespan[i]/3600)
+	}
+	fmt.Fprintf(&b, "| all processors busy (bound) | %.2f |\n", d.Packed/3600)
+	fmt.Fprintf(&b, "| one job at a time (bound) | %.2f |\n", d.Sequential/3600)
+	return b.String()
+}
+
 // UtilizationValues reads what Utilization draws for the runs
 // opt.Selection selects, which must be of one workload, load factor and
 // replicate, and at most one per policy: their runs rows and utilization

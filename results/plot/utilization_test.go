@@ -44,6 +44,12 @@ func TestUtilizationValues(t *testing.T) {
 	if d.Packed != 6000 || d.Sequential != 36000 || d.Makespan[0] != 12000 {
 		t.Errorf("got packed %g s, sequential %g s, makespan %g s; want 6000, 36000, 12000", d.Packed, d.Sequential, d.Makespan[0])
 	}
+	// 12,000 s = 3.33 h; 6,000 s = 1.67 h; 36,000 s = 10 h.
+	wantTable := "| policy | makespan (h) |\n| --- | --- |\n| fcfs | 3.33 |\n| easy | 3.33 |\n" +
+		"| all processors busy (bound) | 1.67 |\n| one job at a time (bound) | 10.00 |\n"
+	if tab := d.Table(); !strings.HasPrefix(tab, "Makespan in hours: workload mix, load factor 1, replicate 1\n\n") || !strings.HasSuffix(tab, wantTable) {
+		t.Errorf("table:\n%s\nwant it to end with:\n%s", tab, wantTable)
+	}
 	f, err := plot.Utilization(r, plot.Options{Selection: one})
 	if err != nil {
 		t.Fatal(err)
