@@ -50,7 +50,7 @@ $ss run --quiet --force --out out/ibb2016-mixed --var "pure=$kth" --var "other=$
 	--var workloads=mixed --var 'loads=[1,1.5,2,2.5,3]' experiments/ibb2016.hcl
 for w in kth meta mixed; do
 	$ss plot load --metric wait_mean --out "$figs/ibb2016-$w-wait.png" out/ibb2016-$w
-	$ss plot load --metric slowdown_mean --out "$figs/ibb2016-$w-slowdown.png" out/ibb2016-$w
+	$ss plot load --log --metric slowdown_mean --out "$figs/ibb2016-$w-slowdown.png" out/ibb2016-$w
 done
 
 # maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.

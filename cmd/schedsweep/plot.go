@@ -121,6 +121,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	runKey := fs.String("run", "", "only the run with this `key` (runs.parquet's run_key)")
 	width := fs.String("width", "", "figure `width`, e.g. 8in, 20cm or 1200px (default: the kind's)")
 	height := fs.String("height", "", "figure `height`, likewise")
+	logAxis := fs.Bool("log", false, "load: a log value axis (points at 0 are left out, with a note)")
 	ci := fs.Bool("ci", false, "load, means: whiskers show the 95% confidence interval of the mean over the replicates (Student's t), not the lowest and highest replicate")
 	bin := fs.Int("bin", 0, "heatmap, utilization: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
@@ -152,7 +153,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if _, err := plot.Format(*out); err != nil {
 		return usagef("--out %q: want a file name ending in .png or .svg", *out)
 	}
-	opt := plot.Options{BinMinutes: *bin, CI: *ci}
+	opt := plot.Options{BinMinutes: *bin, CI: *ci, Log: *logAxis}
 	if *bin < 0 {
 		return usagef("--bin: %d is negative", *bin)
 	}

@@ -31,6 +31,11 @@ type Options struct {
 	// confidence interval of the mean over the replicates (Point.Lo, Hi)
 	// instead of the lowest and highest replicate.
 	CI bool
+	// Log gives LoadLines a log value axis, for metrics whose policies
+	// lie orders of magnitude apart (slowdown near saturation). Points
+	// and whisker ends at or below 0 cannot be drawn on it and are left
+	// out, with a note.
+	Log bool
 	// Width and Height are the figure's size; 0 gives each figure's
 	// default.
 	Width, Height vg.Length

@@ -2,6 +2,7 @@ package plot_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,5 +89,33 @@ func TestSelectErrors(t *testing.T) {
 				t.Errorf("Select(%s): got %v; want ErrSelection with %q", tc.sel, err, tc.want)
 			}
 		})
+	}
+}
+
+func TestLoadLinesLog(t *testing.T) {
+	r := load(t, writeFixture(t))
+	f, err := plot.LoadLines(r, plot.Options{Metrics: []string{"wait_mean"}, Log: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "log.svg")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "Log scale.") {
+		t.Error("the figure does not say its value axis is logarithmic")
+	}
+	// The fixture's runs reject no job: a log axis has nothing to show.
+	_, err = plot.LoadLines(r, plot.Options{Metrics: []string{"rejected"}, Log: true})
+	if !errors.Is(err, plot.ErrSelection) || !strings.Contains(err.Error(), "log axis") {
+		t.Errorf("rejected on a log axis: got %v, want an ErrSelection about the log axis", err)
+	}
+	// Without Log the same metric draws, at 0.
+	if _, err := plot.LoadLines(r, plot.Options{Metrics: []string{"rejected"}}); err != nil {
+		t.Errorf("rejected on a linear axis: %v", err)
 	}
 }

@@ -251,6 +251,19 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		}
 	}
 	sc := scaleFor(m, top)
+	// y places a value on the axis: scaled, and its logarithm on a log
+	// axis, where a value at or below 0 has no place (ok false).
+	y := func(v float64) (float64, bool) {
+		v /= sc.div
+		if !opt.Log {
+			return v, true
+		}
+		if v <= 0 || math.IsNaN(v) {
+			return math.NaN(), false
+		}
+		return math.Log10(v), true
+	}
+	dropped, drawn := 0, 0
 	p := newPlot("load factor (submission rate × factor; job sizes and run times unchanged)", sc.label)
 	title := fmt.Sprintf("%s against load: workload %s", capitalize(m.label), wl)
 	legend := newLegend()
@@ -262,15 +275,23 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 			if pt.Policy != pol || pt.N == 0 {
 				continue
 			}
-			xy = append(xy, plotter.XY{X: pt.LoadFactor, Y: pt.Mean / sc.div})
+			mean, ok := y(pt.Mean)
+			if !ok {
+				dropped++
+				continue
+			}
+			xy = append(xy, plotter.XY{X: pt.LoadFactor, Y: mean})
 			if len(pt.Runs) > 1 {
 				lo, hi := pt.span(opt.CI)
-				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, lo/sc.div), append(w.hi, hi/sc.div)
+				ylo, _ := y(lo)
+				yhi, _ := y(hi)
+				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, ylo), append(w.hi, yhi)
 			}
 		}
 		if len(xy) == 0 {
 			continue
 		}
+		drawn++
 		line, dots, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return nil, err
@@ -291,10 +312,24 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	if span := loads[len(loads)-1] - loads[0]; span > 0 {
 		p.X.Min, p.X.Max = loads[0]-0.05*span, loads[len(loads)-1]+0.05*span
 	}
-	p.Y.Min = 0
-	p.Y.Max = max(p.Y.Max, 1e-9)
+	if drawn == 0 {
+		return nil, fmt.Errorf("%w: every point of %s is at or below 0, which a log axis cannot show", ErrSelection, m.name)
+	}
+	notes := []string{replicateNote(pts, "point", opt.CI)}
+	if opt.Log {
+		p.Y.Min, p.Y.Max = math.Floor(p.Y.Min), math.Ceil(max(p.Y.Max, p.Y.Min+1e-9))
+		p.Y.Tick.Marker = decades{}
+		note := "Log scale."
+		if dropped > 0 {
+			note += fmt.Sprintf(" %s at 0 not drawn.", plural(dropped, "point", "points"))
+		}
+		notes = append(notes, note)
+	} else {
+		p.Y.Min = 0
+		p.Y.Max = max(p.Y.Max, 1e-9)
+	}
 	w, h := opt.size(8*vg.Inch, 5*vg.Inch)
-	return withLegend(title, []string{replicateNote(pts, "point", opt.CI)}, p, legend, w, h), nil
+	return withLegend(title, notes, p, legend, w, h), nil
 }
 
 // shapes tell the policies' points apart without colour.
@@ -359,6 +394,9 @@ func (w *whiskers) Plot(c draw.Canvas, p *plot.Plot) {
 func (w *whiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for i, x := range w.x {
+		if math.IsNaN(w.lo[i]) || math.IsNaN(w.hi[i]) {
+			continue // not drawn
+		}
 		xmin, xmax = min(xmin, x), max(xmax, x)
 		ymin, ymax = min(ymin, w.lo[i]), max(ymax, w.hi[i])
 	}
