@@ -13,6 +13,7 @@ import (
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // Options control Execute.
@@ -84,6 +85,9 @@ type finished struct {
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := selectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
+	if err := checkTraces(sel, opt.Cache); err != nil {
+		return sum, err
+	}
 	out, err := openOutput(e, sel, opt)
 	if err != nil {
 		return sum, err
@@ -187,6 +191,37 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		runErr = ctx.Err()
 	}
 	return sum, runErr
+}
+
+// checkTraces checks, before anything is written, that every trace the
+// runs read is there: a registered trace that is not in the cache would
+// otherwise fail its first run after the output folder was made.
+func checkTraces(sel []*Run, cacheDir string) error {
+	seen := map[*spec.Workload]bool{}
+	var check func(w *spec.Workload) error
+	check = func(w *spec.Workload) error {
+		if seen[w] {
+			return nil
+		}
+		seen[w] = true
+		if w.Trace != "" {
+			if _, _, err := workloads.ResolveTrace(cacheDir, w.Trace); err != nil {
+				return fmt.Errorf("workload %s: %w", w.Name, err)
+			}
+		}
+		for _, part := range w.Merge {
+			if err := check(part); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, r := range sel {
+		if err := check(r.Workload); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // selectShard returns the runs of shard i of n.

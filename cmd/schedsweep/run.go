@@ -16,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/schedsweep/schedsweep/runner"
+	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // version is the tool version written into every results file.
@@ -86,6 +87,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
 	took := time.Since(began)
+	if errors.Is(err, workloads.ErrNotCached) && *cache != "" {
+		err = fmt.Errorf("%w --cache %s", err, *cache) // the fetch command, completed
+	}
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
 		return err
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +103,21 @@ func TestRunBadInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunTraceNotCached checks that a registered trace missing from the
+// cache stops the run before anything is written, with the fetch command.
+func TestRunTraceNotCached(t *testing.T) {
+	cache := t.TempDir()
+	file := writeExperiment(t, strings.Replace(smallExperiment, `model = "job-mix"`, `trace = "KTH-SP2"`, 1))
+	out := filepath.Join(t.TempDir(), "r")
+	code, _, errOut := runCLI("run", "--quiet", "--cache", cache, "--out", out, file)
+	if code != exitFailure || !strings.Contains(errOut, "schedsweep trace fetch KTH-SP2 --cache "+cache) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and the fetch command", code, errOut)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the output folder exists after a run that could not start (stat: %v)", err)
 	}
 }
 
