@@ -211,7 +211,7 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 	if err != nil {
 		return nil, err
 	}
-	if err := t.minutesFromBuckets(path); err != nil {
+	if err := t.minutesFromBuckets(); err != nil {
 		return nil, err
 	}
 	for _, c := range cols {
@@ -225,21 +225,21 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 // minutesFromBuckets gives a heatmap or utilization table written by
 // results (a "bucket" column, its length in seconds in the file's
 // schedsweep.bucket_seconds metadata) the "minute" column the figures read.
-func (t *table) minutesFromBuckets(path string) error {
+func (t *table) minutesFromBuckets() error {
 	buckets, ok := t.nums["bucket"]
 	if !ok {
 		return nil
 	}
 	secs := 60.0
-	if v, ok := fileMetadata(path)[results.MetaBucketSeconds]; ok {
+	if v, ok := t.meta[results.MetaBucketSeconds]; ok {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 {
-			return fmt.Errorf("%s: %s %q is not a positive number of seconds", path, results.MetaBucketSeconds, v)
+			return fmt.Errorf("%s: %s %q is not a positive number of seconds", t.path, results.MetaBucketSeconds, v)
 		}
 		secs = f
 	}
 	if math.Mod(secs, 60) != 0 {
-		return fmt.Errorf("%s: buckets of %g s are not whole minutes", path, secs)
+		return fmt.Errorf("%s: buckets of %g s are not whole minutes", t.path, secs)
 	}
 	minutes := make([]float64, len(buckets))
 	for i, b := range buckets {
