@@ -225,6 +225,9 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 // minutesFromBuckets gives a heatmap or utilization table written by
 // results (a "bucket" column, its length in seconds in the file's
 // schedsweep.bucket_seconds metadata) the "minute" column the figures read.
+// A bucket of k minutes becomes k rows, one per minute, each with the
+// bucket's values: its count of violated EETs, or its mean utilization,
+// holds in each of its minutes.
 func (t *table) minutesFromBuckets() error {
 	buckets, ok := t.nums["bucket"]
 	if !ok {
@@ -241,12 +244,35 @@ func (t *table) minutesFromBuckets() error {
 	if math.Mod(secs, 60) != 0 {
 		return fmt.Errorf("%s: buckets of %g s are not whole minutes", t.path, secs)
 	}
-	minutes := make([]float64, len(buckets))
-	for i, b := range buckets {
-		minutes[i] = b * secs / 60
+	k := int(secs / 60)
+	if k > 1 {
+		for name, c := range t.nums {
+			t.nums[name] = repeatEach(c, k)
+		}
+		for name, c := range t.strs {
+			t.strs[name] = repeatEach(c, k)
+		}
+		t.n *= k
+	}
+	minutes := make([]float64, 0, t.n)
+	for _, b := range buckets {
+		for j := range k {
+			minutes = append(minutes, b*float64(k)+float64(j))
+		}
 	}
 	t.nums["minute"] = minutes
 	return nil
+}
+
+// repeatEach returns xs with each value repeated k times in place.
+func repeatEach[T any](xs []T, k int) []T {
+	out := make([]T, 0, len(xs)*k)
+	for _, x := range xs {
+		for range k {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // usersOf returns the ids of run's users in the users tables (NaN for the
