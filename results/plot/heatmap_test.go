@@ -21,8 +21,8 @@ func TestHeatmapValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Run.Key != heatmapRun || d.Bins != 4 || d.BinMinutes != 60 {
-		t.Fatalf("got run %s, %d cells of %d minutes; want %s, 4 of 60", d.Run.Key, d.Bins, d.BinMinutes, heatmapRun)
+	if d.Run.Key != heatmapRun || d.Bins() != 4 || d.BinMinutes != 60 {
+		t.Fatalf("got run %s, %d cells of %d minutes; want %s, 4 of 60", d.Run.Key, d.Bins(), d.BinMinutes, heatmapRun)
 	}
 	if got := fmt.Sprint(d.Users); got != "[NaN 1 2 3]" {
 		t.Errorf("users %s; want [NaN 1 2 3], the unknown user first", got)
@@ -38,8 +38,8 @@ func TestHeatmapValues(t *testing.T) {
 	}
 	// Chosen width: 200 minutes fit 300 one-minute cells.
 	d, err = plot.HeatmapValues(r, plot.Options{Selection: plot.Selection{Run: heatmapRun}})
-	if err != nil || d.BinMinutes != 1 || d.Bins != 200 || d.Violations[3][100] != 2 {
-		t.Errorf("automatic cells: got %d of %d minutes, %v; want 200 of 1, user 3 at 2 in minute 100", d.Bins, d.BinMinutes, err)
+	if err != nil || d.BinMinutes != 1 || d.Bins() != 200 || d.Violations[3][100] != 2 {
+		t.Errorf("automatic cells: got %d of %d minutes, %v; want 200 of 1, user 3 at 2 in minute 100", d.Bins(), d.BinMinutes, err)
 	}
 	// Not one run.
 	_, err = plot.HeatmapValues(r, plot.Options{Selection: plot.Selection{Policies: []string{"easy"}}})
