@@ -255,9 +255,8 @@ func (t *table) minutesFromBuckets() error {
 		for name, c := range t.strs {
 			t.strs[name] = repeatEach(c, k)
 		}
-		t.n *= k
 	}
-	minutes := make([]float64, 0, t.n)
+	minutes := make([]float64, 0, len(buckets)*k)
 	for _, b := range buckets {
 		for j := range k {
 			minutes = append(minutes, b*float64(k)+float64(j))

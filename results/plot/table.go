@@ -19,7 +19,6 @@ import (
 // beyond 2^53, such as seeds, lose their last bits.
 type table struct {
 	path  string
-	n     int
 	names []string // every column, in file order
 	strs  map[string][]string
 	nums  map[string][]float64
@@ -42,7 +41,7 @@ func readTable(path string) (*table, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer tbl.Release()
-	t := &table{path: path, n: int(tbl.NumRows()), strs: map[string][]string{}, nums: map[string][]float64{}, meta: map[string]string{}}
+	t := &table{path: path, strs: map[string][]string{}, nums: map[string][]float64{}, meta: map[string]string{}}
 	kv := rdr.MetaData().KeyValueMetadata()
 	for i, k := range kv.Keys() {
 		t.meta[k] = kv.Values()[i]
