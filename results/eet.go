@@ -237,12 +237,12 @@ func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 					continue
 				}
 				// need r·Den, clamped to Num: a second never offers more.
-				hi, lo := bits.Mul64(uint64(r), uint64(c.Den))
+				need := mul64(uint64(r), uint64(c.Den))
 				rate := uint64(c.Num)
-				if hi == 0 && lo < rate {
-					rate = lo
+				if need.hi == 0 && need.lo < rate {
+					rate = need.lo
 				}
-				work, ok := mul64(uint64(r), uint64(c.Den)).mul(uint64(o.Work()))
+				work, ok := need.mul(uint64(o.Work()))
 				if !ok {
 					return nil, fmt.Errorf("job %d: %w", o.ID, errOverflow)
 				}

@@ -75,9 +75,9 @@ func (p *userProfile) consume(a sim.Time, need int64, work u128) (sim.Time, erro
 			}
 			continue
 		}
-		if !last && mul64(uint64(m), uint64(span)).less(work) {
+		if taken := mul64(uint64(m), uint64(span)); !last && taken.less(work) {
 			s.left -= m
-			work = work.sub(mul64(uint64(m), uint64(span)))
+			work = work.sub(taken)
 			continue
 		}
 		// The job ends in this step, k seconds after its start: k−1 seconds

@@ -179,12 +179,10 @@ type UserRow struct {
 	// HasEET says whether the row carries the EET measures below (UserRows
 	// was given an *EET); without them users.parquet holds NULL.
 	HasEET bool
-	// EETViolated, VEETShare and WeightedTardiness are the user's
-	// UserEET.Violated, VEETShare and WeightedTardiness: violated EETs,
-	// their share of the jobs that ran (users.parquet: NULL when Ran is
-	// 0) and Formula 3's weighted tardiness in processor-seconds.
+	// EETViolated and WeightedTardiness are the user's UserEET.Violated
+	// and WeightedTardiness: violated EETs and Formula 3's weighted
+	// tardiness in processor-seconds. VEETShare derives their share.
 	EETViolated       int
-	VEETShare         float64
 	WeightedTardiness int64
 	// RecentAccuracy is the mean estimate accuracy of the user's last
 	// psp.Window (10) jobs to end: psp.Accuracy(end − start, estimate),
@@ -194,6 +192,16 @@ type UserRow struct {
 	// policy ran; psp.Class gives the class. 0 when Ran is 0
 	// (users.parquet: NULL).
 	RecentAccuracy float64
+}
+
+// VEETShare returns EETViolated / Ran, UserEET.VEETShare: the share of the
+// user's jobs that ran whose EET was violated; 0 when Ran is 0
+// (users.parquet: NULL).
+func (r *UserRow) VEETShare() float64 {
+	if r.Ran == 0 {
+		return 0
+	}
+	return float64(r.EETViolated) / float64(r.Ran)
 }
 
 // UserRows returns one row per user of res, sorted by user number, the
@@ -243,7 +251,7 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 			if !ok || ue.Jobs != u.jobs {
 				panic(fmt.Sprintf("results: UserRows given the EET of another run (user %d)", id))
 			}
-			row.HasEET, row.EETViolated, row.VEETShare, row.WeightedTardiness = true, ue.Violated, ue.VEETShare, ue.WeightedTardiness
+			row.HasEET, row.EETViolated, row.WeightedTardiness = true, ue.Violated, ue.WeightedTardiness
 		}
 		rows = append(rows, row)
 	}

@@ -127,10 +127,15 @@ func TestUserRows(t *testing.T) {
 	// With EETs (TestHandEET): each user has the measures of UserEET.
 	got = results.UserRows("r0001", handResult(), handEET(t))
 	want[0].HasEET = true
-	want[1].HasEET, want[1].EETViolated, want[1].VEETShare, want[1].WeightedTardiness = true, 1, 0.5, 12
-	want[2].HasEET, want[2].EETViolated, want[2].VEETShare, want[2].WeightedTardiness = true, 1, 0.5, 20
+	want[1].HasEET, want[1].EETViolated, want[1].WeightedTardiness = true, 1, 12
+	want[2].HasEET, want[2].EETViolated, want[2].WeightedTardiness = true, 1, 20
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("UserRows(hand-built result, its EETs) (-want +got):\n%s", d)
+	}
+	for i, w := range []float64{0, 0.5, 0.5} {
+		if v := got[i].VEETShare(); v != w {
+			t.Errorf("user %d: VEETShare() = %g; want %g", got[i].User, v, w)
+		}
 	}
 }
 

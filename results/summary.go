@@ -22,10 +22,9 @@ type Summary struct {
 	// MeanBoundedSlowdown is the mean of max(1, response / max(run, tau)).
 	MeanBoundedSlowdown float64
 
-	// First is the earliest submit and Last the latest end of a job that ran;
-	// Makespan = Last − First.
-	First, Last sim.Time
-	Makespan    sim.Time
+	// Makespan is the latest end minus the earliest submit of the jobs
+	// that ran; 0 if none ran.
+	Makespan sim.Time
 	// Utilization is, per resource kind, the share of capacity × makespan
 	// that jobs' work took (need × Outcome.Work); 0 for kinds the cluster
 	// does not have.
@@ -53,16 +52,17 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	}
 	var wait, resp, sld, bsld float64
 	var work [sim.MaxKinds]float64
+	var first, last sim.Time // the earliest submit and the latest end
 	n := 0
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		if o.State == sim.Rejected {
 			continue
 		}
-		if n == 0 || o.Submit < s.First {
-			s.First = o.Submit
+		if n == 0 || o.Submit < first {
+			first = o.Submit
 		}
-		s.Last = max(s.Last, o.End)
+		last = max(last, o.End)
 		n++
 		run := o.Work()
 		r := o.End - o.Submit
@@ -87,7 +87,7 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	}
 	s.MeanWait, s.MeanResponse = wait/float64(n), resp/float64(n)
 	s.MeanSlowdown, s.MeanBoundedSlowdown = sld/float64(n), bsld/float64(n)
-	s.Makespan = s.Last - s.First
+	s.Makespan = last - first
 	for k, c := range res.Capacity {
 		if c > 0 && s.Makespan > 0 {
 			s.Utilization[k] = work[k] / (float64(c) * float64(s.Makespan))

@@ -306,7 +306,7 @@ var usersColumns = []column[UserRow]{
 	floatCol("mean_response", func(r *UserRow) float64 { return r.MeanResponse }, userRan),
 	floatCol("mean_bounded_slowdown", func(r *UserRow) float64 { return r.MeanBoundedSlowdown }, userRan),
 	nullIntCol("eet_violated", func(r *UserRow) int64 { return int64(r.EETViolated) }, userHasEET),
-	floatCol("veet_share", func(r *UserRow) float64 { return r.VEETShare }, func(r *UserRow) bool { return r.HasEET && r.Ran > 0 }),
+	floatCol("veet_share", (*UserRow).VEETShare, func(r *UserRow) bool { return r.HasEET && r.Ran > 0 }),
 	nullIntCol("weighted_tardiness", func(r *UserRow) int64 { return r.WeightedTardiness }, userHasEET),
 	floatCol("recent_accuracy", func(r *UserRow) float64 { return r.RecentAccuracy }, userRan),
 }

@@ -102,7 +102,9 @@ func (tb table) column(t *testing.T, name string) []any {
 }
 
 // checkFile checks what every results file shares: a required root, zstd
-// everywhere, dictionary pages exactly on the string columns, and the
+// everywhere, dictionary pages exactly on the string columns,
+// DELTA_BINARY_PACKED exactly on the int64 columns, statistics on every
+// column but the jobs file's status and reason (README.md), and the
 // metadata in the footer's key-value metadata. (pyarrow, Polars, R arrow,
 // DuckDB and hyparquet show that; arrow-go's pqarrow shows it only through
 // the Parquet metadata, as here, since the files store no Arrow schema.)
@@ -127,6 +129,14 @@ func (tb table) checkFile(t *testing.T, extra ...[2]string) {
 			isString := tb.Schema().Field(c).Type.ID() == arrow.STRING
 			if cc.HasDictionaryPage() != isString {
 				t.Errorf("row group %d column %s: dictionary page %v; want %v", rg, name, cc.HasDictionaryPage(), isString)
+			}
+			isInt64 := tb.Schema().Field(c).Type.ID() == arrow.INT64
+			if delta := slices.Contains(cc.Encodings(), parquet.Encodings.DeltaBinaryPacked); delta != isInt64 {
+				t.Errorf("row group %d column %s: encodings %v; want DELTA_BINARY_PACKED %v", rg, name, cc.Encodings(), isInt64)
+			}
+			wantStats := name != "status" && name != "reason"
+			if stats, err := cc.StatsSet(); err != nil || stats != wantStats {
+				t.Errorf("row group %d column %s: statistics %v (%v); want %v", rg, name, stats, err, wantStats)
 			}
 		}
 	}

@@ -83,11 +83,7 @@ func BoxValues(r *Results, opt Options) (*BoxData, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs, err := r.Select(opt.Selection)
-	if err != nil {
-		return nil, err
-	}
-	wl, err := oneWorkload(runs)
+	runs, wl, err := r.selectOneWorkload(opt.Selection)
 	if err != nil {
 		return nil, err
 	}
@@ -161,17 +157,7 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 		}
 	}
 	sc := scaleFor(m, top)
-	var policies []string
-	var loads []float64
-	for _, b := range d.Boxes {
-		if !slices.Contains(policies, b.Policy) {
-			policies = append(policies, b.Policy)
-		}
-		if !slices.Contains(loads, b.LoadFactor) {
-			loads = append(loads, b.LoadFactor)
-		}
-	}
-	slices.Sort(loads)
+	policies, loads := axes(d.Boxes, func(b Box) (string, float64) { return b.Policy, b.LoadFactor })
 	p := newPlot("policy", sc.label)
 	title := fmt.Sprintf("%s, per user: workload %s", capitalize(m.label), d.Workload)
 	notes := boxNotes(d)
@@ -239,20 +225,27 @@ func boxNotes(d *BoxData) []string {
 		each = fmt.Sprintf("Each box: one value per user in each of its %d runs (replicates); n: the values in a policy's boxes", n)
 	}
 	notes := []string{each + ". Box: quartiles and median; whiskers: furthest values within 1.5 × IQR; dots: values beyond."}
-	var out []string
-	if d.Unknown > 0 {
-		out = append(out, "jobs without a user id (the unknown user, in "+plural(d.Unknown, "run", "runs")+")")
-	}
-	if d.NoValue > 0 {
-		out = append(out, plural(d.NoValue, "user", "users")+" without a value (no job ran)")
-	}
 	if d.Log {
 		notes = append(notes, "Log scale; boxes and whiskers summarise the logarithms. A user with no tardiness is drawn at 1, the floor.")
 	}
-	if len(out) > 0 {
-		notes = append(notes, "Left out: "+strings.Join(out, "; ")+".")
+	return append(notes, leftOut(d.Unknown, d.NoValue)...)
+}
+
+// leftOut is the note, if any, on the users.parquet rows a figure left
+// out: those of the unknown user, in unknown runs, and noValue users
+// without a value.
+func leftOut(unknown, noValue int) []string {
+	var out []string
+	if unknown > 0 {
+		out = append(out, "jobs without a user id (the unknown user, in "+plural(unknown, "run", "runs")+")")
 	}
-	return notes
+	if noValue > 0 {
+		out = append(out, plural(noValue, "user", "users")+" without a value (no job ran)")
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []string{"Left out: " + strings.Join(out, "; ") + "."}
 }
 
 func plural(n int, one, many string) string {
@@ -309,12 +302,20 @@ func (b *sizedBox) Plot(c draw.Canvas, p *plot.Plot) {
 // axesOf returns the policies of runs in their order and the load factors
 // in increasing order.
 func axesOf(runs []*Run) (policies []string, loads []float64) {
-	for _, x := range runs {
-		if !slices.Contains(policies, x.Policy) {
-			policies = append(policies, x.Policy)
+	return axes(runs, func(x *Run) (string, float64) { return x.Policy, x.LoadFactor })
+}
+
+// axes returns the distinct policies of xs in their order and the
+// distinct load factors in increasing order; at gives an x's policy and
+// load factor.
+func axes[T any](xs []T, at func(T) (string, float64)) (policies []string, loads []float64) {
+	for _, x := range xs {
+		p, l := at(x)
+		if !slices.Contains(policies, p) {
+			policies = append(policies, p)
 		}
-		if !slices.Contains(loads, x.LoadFactor) {
-			loads = append(loads, x.LoadFactor)
+		if !slices.Contains(loads, l) {
+			loads = append(loads, l)
 		}
 	}
 	slices.Sort(loads)

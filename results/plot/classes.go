@@ -255,16 +255,7 @@ func Classes(r *Results, opt Options) (*Figure, error) {
 		each = fmt.Sprintf("Each bar: the mean over the class's users in %d runs (replicates), each user of each run counting once; whiskers: the lowest and highest run's mean.", d.Runs)
 	}
 	notes = append(notes, each)
-	var out []string
-	if d.Unknown > 0 {
-		out = append(out, "jobs without a user id (the unknown user, in "+plural(d.Unknown, "run", "runs")+")")
-	}
-	if d.NoValue > 0 {
-		out = append(out, plural(d.NoValue, "user", "users")+" without a value (no job ran)")
-	}
-	if len(out) > 0 {
-		notes = append(notes, "Left out: "+strings.Join(out, "; ")+".")
-	}
+	notes = append(notes, leftOut(d.Unknown, d.NoValue)...)
 	f := &Figure{Title: capitalize(m.label) + " per estimate-accuracy class", Notes: notes}
 	legend := newLegend()
 	for c, name := range classNames {

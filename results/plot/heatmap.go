@@ -28,10 +28,10 @@ type HeatmapData struct {
 	// the heatmap file gives for the run, by id, the unknown user (NaN)
 	// first.
 	Users []float64
-	// BinMinutes is a cell's width; the Bins cells of a row cover minutes
-	// [0, Bins × BinMinutes), which holds the run's makespan and every
-	// minute of its heatmap and utilization files.
-	BinMinutes, Bins int
+	// BinMinutes is a cell's width; the Bins() cells of a row cover
+	// minutes [0, Bins() × BinMinutes), which holds the run's makespan and
+	// every minute of its heatmap and utilization files.
+	BinMinutes int
 	// Violations[u][b] is the mean, over the minutes of cell b, of the
 	// number of user Users[u]'s jobs whose EET was violated in that minute
 	// (the heatmap file's violations; a minute without a row counts 0).
@@ -40,6 +40,9 @@ type HeatmapData struct {
 	// each cell's minutes, in [0, 1]; a minute without a row counts 0.
 	Procs, Memory []float64
 }
+
+// Bins returns the number of cells in a row.
+func (d *HeatmapData) Bins() int { return len(d.Procs) }
 
 // binSizes are the cell widths Heatmap chooses from, in minutes.
 var binSizes = []int{1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080}
@@ -85,7 +88,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 	}
 	span = max(span, 1)
 	d.BinMinutes = binFor(span, opt.BinMinutes)
-	d.Bins = (span + d.BinMinutes - 1) / d.BinMinutes
+	bins := (span + d.BinMinutes - 1) / d.BinMinutes
 	// minutes[b] is how many minutes of the span cell b holds.
 	minutes := func(b int) float64 { return float64(min(d.BinMinutes, span-b*d.BinMinutes)) }
 
@@ -132,7 +135,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 	}
 	d.Violations = make([][]float64, len(users))
 	for i := range d.Violations {
-		d.Violations[i] = make([]float64, d.Bins)
+		d.Violations[i] = make([]float64, bins)
 	}
 	keys, viol := hm.strs["run_key"], hm.nums["violations"]
 	for i, m := range hm.nums["minute"] {
@@ -153,7 +156,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 			v[b] /= minutes(b)
 		}
 	}
-	d.Procs, d.Memory = make([]float64, d.Bins), make([]float64, d.Bins)
+	d.Procs, d.Memory = make([]float64, bins), make([]float64, bins)
 	keys = ut.strs["run_key"]
 	for i, m := range ut.nums["minute"] {
 		if keys != nil && keys[i] != run.Key {
@@ -170,7 +173,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 			c.to[int(m)/d.BinMinutes] += v
 		}
 	}
-	for b := range d.Bins {
+	for b := range bins {
 		d.Procs[b] /= minutes(b)
 		d.Memory[b] /= minutes(b)
 	}
@@ -211,7 +214,7 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 	if err != nil {
 		return nil, err
 	}
-	if err := t.minutesFromBuckets(path); err != nil {
+	if err := t.minutesFromBuckets(); err != nil {
 		return nil, err
 	}
 	for _, c := range cols {
@@ -225,28 +228,53 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 // minutesFromBuckets gives a heatmap or utilization table written by
 // results (a "bucket" column, its length in seconds in the file's
 // schedsweep.bucket_seconds metadata) the "minute" column the figures read.
-func (t *table) minutesFromBuckets(path string) error {
+// A bucket of k minutes becomes k rows, one per minute, each with the
+// bucket's values: its count of violated EETs, or its mean utilization,
+// holds in each of its minutes.
+func (t *table) minutesFromBuckets() error {
 	buckets, ok := t.nums["bucket"]
 	if !ok {
 		return nil
 	}
 	secs := 60.0
-	if v, ok := fileMetadata(path)[results.MetaBucketSeconds]; ok {
+	if v, ok := t.meta[results.MetaBucketSeconds]; ok {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 {
-			return fmt.Errorf("%s: %s %q is not a positive number of seconds", path, results.MetaBucketSeconds, v)
+			return fmt.Errorf("%s: %s %q is not a positive number of seconds", t.path, results.MetaBucketSeconds, v)
 		}
 		secs = f
 	}
 	if math.Mod(secs, 60) != 0 {
-		return fmt.Errorf("%s: buckets of %g s are not whole minutes", path, secs)
+		return fmt.Errorf("%s: buckets of %g s are not whole minutes", t.path, secs)
 	}
-	minutes := make([]float64, len(buckets))
-	for i, b := range buckets {
-		minutes[i] = b * secs / 60
+	k := int(secs / 60)
+	if k > 1 {
+		for name, c := range t.nums {
+			t.nums[name] = repeatEach(c, k)
+		}
+		for name, c := range t.strs {
+			t.strs[name] = repeatEach(c, k)
+		}
+	}
+	minutes := make([]float64, 0, len(buckets)*k)
+	for _, b := range buckets {
+		for j := range k {
+			minutes = append(minutes, b*float64(k)+float64(j))
+		}
 	}
 	t.nums["minute"] = minutes
 	return nil
+}
+
+// repeatEach returns xs with each value repeated k times in place.
+func repeatEach[T any](xs []T, k int) []T {
+	out := make([]T, 0, len(xs)*k)
+	for _, x := range xs {
+		for range k {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // usersOf returns the ids of run's users in the users tables (NaN for the
@@ -280,7 +308,7 @@ func Heatmap(r *Results, opt Options) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	end := float64(d.Bins * d.BinMinutes)
+	end := float64(d.Bins() * d.BinMinutes)
 	unit, per := "hours", 60.0
 	if end > 3*24*60 {
 		unit, per = "days", 24*60

@@ -347,9 +347,13 @@ func (s Selection) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// oneWorkload returns the workload of runs, or an error if they have
-// several.
-func oneWorkload(runs []*Run) (string, error) {
+// selectOneWorkload returns the runs s selects and their workload, or an
+// error if they have several.
+func (r *Results) selectOneWorkload(s Selection) ([]*Run, string, error) {
+	runs, err := r.Select(s)
+	if err != nil {
+		return nil, "", err
+	}
 	var names []string
 	for _, x := range runs {
 		if !slices.Contains(names, x.Workload) {
@@ -357,9 +361,9 @@ func oneWorkload(runs []*Run) (string, error) {
 		}
 	}
 	if len(names) > 1 {
-		return "", fmt.Errorf("%w: the runs are of %d workloads (%s); choose one", ErrSelection, len(names), strings.Join(names, ", "))
+		return nil, "", fmt.Errorf("%w: the runs are of %d workloads (%s); choose one", ErrSelection, len(names), strings.Join(names, ", "))
 	}
-	return names[0], nil
+	return runs, names[0], nil
 }
 
 // userColumn returns, for each run of runs, the users' ids (NaN for the

@@ -39,6 +39,13 @@ var defaultMeans = []string{"wait_mean", "response_mean", "bounded_slowdown_mean
 // each policy in the order of the runs table and each load factor in
 // increasing order, the metric over the selected runs' replicates.
 func Points(r *Results, opt Options) ([]Point, error) {
+	pts, _, _, err := selectPoints(r, opt)
+	return pts, err
+}
+
+// selectPoints is Points, returning as well the selected runs and their
+// workload.
+func selectPoints(r *Results, opt Options) ([]Point, []*Run, string, error) {
 	names := opt.Metrics
 	if len(names) == 0 {
 		names = defaultMeans
@@ -47,18 +54,16 @@ func Points(r *Results, opt Options) ([]Point, error) {
 	for _, n := range names {
 		m, err := lookup(runMetrics, n, "runs.parquet")
 		if err != nil {
-			return nil, err
+			return nil, nil, "", err
 		}
 		ms = append(ms, m)
 	}
-	runs, err := r.Select(opt.Selection)
+	runs, wl, err := r.selectOneWorkload(opt.Selection)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
-	if _, err := oneWorkload(runs); err != nil {
-		return nil, err
-	}
-	return points(runs, ms)
+	pts, err := points(runs, ms)
+	return pts, runs, wl, err
 }
 
 func points(runs []*Run, ms []metric) ([]Point, error) {
@@ -148,12 +153,10 @@ func replicateNote(pts []Point, what string, ci bool) string {
 // highest replicate (with opt.CI, the mean's confidence interval). Times are shown in the unit that suits them,
 // utilizations in percent.
 func Means(r *Results, opt Options) (*Figure, error) {
-	pts, err := Points(r, opt)
+	pts, runs, wl, err := selectPoints(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	runs, _ := r.Select(opt.Selection)
-	wl, _ := oneWorkload(runs)
 	policies, loads := axesOf(runs)
 	var metrics []string
 	for _, pt := range pts {
@@ -237,12 +240,10 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		return nil, err
 	}
 	opt.Metrics = []string{m.name}
-	pts, err := Points(r, opt)
+	pts, runs, wl, err := selectPoints(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	runs, _ := r.Select(opt.Selection)
-	wl, _ := oneWorkload(runs)
 	policies, loads := axesOf(runs)
 	top := 0.0
 	for _, pt := range pts {

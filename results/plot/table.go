@@ -19,10 +19,10 @@ import (
 // beyond 2^53, such as seeds, lose their last bits.
 type table struct {
 	path  string
-	n     int
 	names []string // every column, in file order
 	strs  map[string][]string
 	nums  map[string][]float64
+	meta  map[string]string // the file's key-value metadata
 }
 
 // readTable reads the Parquet file at path.
@@ -41,7 +41,11 @@ func readTable(path string) (*table, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer tbl.Release()
-	t := &table{path: path, n: int(tbl.NumRows()), strs: map[string][]string{}, nums: map[string][]float64{}}
+	t := &table{path: path, strs: map[string][]string{}, nums: map[string][]float64{}, meta: map[string]string{}}
+	kv := rdr.MetaData().KeyValueMetadata()
+	for i, k := range kv.Keys() {
+		t.meta[k] = kv.Values()[i]
+	}
 	for i, f := range tbl.Schema().Fields() {
 		t.names = append(t.names, f.Name)
 		var strs []string
@@ -170,20 +174,4 @@ func (t *table) missing(name, kind string) error {
 		return fmt.Errorf("%s: column %q is not %s", t.path, name, kind)
 	}
 	return fmt.Errorf("%w: %s has no column %q (its columns: %s)", ErrMissingColumn, t.path, name, strings.Join(t.names, ", "))
-}
-
-// fileMetadata returns the key-value metadata of the Parquet file at path,
-// empty if it cannot be read.
-func fileMetadata(path string) map[string]string {
-	out := map[string]string{}
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		return out
-	}
-	defer rdr.Close()
-	kv := rdr.MetaData().KeyValueMetadata()
-	for i, k := range kv.Keys() {
-		out[k] = kv.Values()[i]
-	}
-	return out
 }
