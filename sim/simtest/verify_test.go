@@ -70,9 +70,9 @@ func TestVerifyCatches(t *testing.T) {
 		{"ran past its estimate", func(res *sim.Result, _ *simtest.Recorder, _ *simtest.Checks) { res.Jobs[3].Estimate = 1 },
 			"job 4: ran 2 s past its estimate 1 s without being killed"},
 		{"killed late", func(res *sim.Result, _ *simtest.Recorder, _ *simtest.Checks) { res.Jobs[1].End = 14 },
-			"job 2: killed after 4 s (estimate 3 s, run time 5 s)"},
+			"job 2: killed after 4 s; its estimate is 3 s"},
 		{"killed with overruns allowed", func(_ *sim.Result, _ *simtest.Recorder, chk *simtest.Checks) { chk.AllowOverrun = true },
-			"job 2: killed after 3 s"},
+			"job 2: killed (estimate 3 s, run time 5 s, overruns allowed true)"},
 		{"a start before the submission", func(res *sim.Result, _ *simtest.Recorder, _ *simtest.Checks) { res.Jobs[3].Submit = 11 },
 			"job 4: starts at 10 before its submission at 11"},
 		{"over capacity", func(res *sim.Result, _ *simtest.Recorder, _ *simtest.Checks) {
