@@ -244,7 +244,7 @@ func (e *engine) run() error {
 		e.now = t
 		changed := false
 		for len(e.wakes) > 0 && e.wakes[0].at == t {
-			w := heap.Pop(&e.wakes).(wake)
+			w := e.wakes.pop()
 			if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
 				js.wakeAt = -1
 				changed = e.wake(js) || changed
@@ -285,7 +285,7 @@ func (e *engine) nextTime() (sim.Time, bool) {
 		if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
 			break
 		}
-		heap.Pop(&e.wakes)
+		e.wakes.pop()
 	}
 	t, ok := sim.Time(0), false
 	if len(e.wakes) > 0 {
@@ -539,7 +539,7 @@ func (e *engine) rerate() {
 			js.wakeAt = at
 			if at >= 0 {
 				e.evSeq++
-				heap.Push(&e.wakes, wake{at: at, n: e.evSeq, seq: js.out.Seq, ver: js.ver})
+				e.wakes.push(wake{at: at, n: e.evSeq, seq: js.out.Seq, ver: js.ver})
 			}
 		}
 	}
@@ -592,6 +592,10 @@ type wake struct {
 	ver uint32
 }
 
+// wakeHeap is a min-heap of wake-ups by (at, n). The engine calls push
+// and pop, which keep it with heap.Fix: heap.Push and heap.Pop pass each
+// wake through an interface value, an allocation per call on the engine's
+// hot path. Push and Pop are there only to complete heap.Interface.
 type wakeHeap []wake
 
 func (h wakeHeap) Len() int { return len(h) }
@@ -604,6 +608,24 @@ func (h *wakeHeap) Pop() any {
 	old := *h
 	w := old[len(old)-1]
 	*h = old[:len(old)-1]
+	return w
+}
+
+// push adds w.
+func (h *wakeHeap) push(w wake) {
+	*h = append(*h, w)
+	heap.Fix(h, len(*h)-1)
+}
+
+// pop removes and returns the earliest wake-up; h must not be empty.
+func (h *wakeHeap) pop() wake {
+	q := *h
+	w, last := q[0], len(q)-1
+	q[0], q[last] = q[last], wake{}
+	*h = q[:last]
+	if last > 0 {
+		heap.Fix(h, 0)
+	}
 	return w
 }
 
