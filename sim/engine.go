@@ -73,8 +73,11 @@ func (e *DecisionError) Unwrap() error { return e.Err }
 // arrivals, then one scheduling pass; equal completion times are broken by the
 // order in which jobs started. The same inputs always give the same Result.
 //
-// Run is single-threaded and O((E + S) log R) in the engine itself for E
-// events, S starts and R running jobs; the policy's cost comes on top.
+// Run is single-threaded. The engine itself makes O((E + S) log R)
+// comparisons for E events, S starts and R running jobs, plus a copy of up
+// to R allocations per start and end (the running list stays sorted) and a
+// sweep of the waiting queue after each pass that starts jobs; the policy's
+// cost comes on top.
 //
 // A policy that is a Simulator runs on its own engine: Run returns what its
 // Simulate method returns.

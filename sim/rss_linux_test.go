@@ -52,7 +52,7 @@ func BenchmarkPeakRSS(b *testing.B) {
 					}
 					peakKB = max(peakKB, kb)
 				}
-				b.ReportMetric(float64(peakKB)/1024, "peak-RSS-MB")
+				b.ReportMetric(float64(peakKB)*1024, "peak-RSS-B") // VmHWM counts KiB
 			})
 		}
 	}

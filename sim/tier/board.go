@@ -32,8 +32,13 @@ func newBoard(procs int, threshold float64) board {
 }
 
 // open reports whether processor p's background VM accepts a process.
-func (b *board) open(p int) bool {
-	return b.bg[p] == nil && (b.fg[p] == nil || Usage(b.fg[p]) < b.threshold)
+func (b *board) open(p int) bool { return accepts(b.fg[p], b.bg[p], b.threshold) }
+
+// accepts reports whether a background VM that holds bg, on a processor
+// whose foreground VM holds fg, accepts a process: it is free and the
+// foreground's usage is below the threshold.
+func accepts(fg, bg *sim.Job, threshold float64) bool {
+	return bg == nil && (fg == nil || Usage(fg) < threshold)
 }
 
 // set puts j (nil: nothing) in tier t of processor p, keeping the counts.
@@ -211,8 +216,7 @@ func (p *Plan) Open(i int) bool {
 	if p.copied {
 		return p.b.open(i)
 	}
-	bg, fg := p.v.BackgroundVMs()[i], p.v.ForegroundVMs()[i]
-	return bg == nil && (fg == nil || Usage(fg) < p.v.Threshold())
+	return accepts(p.v.ForegroundVMs()[i], p.v.BackgroundVMs()[i], p.v.Threshold())
 }
 
 // Tier returns where j runs as planned so far; 0 if it waits.

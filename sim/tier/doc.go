@@ -23,8 +23,9 @@
 // It consumes the same sim.Source and returns the same *sim.Result as sim.Run
 // (with Result.Tiers filled in), so results, the runner and the command line
 // work unchanged: a Simulator wraps a tier Policy into a sim.Simulator, and
-// sim.Run hands the run over to it. It imports only sim and the standard
-// library.
+// sim.Run hands the run over to it. It imports only sim, the standard
+// library, and sim/internal/check, the part of Verify it shares with
+// simtest.Verify.
 //
 // Start with Simulator and Policy.
 package tier

@@ -104,9 +104,13 @@ func (s *Simulator) Simulate(m sim.Machine, src sim.Source, opt sim.Options) (*s
 	if err := e.run(); err != nil {
 		return nil, err
 	}
-	e.res.Jobs = make([]sim.Outcome, e.n)
-	for i := range e.n {
-		e.res.Jobs[i] = e.job(i).out
+	if len(e.outs) == 1 {
+		e.res.Jobs = e.outs[0][:e.n:e.n]
+	} else {
+		e.res.Jobs = make([]sim.Outcome, 0, e.n)
+		for _, c := range e.outs {
+			e.res.Jobs = append(e.res.Jobs, c[:min(len(c), e.n-len(e.res.Jobs))]...)
+		}
 	}
 	e.res.Tiers.LostWork = float64(e.lost) / float64(FullRate)
 	return e.res, nil
@@ -122,7 +126,7 @@ const (
 
 // job is the engine's record of one job.
 type job struct {
-	out   sim.Outcome
+	out   *sim.Outcome // in engine.outs
 	phase phase
 	tier  Tier
 	procs []int
@@ -150,7 +154,13 @@ type engine struct {
 	src   sim.Source
 	res   *sim.Result
 
-	chunks [][]job // stable storage: *sim.Job pointers stay valid
+	// chunks and outs hold the jobs in chunks that are allocated once and
+	// never moved, so *sim.Job pointers stay valid; the first chunk holds
+	// hint jobs (or chunkSize), the others chunkSize. outs is kept apart
+	// so that, when its first chunk holds every job, it becomes
+	// Result.Jobs without a copy, as in sim.Run.
+	chunks [][]job
+	outs   [][]sim.Outcome
 	hint   int
 	n      int
 
@@ -170,13 +180,19 @@ type engine struct {
 	lost    int64 // millionths of processor-seconds
 }
 
-func (e *engine) job(seq int) *job {
+// locate returns the chunk and index of job seq.
+func (e *engine) locate(seq int) (int, int) {
 	first := len(e.chunks[0])
 	if seq < first {
-		return &e.chunks[0][seq]
+		return 0, seq
 	}
 	seq -= first
-	return &e.chunks[1+seq/chunkSize][seq%chunkSize]
+	return 1 + seq/chunkSize, seq % chunkSize
+}
+
+func (e *engine) job(seq int) *job {
+	c, i := e.locate(seq)
+	return &e.chunks[c][i]
 }
 
 // own returns the record behind j if j is a job this engine handed out.
@@ -244,7 +260,7 @@ func (e *engine) run() error {
 		e.now = t
 		changed := false
 		for len(e.wakes) > 0 && e.wakes[0].at == t {
-			w := heap.Pop(&e.wakes).(wake)
+			w := e.wakes.pop()
 			if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
 				js.wakeAt = -1
 				changed = e.wake(js) || changed
@@ -285,7 +301,7 @@ func (e *engine) nextTime() (sim.Time, bool) {
 		if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
 			break
 		}
-		heap.Pop(&e.wakes)
+		e.wakes.pop()
 	}
 	t, ok := sim.Time(0), false
 	if len(e.wakes) > 0 {
@@ -319,10 +335,12 @@ func (e *engine) arrive() {
 			size = e.hint
 		}
 		e.chunks = append(e.chunks, make([]job, size))
+		e.outs = append(e.outs, make([]sim.Outcome, size))
 	}
-	js := e.job(e.n)
-	*js = job{out: sim.Outcome{Record: e.next, Start: -1, End: -1}, wakeAt: -1}
-	o := &js.out
+	c, i := e.locate(e.n)
+	js, o := &e.chunks[c][i], &e.outs[c][i]
+	*o = sim.Outcome{Record: e.next, Start: -1, End: -1}
+	*js = job{out: o, wakeAt: -1}
 	o.Seq = e.n
 	e.n++
 	if r := sim.Admit(o, e.res.Capacity, e.opt.MissingEstimate); r != sim.NoReason {
@@ -539,7 +557,7 @@ func (e *engine) rerate() {
 			js.wakeAt = at
 			if at >= 0 {
 				e.evSeq++
-				heap.Push(&e.wakes, wake{at: at, n: e.evSeq, seq: js.out.Seq, ver: js.ver})
+				e.wakes.push(wake{at: at, n: e.evSeq, seq: js.out.Seq, ver: js.ver})
 			}
 		}
 	}
@@ -592,6 +610,10 @@ type wake struct {
 	ver uint32
 }
 
+// wakeHeap is a min-heap of wake-ups by (at, n). The engine calls push
+// and pop, which keep it with heap.Fix: heap.Push and heap.Pop pass each
+// wake through an interface value, an allocation per call on the engine's
+// hot path. Push and Pop are there only to complete heap.Interface.
 type wakeHeap []wake
 
 func (h wakeHeap) Len() int { return len(h) }
@@ -604,6 +626,24 @@ func (h *wakeHeap) Pop() any {
 	old := *h
 	w := old[len(old)-1]
 	*h = old[:len(old)-1]
+	return w
+}
+
+// push adds w.
+func (h *wakeHeap) push(w wake) {
+	*h = append(*h, w)
+	heap.Fix(h, len(*h)-1)
+}
+
+// pop removes and returns the earliest wake-up; h must not be empty.
+func (h *wakeHeap) pop() wake {
+	q := *h
+	w, last := q[0], len(q)-1
+	q[0], q[last] = q[last], wake{}
+	*h = q[:last]
+	if last > 0 {
+		heap.Fix(h, 0)
+	}
 	return w
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
 	"github.com/schedsweep/schedsweep/sim/tier"
@@ -279,5 +280,55 @@ func TestRunErrors(t *testing.T) {
 	cfg.Threshold = 1.5
 	if _, err := tier.New(&script{}, cfg); err == nil || !strings.Contains(err.Error(), `"threshold"`) {
 		t.Errorf("threshold 1.5: got %v; want an error naming the parameter", err)
+	}
+}
+
+// plainSource hides SliceSource's Remaining, so the engine gets no size.
+type plainSource struct{ s *sim.SliceSource }
+
+func (p plainSource) Next() (sim.Record, error) { return p.s.Next() }
+
+// TestJobStoreSizes runs MEASY over one workload of 2,500 jobs with the job
+// store sized every way — by the source, not at all, too small, too large
+// — and checks the results are identical.
+func TestJobStoreSizes(t *testing.T) {
+	var recs []sim.Record
+	for i := range 2500 {
+		recs = append(recs, simtest.J(int64(i+1), sim.Time(i*3), sim.Time(1+i%50), 60, int64(1+i%4), simtest.Usage(0.3+float64(i%7)/10)))
+	}
+	run := func(src sim.Source, hint int) *sim.Result {
+		t.Helper()
+		p, err := policies.NewDefault("measy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(sim.NewPool(simtest.Cluster(8, 0)), p, src, sim.Options{Seed: 1, SizeHint: hint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := run(sim.NewSliceSource(recs), 0)
+	if want.Tiers.Migrations == 0 {
+		t.Fatal("the workload migrates no job; it tests nothing of the two-tier engine")
+	}
+	for _, tc := range []struct {
+		name string
+		src  sim.Source
+		hint int
+	}{
+		{"no size", plainSource{sim.NewSliceSource(recs)}, 0},
+		{"hint too small", plainSource{sim.NewSliceSource(recs)}, 100},
+		{"hint too large", plainSource{sim.NewSliceSource(recs)}, 10000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := run(tc.src, tc.hint)
+			if diff := cmp.Diff(simtest.Bytes(want), simtest.Bytes(got)); diff != "" {
+				t.Errorf("results differ from the sized run (-want +got):\n%s", diff)
+			}
+			if len(got.Jobs) != 2500 {
+				t.Errorf("got %d jobs; want 2500", len(got.Jobs))
+			}
+		})
 	}
 }

@@ -1,11 +1,10 @@
 package tier
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/internal/check"
 )
 
 // Checks are what Verify needs besides the result and the events.
@@ -22,8 +21,6 @@ type Checks struct {
 	// MaxOpen bounds the promises open at once; 0: no bound.
 	MaxOpen int
 }
-
-const maxReported = 20
 
 // Verify replays a two-tier run's events and checks what every two-tier
 // schedule must keep:
@@ -49,7 +46,7 @@ const maxReported = 20
 // It returns every violation found (up to 20), joined, or nil.
 func Verify(res *sim.Result, rec *Recorder, chk Checks) error {
 	v := newReplay(res, chk)
-	v.accounting()
+	check.Accounting(&v.errs, res, chk.Jobs, chk.AllowOverrun)
 	if rec != nil {
 		for i := range rec.Events {
 			ev := &rec.Events[i]
@@ -63,7 +60,7 @@ func Verify(res *sim.Result, rec *Recorder, chk Checks) error {
 		}
 		v.final()
 	}
-	return errors.Join(v.errs...)
+	return v.errs.Err()
 }
 
 type replayJob struct {
@@ -86,7 +83,7 @@ type replayJob struct {
 type replay struct {
 	res        *sim.Result
 	chk        Checks
-	errs       []error
+	errs       check.Errors
 	fg, bg     []int // job seq per processor, −1 if idle
 	jobs       []replayJob
 	counts     sim.TierCounts
@@ -121,51 +118,7 @@ func newReplay(res *sim.Result, chk Checks) *replay {
 	return v
 }
 
-func (v *replay) fail(format string, args ...any) {
-	if len(v.errs) < maxReported {
-		v.errs = append(v.errs, fmt.Errorf(format, args...))
-	}
-}
-
-func (v *replay) accounting() {
-	res := v.res
-	if v.chk.Jobs >= 0 && len(res.Jobs) != v.chk.Jobs {
-		v.fail("result holds %d jobs; the source gave %d", len(res.Jobs), v.chk.Jobs)
-	}
-	var counts [4]int
-	for i := range res.Jobs {
-		o := &res.Jobs[i]
-		if o.Seq != i {
-			v.fail("job %d: at position %d has Seq %d", o.ID, i, o.Seq)
-		}
-		if int(o.State) < len(counts) {
-			counts[o.State]++
-		}
-		switch o.State {
-		case sim.Rejected:
-			if o.Reason == sim.NoReason || o.Start != -1 || o.End != -1 {
-				v.fail("job %d: rejected without a reason or with times", o.ID)
-			}
-		case sim.Finished:
-			if !v.chk.AllowOverrun && o.Runtime > o.Estimate {
-				v.fail("job %d: did its run time %d s, past its estimate %d s", o.ID, o.Runtime, o.Estimate)
-			}
-		case sim.Killed:
-			if v.chk.AllowOverrun || o.Runtime <= o.Estimate {
-				v.fail("job %d: killed (estimate %d s, run time %d s)", o.ID, o.Estimate, o.Runtime)
-			}
-		default:
-			v.fail("job %d: unknown state %v", o.ID, o.State)
-		}
-		if o.State != sim.Rejected && (o.Start < o.Submit || o.End < o.Start) {
-			v.fail("job %d: submitted %d, started %d, ended %d", o.ID, o.Submit, o.Start, o.End)
-		}
-	}
-	if counts[sim.Finished] != res.Finished || counts[sim.Killed] != res.Killed || counts[sim.Rejected] != res.Rejected {
-		v.fail("counts finished/killed/rejected are %d/%d/%d; the jobs say %d/%d/%d",
-			res.Finished, res.Killed, res.Rejected, counts[sim.Finished], counts[sim.Killed], counts[sim.Rejected])
-	}
-}
+func (v *replay) fail(format string, args ...any) { v.errs.Fail(format, args...) }
 
 // advance integrates job j's progress up to t.
 func (v *replay) advance(j *replayJob, t sim.Time) {
@@ -256,9 +209,6 @@ func (v *replay) placed(ev *Event, j *replayJob, o *sim.Outcome) {
 		return
 	}
 	if ev.Move == Start {
-		if t < o.Submit {
-			v.fail("job %d: starts at %d before its submission at %d", o.ID, t, o.Submit)
-		}
 		j.state, j.placed, j.since = 1, t, t
 		if o.Start != t {
 			v.fail("job %d: first placed at %d; its outcome says it started at %d", o.ID, t, o.Start)
