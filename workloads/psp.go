@@ -266,17 +266,10 @@ func NewPSP(p PSPParams, seed uint64) (*PSP, error) {
 		g.pow2++
 	}
 	g.users = make([]*pspUser, p.Users)
-	g.userCDF = make([]float64, p.Users)
-	sum := 0.0
 	for k := range p.Users {
 		g.users[k] = g.pop.newUser(int32(k + 1))
-		sum += math.Pow(float64(k+1), -p.UserZipf)
-		g.userCDF[k] = sum
 	}
-	for k := range g.userCDF {
-		g.userCDF[k] /= sum
-	}
-	g.userCDF[p.Users-1] = 1
+	g.userCDF = cumulative(zipfWeights(p.UserZipf, p.Users))
 	return g, nil
 }
 
@@ -330,7 +323,7 @@ func (g *PSP) Next() (sim.Record, error) {
 		run = min(max(run, pspShort), g.p.MaxRuntime)
 	}
 
-	u := g.users[g.pickUser()]
+	u := g.users[draw(g.userCDF, g.userRNG.Float64())]
 	rec := sim.Record{
 		Job: sim.Job{
 			ID:        sim.JobID(g.n),
@@ -348,21 +341,6 @@ func (g *PSP) Next() (sim.Record, error) {
 	}
 	rec.Need[sim.Procs] = procs
 	return rec, nil
-}
-
-// pickUser draws a user index from the Zipf distribution.
-func (g *PSP) pickUser() int {
-	u := g.userRNG.Float64()
-	lo, hi := 0, len(g.userCDF)-1
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if u < g.userCDF[mid] {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo
 }
 
 // Users returns every user's estimating behaviour so far, by ID. After the
