@@ -134,7 +134,8 @@ func DefaultLublinParams() LublinParams {
 //     The distributions are the same; the sequences are not.
 //  2. The gamma CDF for the daily-cycle weights is gonum's regularized
 //     incomplete gamma function instead of the program's Numerical Recipes
-//     series (1000 iterations, ε = 1e-10); they agree to about 1e-10.
+//     routine (series or continued fraction, 1000 iterations, ε = 1e-10);
+//     they agree to about 1e-10 (TestGammaCDFMatchesProgram).
 //  3. The machine size is a parameter. The program hard-codes UHi and UMed
 //     per class for 128 nodes; here UHi = log2(P) for the batch and typeless
 //     classes and log2(P) − 1.5 for the interactive one, and UMed = UHi −
