@@ -297,11 +297,6 @@ func (p *PSPParams) check() error {
 	return nil
 }
 
-// paramError is the error of a bad parameter of a model.
-func paramError(model, name string, value any, want string) error {
-	return fmt.Errorf("%s: parameter %q: %q %s", model, name, fmt.Sprint(value), want)
-}
-
 // Next returns the next job, or io.EOF after Jobs jobs.
 func (g *PSP) Next() (sim.Record, error) {
 	if g.n >= g.p.Jobs {
