@@ -199,7 +199,7 @@ const pspShort sim.Time = 60
 //     arrives after one gap, submit times are rounded down to seconds. The
 //     paper does not describe its arrival process or machine size. With the
 //     defaults the offered work is about 140 busy processors on average
-//     (mean run time ≈ 45,700 s, mean processors ≈ 1.83).
+//     (mean run time ≈ 45,700 s, mean processors ≈ 1.83; TestPSPOfferedWork).
 //   - processors: 1 with probability serial_fraction (the same for short and
 //     long jobs), otherwise uniform over 2, 4, …, max_procs;
 //   - run time: with probability short_fraction uniform in 1..59 s,
