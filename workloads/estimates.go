@@ -99,7 +99,7 @@ func ApplyEstimates(src sim.Source, spec string, seed uint64) (sim.Source, error
 	case "psp":
 		sc, err := ParsePSPScenario(arg)
 		if !hasArg || err != nil {
-			return nil, fmt.Errorf("estimates %q: want psp:SCENARIO with a scenario of be, ge, cf, cfg, di, hdi", spec)
+			return nil, fmt.Errorf("estimates %q: want psp:SCENARIO with a scenario of %s", spec, strings.Join(pspScenarioNames[:], ", "))
 		}
 		return PSPEstimates(src, sc, seed), nil
 	}

@@ -139,7 +139,7 @@ func DefaultJobMixParams() JobMixParams {
 //     0..request, all in whole seconds; the delay is uniform in
 //     0..submit_window. The request range makes the expected sum of work
 //     times of a 76-job mix ≈ 91 h, near the paper's sequential maximum of
-//     90.2 h; the expected theoretical minimum is then ≈ 36 h, below the
+//     90.2 h; the expected theoretical minimum is then ≈ 37 h, below the
 //     paper's 53.6 h: the paper's mix has more node-hours than uniform
 //     sizes give, and which is not recoverable from the text;
 //   - the paper's Small range, "between 30% and 15%", is read as below
@@ -147,9 +147,10 @@ func DefaultJobMixParams() JobMixParams {
 //     (efficiency ≥ 70 %, procs < 10 %) is Small, so Debug jobs have 40–70 %
 //     efficiency. This order keeps every Large, Medium and Small job at
 //     70 % or more, and matches the paper's outcome: Small is then the
-//     rarest class per draw (≈ 4.2 %), about 360 draws to fill 15 Small
-//     jobs, near the paper's 480 draws, and about 68 × 1/3 ≈ 23 jobs above
-//     90 % efficiency, as the paper reports;
+//     class hardest to fill (≈ 4.2 % of draws for a 20 % share), and a mix
+//     takes ≈ 455 draws, near the paper's 480, with about 68 × 1/3 ≈ 23
+//     jobs above 90 % efficiency, as the paper reports
+//     (TestJobMixPaperFigures checks these figures);
 //   - "the limits" are running ones: a job of class c is kept while
 //     count(c) ≤ share(c) × (jobs kept so far), which allows the paper's 31
 //     Medium jobs of 76 (40.8 %), impossible with fixed limits of 40 % of

@@ -224,3 +224,59 @@ func TestJobMixBadParams(t *testing.T) {
 		t.Errorf("NewJobMix on 4 nodes without Small and Debug jobs: got %v; want no error", err)
 	}
 }
+
+// TestJobMixPaperFigures pins the figures JobMix's comment gives for the
+// default mix against the paper's: Small is the class hardest to fill
+// (≈ 4.2 % of draws for a 20 % share); over many seeds a mix's sequential maximum is ≈ 91 h (paper
+// 90.2 h), its theoretical minimum ≈ 37 h (paper 53.6 h), ≈ 23 of its jobs
+// use over 90 % of their request, and it takes ≈ 455 draws (paper 480).
+func TestJobMixPaperFigures(t *testing.T) {
+	p := DefaultJobMixParams()
+	// Per draw, with NewJobMix's distributions: procs uniform in 1..Nodes,
+	// request uniform in MinRequest..MaxRequest, work uniform in 0..request.
+	const draws = 1_000_000
+	rng := NewStream(1, StreamExtra)
+	var perDraw [MixFailed + 1]float64
+	for range draws {
+		procs := 1 + rng.Int64N(p.Nodes)
+		req := p.MinRequest + sim.Time(rng.Int64N(int64(p.MaxRequest-p.MinRequest)+1))
+		perDraw[ClassifyMixJob(p.Nodes, procs, sim.Time(rng.Int64N(int64(req)+1)), req)] += 1.0 / draws
+	}
+	if got := perDraw[MixSmall]; math.Abs(got-0.042) > 0.001 {
+		t.Errorf("Small per draw: got %.4f; want 0.042 ± 0.001", got)
+	}
+	share := [...]float64{MixLarge: p.LargeShare, MixMedium: p.MediumShare, MixSmall: p.SmallShare, MixDebug: p.DebugShare, MixFailed: p.FailedShare}
+	for c := MixLarge; c <= MixFailed; c++ {
+		if c != MixSmall && perDraw[c]/share[c] <= perDraw[MixSmall]/share[MixSmall] {
+			t.Errorf("per draw over target share: %v %.3f, small %.3f; want small the lowest",
+				c, perDraw[c]/share[c], perDraw[MixSmall]/share[MixSmall])
+		}
+	}
+
+	const seeds = 200
+	var seq, least, drawn, efficient float64
+	for seed := uint64(1); seed <= seeds; seed++ {
+		m, recs := mixJobs(t, seed, nil)
+		seq += float64(SequentialMaximum(recs)) / 3600 / seeds
+		least += float64(TheoreticalMinimum(recs, p.Nodes)) / 3600 / seeds
+		drawn += float64(m.Drawn()) / seeds
+		for _, r := range recs {
+			if 10*r.Runtime > 9*r.Estimate {
+				efficient += 1.0 / seeds
+			}
+		}
+	}
+	for _, f := range []struct {
+		what      string
+		got, want float64
+	}{
+		{"sequential maximum (h)", seq, 91},
+		{"theoretical minimum (h)", least, 37},
+		{"jobs above 90 % efficiency", efficient, 23},
+		{"draws", drawn, 455},
+	} {
+		if math.Abs(f.got/f.want-1) > 0.03 {
+			t.Errorf("mean over %d seeds, %s: got %.4g; want %.4g ± 3%%", seeds, f.what, f.got, f.want)
+		}
+	}
+}

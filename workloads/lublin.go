@@ -134,7 +134,8 @@ func DefaultLublinParams() LublinParams {
 //     The distributions are the same; the sequences are not.
 //  2. The gamma CDF for the daily-cycle weights is gonum's regularized
 //     incomplete gamma function instead of the program's Numerical Recipes
-//     series (1000 iterations, ε = 1e-10); they agree to about 1e-10.
+//     routine (series or continued fraction, 1000 iterations, ε = 1e-10);
+//     they agree to about 1e-10 (TestGammaCDFMatchesProgram).
 //  3. The machine size is a parameter. The program hard-codes UHi and UMed
 //     per class for 128 nodes; here UHi = log2(P) for the batch and typeless
 //     classes and log2(P) − 1.5 for the interactive one, and UMed = UHi −
@@ -190,13 +191,13 @@ type lublinClass struct {
 // parameter and quotes its value.
 func NewLublin(p LublinParams, seed uint64) (*Lublin, error) {
 	if p.Nodes < 2 || p.Nodes > lublinMaxNodes {
-		return nil, fmt.Errorf("lublin: parameter \"nodes\": \"%d\" is outside 2 to 2^53", p.Nodes)
+		return nil, paramError("lublin", "nodes", p.Nodes, "is outside 2 to 2^53")
 	}
 	if p.UMedOffset != 0 && !(p.UMedOffset >= 1.5 && p.UMedOffset <= 3.5) {
-		return nil, fmt.Errorf("lublin: parameter \"umed_offset\": \"%g\" is outside 1.5 to 3.5 (0 keeps each class's own)", p.UMedOffset)
+		return nil, paramError("lublin", "umed_offset", p.UMedOffset, "is outside 1.5 to 3.5 (0 keeps each class's own)")
 	}
 	if p.StartHour < 0 || p.StartHour > 23 {
-		return nil, fmt.Errorf("lublin: parameter \"start_hour\": \"%d\" is outside 0 to 23", p.StartHour)
+		return nil, paramError("lublin", "start_hour", p.StartHour, "is outside 0 to 23")
 	}
 	l := &Lublin{
 		classes:  p.Classes,

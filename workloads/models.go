@@ -88,3 +88,9 @@ func LookupModel(name string) (Model, error) {
 	}
 	return Model{}, fmt.Errorf("%w %q%s; known: %s", ErrUnknownModel, name, hint, strings.Join(names, ", "))
 }
+
+// paramError is the error of a bad parameter of a model, transform or
+// estimate model: `<model>: parameter "<name>": "<value>" <want>`.
+func paramError(model, name string, value any, want string) error {
+	return fmt.Errorf("%s: parameter %q: %q %s", model, name, fmt.Sprint(value), want)
+}

@@ -199,7 +199,7 @@ const pspShort sim.Time = 60
 //     arrives after one gap, submit times are rounded down to seconds. The
 //     paper does not describe its arrival process or machine size. With the
 //     defaults the offered work is about 140 busy processors on average
-//     (mean run time ≈ 45,700 s, mean processors ≈ 1.83).
+//     (mean run time ≈ 45,700 s, mean processors ≈ 1.83; TestPSPOfferedWork).
 //   - processors: 1 with probability serial_fraction (the same for short and
 //     long jobs), otherwise uniform over 2, 4, …, max_procs;
 //   - run time: with probability short_fraction uniform in 1..59 s,
@@ -266,17 +266,10 @@ func NewPSP(p PSPParams, seed uint64) (*PSP, error) {
 		g.pow2++
 	}
 	g.users = make([]*pspUser, p.Users)
-	g.userCDF = make([]float64, p.Users)
-	sum := 0.0
 	for k := range p.Users {
 		g.users[k] = g.pop.newUser(int32(k + 1))
-		sum += math.Pow(float64(k+1), -p.UserZipf)
-		g.userCDF[k] = sum
 	}
-	for k := range g.userCDF {
-		g.userCDF[k] /= sum
-	}
-	g.userCDF[p.Users-1] = 1
+	g.userCDF = cumulative(zipfWeights(p.UserZipf, p.Users))
 	return g, nil
 }
 
@@ -304,11 +297,6 @@ func (p *PSPParams) check() error {
 	return nil
 }
 
-// paramError is the error of a bad parameter of a model.
-func paramError(model, name string, value any, want string) error {
-	return fmt.Errorf("%s: parameter %q: %q %s", model, name, fmt.Sprint(value), want)
-}
-
 // Next returns the next job, or io.EOF after Jobs jobs.
 func (g *PSP) Next() (sim.Record, error) {
 	if g.n >= g.p.Jobs {
@@ -330,7 +318,7 @@ func (g *PSP) Next() (sim.Record, error) {
 		run = min(max(run, pspShort), g.p.MaxRuntime)
 	}
 
-	u := g.users[g.pickUser()]
+	u := g.users[draw(g.userCDF, g.userRNG.Float64())]
 	rec := sim.Record{
 		Job: sim.Job{
 			ID:        sim.JobID(g.n),
@@ -348,21 +336,6 @@ func (g *PSP) Next() (sim.Record, error) {
 	}
 	rec.Need[sim.Procs] = procs
 	return rec, nil
-}
-
-// pickUser draws a user index from the Zipf distribution.
-func (g *PSP) pickUser() int {
-	u := g.userRNG.Float64()
-	lo, hi := 0, len(g.userCDF)-1
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if u < g.userCDF[mid] {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo
 }
 
 // Users returns every user's estimating behaviour so far, by ID. After the

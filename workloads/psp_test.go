@@ -458,3 +458,34 @@ func TestPSPEstimatesPanicsOnBadScenario(t *testing.T) {
 type errSource struct{ err error }
 
 func (s errSource) Next() (sim.Record, error) { return sim.Record{}, s.err }
+
+// TestPSPOfferedWork checks the figures PSP's comment gives for the
+// defaults: mean run time ≈ 45,700 s, mean processors ≈ 1.83, and so
+// about 140 processors busy on average (work over the submission span).
+func TestPSPOfferedWork(t *testing.T) {
+	const seeds = 200
+	var jobs, procs, run, work, span float64
+	for seed := uint64(1); seed <= seeds; seed++ {
+		_, recs := pspJobs(t, seed, nil)
+		for _, r := range recs {
+			jobs++
+			procs += float64(r.Need[sim.Procs])
+			run += float64(r.Runtime)
+			work += float64(r.Need[sim.Procs]) * float64(r.Runtime)
+		}
+		span += float64(recs[len(recs)-1].Submit)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+		tol       float64
+	}{
+		{"mean processors", procs / jobs, 1.83, 0.01},
+		{"mean run time (s)", run / jobs, 45700, 0.02},
+		{"busy processors", work / span, 140, 0.03},
+	} {
+		if math.Abs(c.got/c.want-1) > c.tol {
+			t.Errorf("%s over %d seeds: got %.4g; want %.4g ± %.0f%%", c.what, seeds, c.got, c.want, 100*c.tol)
+		}
+	}
+}

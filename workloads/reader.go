@@ -52,8 +52,8 @@ const (
 	// processor the SWF's 16-processor jobs would have used up to 939 GiB
 	// each, while read per job they use at most 59 GiB, a 16-core node's
 	// worth; mean use grows with width (0.25 GB serial, 1.8 GB at 8-31
-	// processors) as totals do. An inference from the data, not the
-	// converter's word.
+	// processors) as totals do (TestMetacentrumMemoryPerJob). An inference
+	// from the data, not the converter's word.
 	KBPerJob
 )
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -196,4 +197,66 @@ func textSize(b *testing.B, data []byte) int64 {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// TestMetacentrumMemoryPerJob checks the evidence KBPerJob's comment gives
+// for reading METACENTRUM-2009-2's used memory per job: read per processor,
+// its 16-processor jobs reach 939 GiB each; read per job, no job passes
+// 59 GiB (a 16-core node's worth), and the mean use grows with width,
+// about 0.25 GiB for serial jobs and 1.8 GB at 8–31 processors.
+func TestMetacentrumMemoryPerJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full traces are skipped under -short")
+	}
+	data := sharedTrace(t, "METACENTRUM-2009-2.swf.gz")
+	type stats struct {
+		max16, max     int64
+		serial, middle float64 // mean bytes of jobs with memory, 1 and 8–31 processors
+	}
+	read := func(u MemoryUnit) stats {
+		r := NewSWFReader(bytes.NewReader(data), "METACENTRUM-2009-2.swf.gz", SWFOptions{Memory: UsedMemory, MemoryUnit: u})
+		var s stats
+		var n1, n8 float64
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, p := rec.Need[sim.Memory], rec.Need[sim.Procs]
+			s.max = max(s.max, m)
+			switch {
+			case m <= 0:
+			case p == 1:
+				s.serial, n1 = s.serial+float64(m), n1+1
+			case p >= 8 && p <= 31:
+				s.middle, n8 = s.middle+float64(m), n8+1
+			}
+			if p == 16 {
+				s.max16 = max(s.max16, m)
+			}
+		}
+		s.serial /= n1
+		s.middle /= n8
+		return s
+	}
+	const gib = 1 << 30
+	if got := float64(read(KBPerProc).max16) / gib; math.Abs(got-939) > 0.5 {
+		t.Errorf("KB per processor: largest 16-processor job %.1f GiB; want 939 GiB", got)
+	}
+	perJob := read(KBPerJob)
+	for _, c := range []struct {
+		what        string
+		got, lo, hi float64
+	}{
+		{"largest job (GiB)", float64(perJob.max) / gib, 58, 59},
+		{"mean serial job (GiB)", perJob.serial / gib, 0.24, 0.26},
+		{"mean 8–31-processor job (GB)", perJob.middle / 1e9, 1.75, 1.95},
+	} {
+		if c.got < c.lo || c.got > c.hi {
+			t.Errorf("KB per job, %s: got %.3f; want %g to %g", c.what, c.got, c.lo, c.hi)
+		}
+	}
 }

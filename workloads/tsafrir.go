@@ -119,10 +119,10 @@ func DefaultTsafrirParams() TsafrirParams {
 // Validate reports the first parameter outside its range, naming it.
 func (p TsafrirParams) Validate() error {
 	if p.MaxEstimate < tsafrirMinMax {
-		return fmt.Errorf("tsafrir: parameter \"max_estimate\": \"%d\" is below %d s", p.MaxEstimate, tsafrirMinMax)
+		return paramError("tsafrir", "max_estimate", p.MaxEstimate, fmt.Sprintf("is below %d s", tsafrirMinMax))
 	}
 	if !(p.MaxShare >= 0 && p.MaxShare < tsafrirHeadSum/100) {
-		return fmt.Errorf("tsafrir: parameter \"max_share\": \"%g\" is outside [0, 0.89)", p.MaxShare)
+		return paramError("tsafrir", "max_share", p.MaxShare, "is outside [0, 0.89)")
 	}
 	return nil
 }

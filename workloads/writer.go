@@ -101,14 +101,17 @@ func (w *SWFWriter) WriteRecord(r *sim.Record) error {
 	l := recordLine(r)
 	l.Wait = -1
 	l.Status = int64(r.Status)
+	if r.CPUUsage > 0 && r.Runtime > 0 {
+		l.AvgCPUTime = r.CPUUsage * float64(r.Runtime)
+	}
 	return w.WriteLine(l)
 }
 
 // Flush writes any buffered data to the underlying writer.
 func (w *SWFWriter) Flush() error { return w.w.Flush() }
 
-// recordLine fills the fields a record determines; the caller sets wait
-// time and status.
+// recordLine fills the fields a record determines for both a workload job
+// and a simulated one; the caller sets wait time and status.
 func recordLine(r *sim.Record) Line {
 	procs := r.Need[sim.Procs]
 	l := Line{
@@ -131,9 +134,6 @@ func recordLine(r *sim.Record) Line {
 	}
 	if procs == 0 {
 		l.AllocProcs, l.ReqProcs = -1, -1
-	}
-	if r.CPUUsage > 0 && r.Runtime > 0 {
-		l.AvgCPUTime = r.CPUUsage * float64(r.Runtime)
 	}
 	if m := r.Need[sim.Memory]; m > 0 {
 		kb := ceilDiv(m, 1024)

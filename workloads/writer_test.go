@@ -51,6 +51,13 @@ func TestWriteOutcome(t *testing.T) {
 			"1 100 10 600 4 -1 -1 4 900 -1 1 3 2 -1 1 5 7 60"},
 		{"unknown ids", outcome(func(o *sim.Outcome) { o.User, o.Group, o.Queue, o.Partition = -1, -1, -1, -1 }),
 			"1 100 10 600 4 -1 -1 4 900 -1 1 -1 -1 -1 -1 -1 -1 -1"},
+		// Field 6 carries CPU usage in workloads (WriteRecord), not in
+		// schedules: a killed or rejected job did not use its trace's CPU time.
+		{"cpu usage not written", outcome(func(o *sim.Outcome) { o.CPUUsage = 0.5 }),
+			"1 100 10 600 4 -1 -1 4 900 -1 1 3 2 -1 1 5 -1 -1"},
+		{"rejected with cpu usage", outcome(func(o *sim.Outcome) {
+			o.Start, o.End, o.State, o.Reason, o.CPUUsage = -1, -1, sim.Rejected, sim.TooLarge, 0.5
+		}), "1 100 -1 -1 -1 -1 -1 4 900 -1 5 3 2 -1 1 5 -1 -1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
