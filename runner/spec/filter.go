@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/schedsweep/schedsweep/internal/params"
 )
 
 // The keys a filter may match on. Vary axes are matched through the map
@@ -191,7 +193,7 @@ func (d *decoder) filterAxes(match map[string]string, a *hclsyntax.Attribute, s 
 			ok = false
 			continue
 		}
-		text, good := d.setParam(o, cloneParams(base), ax.Param, p.val.v, p.key.rng, p.val.rng)
+		text, good := d.setParam(o, params.Clone(base), ax.Param, p.val.v, p.key.rng, p.val.rng)
 		if !good {
 			ok = false
 			continue
