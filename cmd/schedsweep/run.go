@@ -16,7 +16,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/schedsweep/schedsweep/runner"
-	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // version is the tool version written into every results file.
@@ -87,9 +86,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
 	took := time.Since(began)
-	if errors.Is(err, workloads.ErrNotCached) && *cache != "" {
-		err = fmt.Errorf("%w --cache %s", err, *cache) // the fetch command, completed
-	}
+	err = withCacheFlag(err, *cache)
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
 		return err
 	}

@@ -92,10 +92,17 @@ func resolveTrace(arg, cacheFlag string, getenv func(string) string) (string, *w
 		return "", nil, err
 	}
 	path, t, err := workloads.ResolveTrace(dir, arg)
+	return path, t, withCacheFlag(err, cacheFlag)
+}
+
+// withCacheFlag completes the fetch command that ends a not-cached error
+// (workloads.ErrNotCached) with the command's --cache flag, if it was
+// given, so that the command can be pasted as it stands.
+func withCacheFlag(err error, cacheFlag string) error {
 	if errors.Is(err, workloads.ErrNotCached) && cacheFlag != "" {
-		err = fmt.Errorf("%w --cache %s", err, cacheFlag)
+		return fmt.Errorf("%w --cache %s", err, cacheFlag)
 	}
-	return path, t, err
+	return err
 }
 
 func runTraceFetch(args []string, stdout, stderr io.Writer) error {
