@@ -13,7 +13,6 @@ import (
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
-	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // Options control Execute.
@@ -195,30 +194,26 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 
 // checkTraces checks, before anything is written, that every trace the
 // runs read is there: a registered trace that is not in the cache would
-// otherwise fail its first run after the output folder was made.
+// otherwise fail its first run after the output folder was made. A merge's
+// parts are never merges themselves (spec.Workload.Merge).
 func checkTraces(sel []*Run, cacheDir string) error {
-	seen := map[*spec.Workload]bool{}
-	var check func(w *spec.Workload) error
-	check = func(w *spec.Workload) error {
-		if seen[w] {
+	seen := map[string]bool{}
+	check := func(w *spec.Workload) error {
+		if w.Trace == "" || seen[w.Trace] {
 			return nil
 		}
-		seen[w] = true
-		if w.Trace != "" {
-			if _, _, err := workloads.ResolveTrace(cacheDir, w.Trace); err != nil {
-				return fmt.Errorf("workload %s: %w", w.Name, err)
-			}
-		}
-		for _, part := range w.Merge {
-			if err := check(part); err != nil {
-				return err
-			}
-		}
-		return nil
+		seen[w.Trace] = true
+		_, err := tracePath(cacheDir, w)
+		return err
 	}
 	for _, r := range sel {
 		if err := check(r.Workload); err != nil {
 			return err
+		}
+		for _, part := range r.Workload.Merge {
+			if err := check(part); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

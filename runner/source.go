@@ -43,9 +43,9 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 	}
 	s.mu.Unlock()
 	t.once.Do(func() {
-		path, _, err := workloads.ResolveTrace(s.cacheDir, w.Trace)
+		path, err := tracePath(s.cacheDir, w)
 		if err != nil {
-			t.err = fmt.Errorf("workload %s: %w", w.Name, err)
+			t.err = err
 			return
 		}
 		f, err := os.Open(path)
@@ -60,6 +60,16 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 		}
 	})
 	return t.recs, t.err
+}
+
+// tracePath returns the file of trace workload w: its path, or where the
+// cache holds the registered trace it names.
+func tracePath(cacheDir string, w *spec.Workload) (string, error) {
+	path, _, err := workloads.ResolveTrace(cacheDir, w.Trace)
+	if err != nil {
+		return "", fmt.Errorf("workload %s: %w", w.Name, err)
+	}
+	return path, nil
 }
 
 // source returns the job stream of run r: its workload's jobs, then the
