@@ -82,7 +82,7 @@ type finished struct {
 // into place, so an interrupted sweep (ctx cancelled) leaves only complete
 // files and the finished runs' tables, and can be resumed.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
-	sel := selectShard(runs, opt.Shard, opt.Shards)
+	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
 	if err := checkTraces(sel, opt.Cache); err != nil {
 		return sum, err
@@ -219,8 +219,9 @@ func checkTraces(sel []*Run, cacheDir string) error {
 	return nil
 }
 
-// selectShard returns the runs of shard i of n.
-func selectShard(runs []Run, i, n int) []*Run {
+// SelectShard returns the runs of shard i of n (Options.Shard and
+// Shards), in grid order; n 0 or 1 selects every run.
+func SelectShard(runs []Run, i, n int) []*Run {
 	var out []*Run
 	for k := range runs {
 		if n <= 1 || runs[k].Index%n == i {

@@ -63,16 +63,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	jobs := runner.JobCounts(runs, cacheDir)
-	sel, unknown := 0, false
+	sel := runner.SelectShard(runs, i, n)
+	unknown := false
 	var total int64
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "key\tworkload\tpolicy\tload factor\treplicate\tjobs")
-	for k := range runs {
-		r := &runs[k]
-		if r.Index%n != i {
-			continue
-		}
-		sel++
+	for _, r := range sel {
 		nj, known := jobs[r.WorkloadKey]
 		total += int64(nj)
 		count := "? (trace not fetched)"
@@ -85,7 +81,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos, len(runs))
 	if n > 1 {
-		fmt.Fprintf(stdout, ", %d in shard %d/%d", sel, i, n)
+		fmt.Fprintf(stdout, ", %d in shard %d/%d", len(sel), i, n)
 	}
 	if unknown {
 		fmt.Fprintf(stdout, ", at least %d jobs to simulate (a trace is not fetched yet)\nresults go to %s\n\n", total, dir)
