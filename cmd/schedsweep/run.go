@@ -16,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/schedsweep/schedsweep/runner"
+	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
 // version is the tool version written into every results file.
@@ -44,34 +45,23 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage); fs.PrintDefaults() }
-	var vars stringList
-	fs.Var(&vars, "var", "set a variable, `name=value` (an HCL expression; repeatable)")
-	out := fs.String("out", "", "results `folder` (default: the file's output block, else results/NAME)")
+	sf := addSweepFlags(fs)
 	workers := fs.Int("jobs", runtime.GOMAXPROCS(0), "`number` of runs simulated at once")
 	resume := fs.Bool("resume", false, "skip runs whose results are complete")
 	force := fs.Bool("force", false, "clear a results folder that holds other results (of this or another experiment)")
-	shard := fs.String("shard", "", "run only slice `i/n` of the grid")
-	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	quiet := fs.Bool("quiet", false, "print no progress")
-	_, e, runs, err := parseExperiment(fs, args, &vars, stderr)
+	_, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
 	}
 	if *workers < 1 {
 		return usagef("--jobs: %d is not a positive number", *workers)
 	}
-	opt := runner.Options{Out: *out, Workers: *workers, Resume: *resume, Force: *force, ToolVersion: version}
-	if *shard != "" {
-		if opt.Shard, opt.Shards, err = runner.ParseShard(*shard); err != nil {
-			return usageError{err}
-		}
-	}
-	if opt.Cache, err = traceCacheDir(*cache, os.Getenv); err != nil {
+	opt, err := sf.options(e)
+	if err != nil {
 		return err
 	}
-	if opt.Out == "" {
-		opt.Out = e.Output.Dir
-	}
+	opt.Workers, opt.Resume, opt.Force, opt.ToolVersion = *workers, *resume, *force, version
 	if !*quiet {
 		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
 	}
@@ -86,7 +76,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
 	took := time.Since(began)
-	err = withCacheFlag(err, *cache)
+	err = withCacheFlag(err, *sf.cache)
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
 		return err
 	}
@@ -103,6 +93,35 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return errInterrupted
 	}
 	return err
+}
+
+// sweepFlags are the flags run and plan share, so that plan shows the runs,
+// results folder and traces run would use.
+type sweepFlags struct {
+	out, shard, cache *string
+}
+
+func addSweepFlags(fs *flag.FlagSet) sweepFlags {
+	return sweepFlags{
+		out:   fs.String("out", "", "results `folder` (default: the file's output block, else results/NAME)"),
+		shard: fs.String("shard", "", "only slice `i/n` of the grid"),
+		cache: fs.String("cache", "", cacheFlagUsage),
+	}
+}
+
+// options returns the runner options the flags set for experiment e: the
+// results folder, the shard and the trace cache.
+func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) {
+	if opt.Out = *f.out; opt.Out == "" {
+		opt.Out = e.Output.Dir
+	}
+	if *f.shard != "" {
+		if opt.Shard, opt.Shards, err = runner.ParseShard(*f.shard); err != nil {
+			return opt, usageError{err}
+		}
+	}
+	opt.Cache, err = traceCacheDir(*f.cache, os.Getenv)
+	return opt, err
 }
 
 // errInterrupted is returned when Ctrl-C stopped a sweep.

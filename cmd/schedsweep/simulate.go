@@ -81,7 +81,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
 	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing; each is reported")
-	fs.StringVar(&c.cache, "cache", "", "trace cache `directory` for registered names (default $SCHEDSWEEP_CACHE, else the user cache)")
+	fs.StringVar(&c.cache, "cache", "", cacheFlagUsage)
 	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
 	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
 	pos, err := parseArgs(fs, args)
