@@ -8,6 +8,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner"
@@ -106,7 +107,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 			}
 		case *write:
 			if !bytes.Equal(src, out) {
-				if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+				if err := atomicfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 					return err
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/internal/size"
 	"github.com/schedsweep/schedsweep/policies"
@@ -253,12 +254,12 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		return fmt.Errorf("%s: the trace has no jobs", path)
 	}
 	if c.schedule != "" {
-		if err := writeFileAtomic(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
+		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
 			return fmt.Errorf("writing the schedule: %w", err)
 		}
 	}
 	if c.swf != "" {
-		err := writeFileAtomic(c.swf, func(w io.Writer) error {
+		err := atomicfile.WriteFile(c.swf, func(w io.Writer) error {
 			sw := workloads.NewSWFWriter(w)
 			if err := sw.WriteHeader(h); err != nil {
 				return err
