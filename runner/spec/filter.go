@@ -254,7 +254,7 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 				for i, k := range keys {
 					run[k] = values[i][idx[i]]
 				}
-				if survives(run, s) {
+				if s.Keeps(run) {
 					return true
 				}
 				i := len(idx) - 1
@@ -273,8 +273,9 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 	return false
 }
 
-// survives applies the filters to one run.
-func survives(run map[string]string, s *Sweep) bool {
+// Keeps applies the sweep's Exclude and Include filters to one run, given
+// by its axis values keyed as Filter.Match keys them.
+func (s *Sweep) Keeps(run map[string]string) bool {
 	for _, f := range s.Exclude {
 		if f.matches(run) {
 			return false
