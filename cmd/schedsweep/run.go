@@ -135,16 +135,12 @@ func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
 	}
 	if !isTerminal(w) {
 		return func(p runner.Progress) {
-			rate := 0.0
-			if s := p.Elapsed.Seconds(); s > 0 {
-				rate = float64(p.Jobs) / s
-			}
 			name := ""
 			if p.Run != nil {
-				name = fmt.Sprintf(" (%s, %s, load %s, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
-					fmt.Sprint(p.Run.LoadFactor), p.Run.Replicate)
+				name = fmt.Sprintf(" (%s, %s, load %v, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
+					p.Run.LoadFactor, p.Run.Replicate)
 			}
-			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, rate)
+			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, jobsPerSecond(p))
 		}
 	}
 	bar := progressbar.NewOptions(total,
@@ -157,11 +153,15 @@ func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
 	)
 	return func(p runner.Progress) {
 		bar.ChangeMax(p.Total)
-		rate := 0.0
-		if s := p.Elapsed.Seconds(); s > 0 {
-			rate = float64(p.Jobs) / s
-		}
-		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", rate))
+		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", jobsPerSecond(p)))
 		bar.Set(p.Done)
 	}
+}
+
+// jobsPerSecond is the sweep's rate so far; 0 before any time has passed.
+func jobsPerSecond(p runner.Progress) float64 {
+	if s := p.Elapsed.Seconds(); s > 0 {
+		return float64(p.Jobs) / s
+	}
+	return 0
 }
