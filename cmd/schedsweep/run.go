@@ -103,7 +103,7 @@ type sweepFlags struct {
 
 func addSweepFlags(fs *flag.FlagSet) sweepFlags {
 	return sweepFlags{
-		out:   fs.String("out", "", "results `folder` (default: the file's output block, else results/NAME)"),
+		out:   fs.String("out", "", "results `folder` (default: the file's output block, else out/NAME)"),
 		shard: fs.String("shard", "", "only slice `i/n` of the grid"),
 		cache: fs.String("cache", "", cacheFlagUsage),
 	}

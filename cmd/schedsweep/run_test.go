@@ -128,8 +128,13 @@ func TestValidatePlanFmtList(t *testing.T) {
 		t.Errorf("validate: exit %d, %q", code, stdout)
 	}
 	code, stdout, _ = runCLI("plan", "--shard", "1/2", file)
-	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, 152 jobs") {
+	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, 152 jobs") ||
+		!strings.Contains(stdout, "results go to out/small\n") {
 		t.Errorf("plan: exit %d, %q", code, stdout)
+	}
+	code, stdout, _ = runCLI("plan", "--out", "elsewhere", file)
+	if code != exitOK || !strings.Contains(stdout, "4 runs, 304 jobs") || !strings.Contains(stdout, "results go to elsewhere\n") {
+		t.Errorf("plan --out elsewhere: exit %d, %q", code, stdout)
 	}
 	messy := writeExperiment(t, "experiment \"x\" {\nseed=1\n}\n")
 	code, stdout, _ = runCLI("fmt", "--check", messy)
