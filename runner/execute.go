@@ -17,7 +17,8 @@ import (
 
 // Options control Execute.
 type Options struct {
-	// Out is the results folder; it is created if missing.
+	// Out is the results folder, e.Output.Dir if empty; it is created if
+	// missing.
 	Out string
 	// Workers is how many runs simulate at once; 0 means GOMAXPROCS.
 	Workers int
@@ -78,9 +79,12 @@ type finished struct {
 // goroutines. Each worker also computes its run's table rows and writes its
 // jobs file (a file no other run touches: writing it is the largest cost
 // after simulating, and this spreads it over the cores); one writer
-// goroutine keeps the journal and writes the shared tables. Every file goes to a temporary name renamed
-// into place, so an interrupted sweep (ctx cancelled) leaves only complete
-// files and the finished runs' tables, and can be resumed.
+// goroutine keeps the journal and writes the shared tables. Every file goes
+// to a temporary name renamed into place, so an interrupted sweep (ctx
+// cancelled) leaves only complete files and the finished runs' tables, and
+// can be resumed. Before anything is written, it checks that every trace
+// the selected runs read is there: a registered trace missing from the cache
+// is an error wrapping workloads.ErrNotCached.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
