@@ -19,7 +19,13 @@ import (
 type sources struct {
 	cacheDir string
 	mu       sync.Mutex
-	traces   map[string]*trace
+	traces   map[traceKey]*trace
+}
+
+// traceKey is what a trace's records depend on: the file and how it is read.
+type traceKey struct {
+	trace string
+	swf   workloads.SWFOptions
 }
 
 type trace struct {
@@ -29,12 +35,12 @@ type trace struct {
 }
 
 func newSources(cacheDir string) *sources {
-	return &sources{cacheDir: cacheDir, traces: make(map[string]*trace)}
+	return &sources{cacheDir: cacheDir, traces: make(map[traceKey]*trace)}
 }
 
 // read returns the records of trace workload w, reading it on first use.
 func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
-	key := fmt.Sprintf("%s|%d|%d|%d|%t", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
+	key := traceKey{w.Trace, w.SWF}
 	s.mu.Lock()
 	t, ok := s.traces[key]
 	if !ok {
