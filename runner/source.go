@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -203,9 +204,10 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
 }
 
 // JobCounts returns how many jobs each workload of runs gives, by workload
-// key, building one source per workload (traces are read once; a trace that
-// is not cached is left out). For plan.
-func JobCounts(runs []Run, cacheDir string) map[string]int {
+// key, building one source per workload (traces are read once). A workload
+// reading a registered trace that is not cached is left out; any other
+// failure to build or read a workload is an error. For plan.
+func JobCounts(runs []Run, cacheDir string) (map[string]int, error) {
 	s := newSources(cacheDir)
 	counts := map[string]int{}
 	for i := range runs {
@@ -214,14 +216,17 @@ func JobCounts(runs []Run, cacheDir string) map[string]int {
 			continue
 		}
 		src, _, err := s.source(r)
-		if err != nil {
+		if errors.Is(err, workloads.ErrNotCached) {
 			continue
+		}
+		if err != nil {
+			return nil, err
 		}
 		recs, err := sim.ReadAll(src)
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("workload %s: %w", r.Workload.Name, err)
 		}
 		counts[r.WorkloadKey] = len(recs)
 	}
-	return counts
+	return counts, nil
 }

@@ -47,7 +47,10 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jobs := runner.JobCounts(runs, opt.Cache)
+	jobs, err := runner.JobCounts(runs, opt.Cache)
+	if err != nil {
+		return err
+	}
 	sel := runner.SelectShard(runs, opt.Shard, opt.Shards)
 	unknown := false
 	var total int64
