@@ -62,7 +62,10 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 		}
 		defer f.Close()
 		t.recs, t.err = sim.ReadAll(workloads.NewSWFReader(f, filepath.Base(path), w.SWF))
-		if t.err == nil && len(t.recs) == 0 {
+		switch {
+		case t.err != nil:
+			t.err = fmt.Errorf("workload %s: %w", w.Name, t.err)
+		case len(t.recs) == 0:
 			t.err = fmt.Errorf("workload %s: trace %s has no jobs", w.Name, path)
 		}
 	})

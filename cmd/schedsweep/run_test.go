@@ -179,7 +179,7 @@ func TestPlanTraces(t *testing.T) {
 	}
 	file = writeExperiment(t, strings.Replace(smallExperiment, `model = "job-mix"`, `trace = "`+bad+`"`, 1))
 	code, stdout, errOut = runCLI("plan", file)
-	if code != exitFailure || !strings.Contains(errOut, "bad.swf:2: field 2 (submit time)") {
-		t.Errorf("plan, unreadable trace: exit %d, stdout %q, stderr %q; want exit 1 naming the line", code, stdout, errOut)
+	if code != exitFailure || !strings.Contains(errOut, "workload mix: bad.swf:2: field 2 (submit time)") {
+		t.Errorf("plan, unreadable trace: exit %d, stdout %q, stderr %q; want exit 1 naming the workload and the line", code, stdout, errOut)
 	}
 }
