@@ -1,7 +1,9 @@
 // Package runner turns an experiment into results: it expands the sweep
 // into fully resolved runs with stable keys and derived seeds (expand.go),
 // builds each run's workload (source.go), and executes runs in parallel with
-// one writer, resumably and in shards (execute.go, journal.go).
+// one writer, resumably and in shards (execute.go), into a results folder
+// that journals finished runs (output.go) and records each run's parameters
+// as columns (columns.go).
 //
 // It imports everything below it: runner/spec for the Experiment, sim to
 // simulate, policies and workloads to build a run, results to write it.

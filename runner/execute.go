@@ -13,12 +13,12 @@ import (
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
-	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // Options control Execute.
 type Options struct {
-	// Out is the results folder; it is created if missing.
+	// Out is the results folder, e.Output.Dir if empty; it is created if
+	// missing.
 	Out string
 	// Workers is how many runs simulate at once; 0 means GOMAXPROCS.
 	Workers int
@@ -79,11 +79,14 @@ type finished struct {
 // goroutines. Each worker also computes its run's table rows and writes its
 // jobs file (a file no other run touches: writing it is the largest cost
 // after simulating, and this spreads it over the cores); one writer
-// goroutine keeps the journal and writes the shared tables. Every file goes to a temporary name renamed
-// into place, so an interrupted sweep (ctx cancelled) leaves only complete
-// files and the finished runs' tables, and can be resumed.
+// goroutine keeps the journal and writes the shared tables. Every file goes
+// to a temporary name renamed into place, so an interrupted sweep (ctx
+// cancelled) leaves only complete files and the finished runs' tables, and
+// can be resumed. Before anything is written, it checks that every trace
+// the selected runs read is there: a registered trace missing from the cache
+// is an error wrapping workloads.ErrNotCached.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
-	sel := selectShard(runs, opt.Shard, opt.Shards)
+	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
 	if err := checkTraces(sel, opt.Cache); err != nil {
 		return sum, err
@@ -195,37 +198,34 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 
 // checkTraces checks, before anything is written, that every trace the
 // runs read is there: a registered trace that is not in the cache would
-// otherwise fail its first run after the output folder was made.
+// otherwise fail its first run after the output folder was made. A merge's
+// parts are never merges themselves (spec.Workload.Merge).
 func checkTraces(sel []*Run, cacheDir string) error {
-	seen := map[*spec.Workload]bool{}
-	var check func(w *spec.Workload) error
-	check = func(w *spec.Workload) error {
-		if seen[w] {
+	seen := map[string]bool{}
+	check := func(w *spec.Workload) error {
+		if w.Trace == "" || seen[w.Trace] {
 			return nil
 		}
-		seen[w] = true
-		if w.Trace != "" {
-			if _, _, err := workloads.ResolveTrace(cacheDir, w.Trace); err != nil {
-				return fmt.Errorf("workload %s: %w", w.Name, err)
-			}
-		}
-		for _, part := range w.Merge {
-			if err := check(part); err != nil {
-				return err
-			}
-		}
-		return nil
+		seen[w.Trace] = true
+		_, err := tracePath(cacheDir, w)
+		return err
 	}
 	for _, r := range sel {
 		if err := check(r.Workload); err != nil {
 			return err
 		}
+		for _, part := range r.Workload.Merge {
+			if err := check(part); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-// selectShard returns the runs of shard i of n.
-func selectShard(runs []Run, i, n int) []*Run {
+// SelectShard returns the runs of shard i of n (Options.Shard and
+// Shards), in grid order; n 0 or 1 selects every run.
+func SelectShard(runs []Run, i, n int) []*Run {
 	var out []*Run
 	for k := range runs {
 		if n <= 1 || runs[k].Index%n == i {

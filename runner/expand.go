@@ -81,7 +81,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 				vals := copyMap(values)
 				vals["load_factor"] = formatFloat(lf)
 				vals["seed"] = strconv.FormatUint(rep, 10)
-				if !keep(sw, vals) {
+				if !sw.Keeps(vals) {
 					continue
 				}
 				r := Run{
@@ -144,33 +144,6 @@ func axisColumn(a spec.Axis, w *spec.Workload, p *spec.Policy) results.Param {
 		}
 	}
 	panic("runner: a vary axis names a parameter its block lacks") // spec checked it
-}
-
-// keep applies the sweep's exclude and include filters.
-func keep(sw *spec.Sweep, vals map[string]string) bool {
-	for _, f := range sw.Exclude {
-		if matches(f, vals) {
-			return false
-		}
-	}
-	if len(sw.Include) == 0 {
-		return true
-	}
-	for _, f := range sw.Include {
-		if matches(f, vals) {
-			return true
-		}
-	}
-	return false
-}
-
-func matches(f spec.Filter, vals map[string]string) bool {
-	for k, v := range f.Match {
-		if vals[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // workloadCanon is the canonical text of what determines a workload's jobs.

@@ -2,6 +2,10 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,5 +75,33 @@ func TestMergeWorkload(t *testing.T) {
 	if models.Jobs[0].Runtime == models.Jobs[1].Runtime && models.Jobs[0].Need == models.Jobs[1].Need &&
 		models.Jobs[2].Runtime == models.Jobs[3].Runtime && models.Jobs[2].Need == models.Jobs[3].Need {
 		t.Error("models: the two parts drawn from one model look identical; they should have their own seeds")
+	}
+}
+
+// TestExecuteMergePartNotCached checks that a merge whose part names a
+// registered trace missing from the cache stops Execute before the output
+// folder is made, naming the part.
+func TestExecuteMergePartNotCached(t *testing.T) {
+	m, err := workloads.LookupModel("lublin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &spec.Workload{Name: "a", Model: "lublin", Params: m.Params(), Take: 40, Estimates: "keep", CPUUsage: "none"}
+	kth := &spec.Workload{Name: "kth", Trace: "KTH-SP2", Estimates: "keep", CPUUsage: "none"}
+	mixed := &spec.Workload{Name: "mixed", Merge: []*spec.Workload{a, kth}, Estimates: "keep", CPUUsage: "none"}
+	e := withPolicies(testExperiment(t))
+	e.Workloads = []*spec.Workload{mixed}
+	e.Sweep.Workloads = e.Workloads
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, err = Execute(context.Background(), e, runs, Options{Out: out, Cache: t.TempDir()})
+	if !errors.Is(err, workloads.ErrNotCached) || !strings.HasPrefix(err.Error(), "workload kth: ") {
+		t.Errorf("got %v; want workload kth's not-cached error", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the output folder exists after a sweep that could not start (stat: %v)", err)
 	}
 }

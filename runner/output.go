@@ -45,12 +45,12 @@ type manifest struct {
 	ToolVersion string `json:"tool_version"`
 }
 
-// entry is a finished run as the journal keeps it.
+// entry is a finished run as the journal keeps it (gob-encoded): its rows
+// of the runs and users tables, and its jobs file relative to the folder.
 type entry struct {
-	Index    int               `json:"index"`
-	Row      results.RunRow    `json:"row"`
-	Users    []results.UserRow `json:"users"`
-	JobsFile string            `json:"jobs_file,omitempty"`
+	Row      results.RunRow
+	Users    []results.UserRow
+	JobsFile string
 }
 
 type output struct {
@@ -160,7 +160,7 @@ func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.D
 		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
 	}
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
-	en := &entry{Index: r.Index, Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
+	en := &entry{Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
 	if e.Output.Heatmaps {
 		part := results.PartitionDir(axes(r))
 		cells := results.Violations(res, eet, heatmapBucket)

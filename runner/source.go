@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +20,13 @@ import (
 type sources struct {
 	cacheDir string
 	mu       sync.Mutex
-	traces   map[string]*trace
+	traces   map[traceKey]*trace
+}
+
+// traceKey is what a trace's records depend on: the file and how it is read.
+type traceKey struct {
+	trace string
+	swf   workloads.SWFOptions
 }
 
 type trace struct {
@@ -29,12 +36,12 @@ type trace struct {
 }
 
 func newSources(cacheDir string) *sources {
-	return &sources{cacheDir: cacheDir, traces: make(map[string]*trace)}
+	return &sources{cacheDir: cacheDir, traces: make(map[traceKey]*trace)}
 }
 
 // read returns the records of trace workload w, reading it on first use.
 func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
-	key := fmt.Sprintf("%s|%d|%d|%d|%t", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
+	key := traceKey{w.Trace, w.SWF}
 	s.mu.Lock()
 	t, ok := s.traces[key]
 	if !ok {
@@ -43,9 +50,9 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 	}
 	s.mu.Unlock()
 	t.once.Do(func() {
-		path, _, err := workloads.ResolveTrace(s.cacheDir, w.Trace)
+		path, err := tracePath(s.cacheDir, w)
 		if err != nil {
-			t.err = fmt.Errorf("workload %s: %w", w.Name, err)
+			t.err = err
 			return
 		}
 		f, err := os.Open(path)
@@ -55,11 +62,24 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 		}
 		defer f.Close()
 		t.recs, t.err = sim.ReadAll(workloads.NewSWFReader(f, filepath.Base(path), w.SWF))
-		if t.err == nil && len(t.recs) == 0 {
+		switch {
+		case t.err != nil:
+			t.err = fmt.Errorf("workload %s: %w", w.Name, t.err)
+		case len(t.recs) == 0:
 			t.err = fmt.Errorf("workload %s: trace %s has no jobs", w.Name, path)
 		}
 	})
 	return t.recs, t.err
+}
+
+// tracePath returns the file of trace workload w: its path, or where the
+// cache holds the registered trace it names.
+func tracePath(cacheDir string, w *spec.Workload) (string, error) {
+	path, _, err := workloads.ResolveTrace(cacheDir, w.Trace)
+	if err != nil {
+		return "", fmt.Errorf("workload %s: %w", w.Name, err)
+	}
+	return path, nil
 }
 
 // source returns the job stream of run r: its workload's jobs, then the
@@ -187,9 +207,10 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
 }
 
 // JobCounts returns how many jobs each workload of runs gives, by workload
-// key, building one source per workload (traces are read once; a trace that
-// is not cached is left out). For plan.
-func JobCounts(runs []Run, cacheDir string) map[string]int {
+// key, building one source per workload (traces are read once). A workload
+// reading a registered trace that is not cached is left out; any other
+// failure to build or read a workload is an error. For plan.
+func JobCounts(runs []Run, cacheDir string) (map[string]int, error) {
 	s := newSources(cacheDir)
 	counts := map[string]int{}
 	for i := range runs {
@@ -198,14 +219,17 @@ func JobCounts(runs []Run, cacheDir string) map[string]int {
 			continue
 		}
 		src, _, err := s.source(r)
-		if err != nil {
+		if errors.Is(err, workloads.ErrNotCached) {
 			continue
+		}
+		if err != nil {
+			return nil, err
 		}
 		recs, err := sim.ReadAll(src)
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("workload %s: %w", r.Workload.Name, err)
 		}
 		counts[r.WorkloadKey] = len(recs)
 	}
-	return counts
+	return counts, nil
 }

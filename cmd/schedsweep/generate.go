@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -127,7 +128,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	if src, err = pipeline(); err != nil {
 		return err
 	}
-	err = writeFileAtomic(*out, func(w io.Writer) error {
+	err = atomicfile.WriteFile(*out, func(w io.Writer) error {
 		sw := workloads.NewSWFWriter(w)
 		if err := sw.WriteHeader(h); err != nil {
 			return err

@@ -9,7 +9,9 @@
 //	schedsweep fmt [-w | --check] FILE...
 //	schedsweep list [policies|models|estimates|metrics]
 //	schedsweep simulate [flags] TRACE
-//	schedsweep plot boxes|means|heatmap|load [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep plot boxes|means|heatmap|load|classes|utilization [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep trace list [--cache DIR] [-v]
+//	schedsweep trace fetch [--cache DIR] NAME...
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
 //	schedsweep trace models

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,24 +125,6 @@ func TestSimulateUnwritableOutput(t *testing.T) {
 	code, _, errOut := runCLI("simulate", "--schedule", filepath.Join(dir, "s.csv"), tinyTrace)
 	if code != exitFailure || !strings.Contains(errOut, "writing the schedule") || !strings.Contains(errOut, dir) {
 		t.Errorf("got exit %d, stderr %q; want exit 1 naming the folder", code, errOut)
-	}
-}
-
-// TestAtomicWriteLeavesNothingOnFailure checks that a failed write removes
-// its temporary file and leaves no target behind.
-func TestAtomicWriteLeavesNothingOnFailure(t *testing.T) {
-	dir := t.TempDir()
-	target := filepath.Join(dir, "out.csv")
-	err := writeFileAtomic(target, func(w io.Writer) error {
-		w.Write([]byte("partial"))
-		return errors.New("simulated failure")
-	})
-	if err == nil {
-		t.Fatal("got no error; want the write's error")
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 0 {
-		t.Errorf("folder holds %v after a failed write; want nothing", entries)
 	}
 }
 

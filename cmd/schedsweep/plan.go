@@ -8,6 +8,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner"
@@ -22,9 +23,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep validate [--var name=value] FILE\n\nChecks an experiment file and prints its diagnostics; exit 0 when it has no errors.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	var vars stringList
-	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
-	pos, e, runs, err := parseExperiment(fs, args, &vars, stderr)
+	pos, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -39,40 +38,25 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep plan [flags] FILE\n\nShows the expanded grid: how many runs, how many jobs they simulate, where results go, and every run.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	var vars stringList
-	fs.Var(&vars, "var", "set a variable, `name=value` (repeatable)")
-	shard := fs.String("shard", "", "show only slice `i/n` of the grid")
-	out := fs.String("out", "", "results `folder`, as run would take it")
-	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
-	pos, e, runs, err := parseExperiment(fs, args, &vars, stderr)
+	sf := addSweepFlags(fs)
+	pos, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	i, n := 0, 1
-	if *shard != "" {
-		if i, n, err = runner.ParseShard(*shard); err != nil {
-			return usageError{err}
-		}
-	}
-	dir := *out
-	if dir == "" {
-		dir = e.Output.Dir
-	}
-	cacheDir, err := traceCacheDir(*cache, os.Getenv)
+	opt, err := sf.options(e)
 	if err != nil {
 		return err
 	}
-	jobs := runner.JobCounts(runs, cacheDir)
-	sel, unknown := 0, false
+	jobs, err := runner.JobCounts(runs, opt.Cache)
+	if err != nil {
+		return err
+	}
+	sel := runner.SelectShard(runs, opt.Shard, opt.Shards)
+	unknown := false
 	var total int64
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "key\tworkload\tpolicy\tload factor\treplicate\tjobs")
-	for k := range runs {
-		r := &runs[k]
-		if r.Index%n != i {
-			continue
-		}
-		sel++
+	for _, r := range sel {
 		nj, known := jobs[r.WorkloadKey]
 		total += int64(nj)
 		count := "? (trace not fetched)"
@@ -84,13 +68,13 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, count)
 	}
 	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos, len(runs))
-	if n > 1 {
-		fmt.Fprintf(stdout, ", %d in shard %d/%d", sel, i, n)
+	if opt.Shards > 1 {
+		fmt.Fprintf(stdout, ", %d in shard %d/%d", len(sel), opt.Shard, opt.Shards)
 	}
 	if unknown {
-		fmt.Fprintf(stdout, ", at least %d jobs to simulate (a trace is not fetched yet)\nresults go to %s\n\n", total, dir)
+		fmt.Fprintf(stdout, ", at least %d jobs to simulate (a trace is not fetched yet)\nresults go to %s\n\n", total, opt.Out)
 	} else {
-		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n\n", total, dir)
+		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n\n", total, opt.Out)
 	}
 	return tw.Flush()
 }
@@ -126,7 +110,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 			}
 		case *write:
 			if !bytes.Equal(src, out) {
-				if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+				if err := atomicfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 					return err
 				}
 			}
@@ -220,9 +204,12 @@ func listParams(w io.Writer, p any) {
 	}
 }
 
-// parseExperiment parses a command's flags and its one FILE argument, loads
-// the experiment (printing its diagnostics) and expands its sweep.
-func parseExperiment(fs *flag.FlagSet, args []string, vars *stringList, stderr io.Writer) (string, *spec.Experiment, []runner.Run, error) {
+// parseExperiment adds the --var flag to a command's flags, parses them and
+// its one FILE argument, loads the experiment (printing its diagnostics) and
+// expands its sweep.
+func parseExperiment(fs *flag.FlagSet, args []string, stderr io.Writer) (string, *spec.Experiment, []runner.Run, error) {
+	var vars stringList
+	fs.Var(&vars, "var", "set a variable, `name=value` (an HCL expression; repeatable)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return "", nil, nil, err
@@ -230,7 +217,7 @@ func parseExperiment(fs *flag.FlagSet, args []string, vars *stringList, stderr i
 	if len(pos) != 1 {
 		return "", nil, nil, usagef("want one experiment FILE, got %d", len(pos))
 	}
-	e, err := loadExperiment(pos[0], *vars, stderr)
+	e, err := loadExperiment(pos[0], vars, stderr)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -55,13 +55,13 @@ workload, classes runs of one load factor. The figure is PNG (150 dots per inch)
 extension.
 
 Examples:
-  schedsweep plot boxes --out veet.png results/quickstart
-  schedsweep plot boxes --metric weighted_tardiness --load 1 --out wt.svg results/quickstart
-  schedsweep plot means --out means.png results/quickstart
-  schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png results/quickstart
-  schedsweep plot load --metric wait_mean --out wait.png results/quickstart
-  schedsweep plot classes --out classes.png results/psp2016
-  schedsweep plot utilization --load 1 --replicate 1 --out util.png results/quickstart
+  schedsweep plot boxes --out veet.png out/quickstart
+  schedsweep plot boxes --metric weighted_tardiness --load 1 --out wt.svg out/quickstart
+  schedsweep plot means --out means.png out/quickstart
+  schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png out/quickstart
+  schedsweep plot load --metric wait_mean --out wait.png out/quickstart
+  schedsweep plot classes --out classes.png out/psp2016
+  schedsweep plot utilization --load 1 --replicate 1 --out util.png out/quickstart
 
 Flags:
 `

@@ -16,7 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/schedsweep/schedsweep/runner"
-	"github.com/schedsweep/schedsweep/workloads"
+	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
 // version is the tool version written into every results file.
@@ -45,34 +45,23 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage); fs.PrintDefaults() }
-	var vars stringList
-	fs.Var(&vars, "var", "set a variable, `name=value` (an HCL expression; repeatable)")
-	out := fs.String("out", "", "results `folder` (default: the file's output block, else results/NAME)")
+	sf := addSweepFlags(fs)
 	workers := fs.Int("jobs", runtime.GOMAXPROCS(0), "`number` of runs simulated at once")
 	resume := fs.Bool("resume", false, "skip runs whose results are complete")
 	force := fs.Bool("force", false, "clear a results folder that holds other results (of this or another experiment)")
-	shard := fs.String("shard", "", "run only slice `i/n` of the grid")
-	cache := fs.String("cache", "", "trace cache `directory` for registered trace names (default $SCHEDSWEEP_CACHE, else the user cache)")
 	quiet := fs.Bool("quiet", false, "print no progress")
-	_, e, runs, err := parseExperiment(fs, args, &vars, stderr)
+	_, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
 	}
 	if *workers < 1 {
 		return usagef("--jobs: %d is not a positive number", *workers)
 	}
-	opt := runner.Options{Out: *out, Workers: *workers, Resume: *resume, Force: *force, ToolVersion: version}
-	if *shard != "" {
-		if opt.Shard, opt.Shards, err = runner.ParseShard(*shard); err != nil {
-			return usageError{err}
-		}
-	}
-	if opt.Cache, err = traceCacheDir(*cache, os.Getenv); err != nil {
+	opt, err := sf.options(e)
+	if err != nil {
 		return err
 	}
-	if opt.Out == "" {
-		opt.Out = e.Output.Dir
-	}
+	opt.Workers, opt.Resume, opt.Force, opt.ToolVersion = *workers, *resume, *force, version
 	if !*quiet {
 		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
 	}
@@ -87,9 +76,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
 	took := time.Since(began)
-	if errors.Is(err, workloads.ErrNotCached) && *cache != "" {
-		err = fmt.Errorf("%w --cache %s", err, *cache) // the fetch command, completed
-	}
+	err = withCacheFlag(err, *sf.cache)
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
 		return err
 	}
@@ -108,6 +95,35 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
+// sweepFlags are the flags run and plan share, so that plan shows the runs,
+// results folder and traces run would use.
+type sweepFlags struct {
+	out, shard, cache *string
+}
+
+func addSweepFlags(fs *flag.FlagSet) sweepFlags {
+	return sweepFlags{
+		out:   fs.String("out", "", "results `folder` (default: the file's output block, else out/NAME)"),
+		shard: fs.String("shard", "", "only slice `i/n` of the grid"),
+		cache: fs.String("cache", "", cacheFlagUsage),
+	}
+}
+
+// options returns the runner options the flags set for experiment e: the
+// results folder, the shard and the trace cache.
+func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) {
+	if opt.Out = *f.out; opt.Out == "" {
+		opt.Out = e.Output.Dir
+	}
+	if *f.shard != "" {
+		if opt.Shard, opt.Shards, err = runner.ParseShard(*f.shard); err != nil {
+			return opt, usageError{err}
+		}
+	}
+	opt.Cache, err = traceCacheDir(*f.cache, os.Getenv)
+	return opt, err
+}
+
 // errInterrupted is returned when Ctrl-C stopped a sweep.
 var errInterrupted = errors.New("interrupted")
 
@@ -119,16 +135,12 @@ func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
 	}
 	if !isTerminal(w) {
 		return func(p runner.Progress) {
-			rate := 0.0
-			if s := p.Elapsed.Seconds(); s > 0 {
-				rate = float64(p.Jobs) / s
-			}
 			name := ""
 			if p.Run != nil {
-				name = fmt.Sprintf(" (%s, %s, load %s, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
-					fmt.Sprint(p.Run.LoadFactor), p.Run.Replicate)
+				name = fmt.Sprintf(" (%s, %s, load %v, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
+					p.Run.LoadFactor, p.Run.Replicate)
 			}
-			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, rate)
+			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, jobsPerSecond(p))
 		}
 	}
 	bar := progressbar.NewOptions(total,
@@ -141,11 +153,15 @@ func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
 	)
 	return func(p runner.Progress) {
 		bar.ChangeMax(p.Total)
-		rate := 0.0
-		if s := p.Elapsed.Seconds(); s > 0 {
-			rate = float64(p.Jobs) / s
-		}
-		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", rate))
+		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", jobsPerSecond(p)))
 		bar.Set(p.Done)
 	}
+}
+
+// jobsPerSecond is the sweep's rate so far; 0 before any time has passed.
+func jobsPerSecond(p runner.Progress) float64 {
+	if s := p.Elapsed.Seconds(); s > 0 {
+		return float64(p.Jobs) / s
+	}
+	return 0
 }

@@ -128,8 +128,13 @@ func TestValidatePlanFmtList(t *testing.T) {
 		t.Errorf("validate: exit %d, %q", code, stdout)
 	}
 	code, stdout, _ = runCLI("plan", "--shard", "1/2", file)
-	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, 152 jobs") {
+	if code != exitOK || !strings.Contains(stdout, "4 runs, 2 in shard 1/2, 152 jobs") ||
+		!strings.Contains(stdout, "results go to out/small\n") {
 		t.Errorf("plan: exit %d, %q", code, stdout)
+	}
+	code, stdout, _ = runCLI("plan", "--out", "elsewhere", file)
+	if code != exitOK || !strings.Contains(stdout, "4 runs, 304 jobs") || !strings.Contains(stdout, "results go to elsewhere\n") {
+		t.Errorf("plan --out elsewhere: exit %d, %q", code, stdout)
 	}
 	messy := writeExperiment(t, "experiment \"x\" {\nseed=1\n}\n")
 	code, stdout, _ = runCLI("fmt", "--check", messy)
@@ -155,5 +160,26 @@ func TestValidatePlanFmtList(t *testing.T) {
 	code, stdout, _ = runCLI("validate", "quickstart")
 	if code != exitOK || !strings.Contains(stdout, "18 runs") {
 		t.Errorf("validate quickstart: exit %d, %q", code, stdout)
+	}
+}
+
+// TestPlanTraces checks plan's job counts for traces: a registered trace
+// not in the cache is counted as unknown, and a trace file it cannot read
+// is an error, not a trace "not fetched".
+func TestPlanTraces(t *testing.T) {
+	file := writeExperiment(t, strings.Replace(smallExperiment, `model = "job-mix"`, `trace = "KTH-SP2"`, 1))
+	code, stdout, errOut := runCLI("plan", "--cache", t.TempDir(), file)
+	if code != exitOK || !strings.Contains(stdout, "at least 0 jobs to simulate (a trace is not fetched yet)") ||
+		!strings.Contains(stdout, "? (trace not fetched)") {
+		t.Errorf("plan, trace not cached: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(bad, []byte("1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n2 not-a-number\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file = writeExperiment(t, strings.Replace(smallExperiment, `model = "job-mix"`, `trace = "`+bad+`"`, 1))
+	code, stdout, errOut = runCLI("plan", file)
+	if code != exitFailure || !strings.Contains(errOut, "workload mix: bad.swf:2: field 2 (submit time)") {
+		t.Errorf("plan, unreadable trace: exit %d, stdout %q, stderr %q; want exit 1 naming the workload and the line", code, stdout, errOut)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/internal/size"
 	"github.com/schedsweep/schedsweep/policies"
@@ -81,7 +82,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
 	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing; each is reported")
-	fs.StringVar(&c.cache, "cache", "", "trace cache `directory` for registered names (default $SCHEDSWEEP_CACHE, else the user cache)")
+	fs.StringVar(&c.cache, "cache", "", cacheFlagUsage)
 	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
 	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
 	pos, err := parseArgs(fs, args)
@@ -253,12 +254,12 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		return fmt.Errorf("%s: the trace has no jobs", path)
 	}
 	if c.schedule != "" {
-		if err := writeFileAtomic(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
+		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
 			return fmt.Errorf("writing the schedule: %w", err)
 		}
 	}
 	if c.swf != "" {
-		err := writeFileAtomic(c.swf, func(w io.Writer) error {
+		err := atomicfile.WriteFile(c.swf, func(w io.Writer) error {
 			sw := workloads.NewSWFWriter(w)
 			if err := sw.WriteHeader(h); err != nil {
 				return err

@@ -74,7 +74,7 @@ func runTraceInfo(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), traceInfoUsage); fs.PrintDefaults() }
 	procs := fs.Int64("procs", 0, "machine size for the offered load (default: the header's MaxProcs, else MaxNodes)")
 	negative := fs.Bool("negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing")
-	cache := fs.String("cache", "", "trace cache `directory` for registered names (default $SCHEDSWEEP_CACHE, else the user cache)")
+	cache := fs.String("cache", "", cacheFlagUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

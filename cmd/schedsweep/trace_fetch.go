@@ -48,6 +48,9 @@ Flags:
 // cacheEnv is the environment variable that overrides the trace cache.
 const cacheEnv = "SCHEDSWEEP_CACHE"
 
+// cacheFlagUsage is the help of every command's --cache flag.
+const cacheFlagUsage = "trace cache `directory` for registered trace names (default $" + cacheEnv + ", else the user cache)"
+
 // traceEnv is what the trace commands take from the outside world; tests
 // replace it to point the commands at a loopback server.
 type traceEnv struct {
@@ -92,10 +95,17 @@ func resolveTrace(arg, cacheFlag string, getenv func(string) string) (string, *w
 		return "", nil, err
 	}
 	path, t, err := workloads.ResolveTrace(dir, arg)
+	return path, t, withCacheFlag(err, cacheFlag)
+}
+
+// withCacheFlag completes the fetch command that ends a not-cached error
+// (workloads.ErrNotCached) with the command's --cache flag, if it was
+// given, so that the command can be pasted as it stands.
+func withCacheFlag(err error, cacheFlag string) error {
 	if errors.Is(err, workloads.ErrNotCached) && cacheFlag != "" {
-		err = fmt.Errorf("%w --cache %s", err, cacheFlag)
+		return fmt.Errorf("%w --cache %s", err, cacheFlag)
 	}
-	return path, t, err
+	return err
 }
 
 func runTraceFetch(args []string, stdout, stderr io.Writer) error {
@@ -115,7 +125,7 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		fmt.Fprint(fs.Output(), traceFetchUsage)
 		fs.PrintDefaults()
 	}
-	cacheFlag := fs.String("cache", "", "trace cache `directory`")
+	cacheFlag := fs.String("cache", "", cacheFlagUsage)
 	names, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -242,7 +252,7 @@ func traceList(args []string, stdout, stderr io.Writer, env traceEnv) error {
 		fmt.Fprint(fs.Output(), traceListUsage)
 		fs.PrintDefaults()
 	}
-	cacheFlag := fs.String("cache", "", "trace cache `directory`")
+	cacheFlag := fs.String("cache", "", cacheFlagUsage)
 	verbose := fs.Bool("v", false, "show addresses, citations, notes and unverified facts")
 	pos, err := parseArgs(fs, args)
 	if err != nil {

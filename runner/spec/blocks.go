@@ -51,11 +51,7 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 	switch {
 	case pst == invalid || mst == invalid:
 	case pst == set && mst == set:
-		later := attrs["procs"]
-		if attrs["machines"].SrcRange.Start.Byte > later.SrcRange.Start.Byte {
-			later = attrs["machines"]
-		}
-		d.errorf(later.NameRange, "Conflicting cluster size",
+		d.errorf(lastOf(attrs["procs"], attrs["machines"]).NameRange, "Conflicting cluster size",
 			"Give either procs or machines, not both: a machines file sets the processors and the memory.")
 	case pst == set:
 		c.Capacity[sim.Procs] = procs

@@ -20,6 +20,7 @@
 //	values.go    strict conversion of values to Go types
 //	blocks.go    experiment, cluster, policy and output blocks
 //	workload.go  workload blocks: model or trace, cuts, estimates
+//	merge.go     merge workloads: their parts, once every workload is read
 //	params.go    model and policy parameters through internal/params
 //	sweep.go     the sweep and its vary axes
 //	filter.go    exclude and include, and the check that something is left

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/schedsweep/schedsweep/internal/params"
 )
 
 // The keys a filter may match on. Vary axes are matched through the map
@@ -191,7 +193,7 @@ func (d *decoder) filterAxes(match map[string]string, a *hclsyntax.Attribute, s 
 			ok = false
 			continue
 		}
-		text, good := d.setParam(o, cloneParams(base), ax.Param, p.val.v, p.key.rng, p.val.rng)
+		text, good := d.setParam(o, params.Clone(base), ax.Param, p.val.v, p.key.rng, p.val.rng)
 		if !good {
 			ok = false
 			continue
@@ -252,7 +254,7 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 				for i, k := range keys {
 					run[k] = values[i][idx[i]]
 				}
-				if survives(run, s) {
+				if s.Keeps(run) {
 					return true
 				}
 				i := len(idx) - 1
@@ -271,8 +273,9 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 	return false
 }
 
-// survives applies the filters to one run.
-func survives(run map[string]string, s *Sweep) bool {
+// Keeps applies the sweep's Exclude and Include filters to one run, given
+// by its axis values keyed as Filter.Match keys them.
+func (s *Sweep) Keeps(run map[string]string) bool {
 	for _, f := range s.Exclude {
 		if f.matches(run) {
 			return false

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -207,13 +206,4 @@ func (d *decoder) validate(o owner, p any, ranges map[string]hcl.Range, fallback
 	}
 	d.errorf(rng, "Invalid "+o.kind+" parameter", "The %s does not accept these parameters: %s.", o.title(), err)
 	return false
-}
-
-// cloneParams returns a copy of the parameter struct p points to (nested
-// values are shared; parameters are scalars).
-func cloneParams(p any) any {
-	v := reflect.ValueOf(p)
-	c := reflect.New(v.Elem().Type())
-	c.Elem().Set(v.Elem())
-	return c.Interface()
 }

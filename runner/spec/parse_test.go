@@ -3,6 +3,7 @@ package spec
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"strings"
 	"testing"
 
@@ -378,5 +379,27 @@ func TestParseOverrideErrors(t *testing.T) {
 	_, diags := Parse(testFile, []byte(src), map[string]string{"lods": "1"})
 	if !strings.Contains(diags[0].Detail, `Did you mean "loads"?`) {
 		t.Errorf("got detail %q; want a suggestion of \"loads\"", diags[0].Detail)
+	}
+}
+
+// TestREADMEExample checks that the experiment the README shows (its first
+// hcl block) parses without a diagnostic and sweeps what it says.
+func TestREADMEExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "```hcl\n")
+	src, _, closed := strings.Cut(after, "```")
+	if !ok || !closed {
+		t.Fatal("README.md has no hcl block")
+	}
+	e, diags := Parse("README.md", []byte(src), nil)
+	if len(diags) > 0 {
+		t.Fatalf("the README's experiment has diagnostics:\n%s", render(diags))
+	}
+	if len(e.Sweep.Policies) != 2 || len(e.Sweep.LoadFactors) != 3 || len(e.Sweep.Seeds) != 3 || len(e.Sweep.Exclude) != 1 {
+		t.Errorf("got %d policies, %d load factors, %d seeds, %d exclude filters; want 2, 3, 3 and 1",
+			len(e.Sweep.Policies), len(e.Sweep.LoadFactors), len(e.Sweep.Seeds), len(e.Sweep.Exclude))
 	}
 }

@@ -152,3 +152,15 @@ func quoteList(names []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
+
+// lastOf returns whichever of the attributes, nil ones aside, stands last
+// in the file: the one a conflict between them is reported on.
+func lastOf(attrs ...*hclsyntax.Attribute) *hclsyntax.Attribute {
+	var last *hclsyntax.Attribute
+	for _, a := range attrs {
+		if a != nil && (last == nil || a.SrcRange.Start.Byte > last.SrcRange.Start.Byte) {
+			last = a
+		}
+	}
+	return last
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -221,7 +222,7 @@ func (d *decoder) vary(b *hclsyntax.Block, s *Sweep, seen map[string]hcl.Range) 
 	ok = true
 	dups := make(map[string]bool)
 	for _, it := range items {
-		p := cloneParams(base)
+		p := params.Clone(base)
 		text, good := d.setParam(o, p, ax.Param, it.v, it.rng, it.rng)
 		if good {
 			if err := o.build(p); err != nil {

@@ -36,13 +36,7 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 	switch {
 	case mst == invalid || tst == invalid:
 	case mst == set && tst == set || merge != nil && (mst == set || tst == set):
-		var later *hclsyntax.Attribute
-		for _, name := range []string{"model", "trace", "merge"} {
-			if a := attrs[name]; a != nil && (later == nil || a.SrcRange.Start.Byte > later.SrcRange.Start.Byte) {
-				later = a
-			}
-		}
-		d.errorf(later.NameRange, "Conflicting workload source",
+		d.errorf(lastOf(attrs["model"], attrs["trace"], attrs["merge"]).NameRange, "Conflicting workload source",
 			"A workload is a model, a trace or a merge of other workloads: give one of model, trace and merge.")
 	case mst == set:
 		endless = d.model(w, b, attrs, model)
