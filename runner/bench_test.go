@@ -113,8 +113,9 @@ func BenchmarkSweepPeakRSS(b *testing.B) {
 				kb, _ = strconv.ParseInt(strings.Fields(after)[0], 10, 64)
 				live = max(live, kb)
 			}
-			b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
-			b.ReportMetric(float64(live)/1024, "peak-live-MB")
+			// Bytes, the unit benchstat scales: both counts are in KiB.
+			b.ReportMetric(float64(peak)*1024, "peak-RSS-B")
+			b.ReportMetric(float64(live)*1024, "peak-live-B")
 		})
 	}
 }
