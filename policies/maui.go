@@ -115,7 +115,6 @@ func DefaultMauiConfig() MauiConfig {
 // A Maui value serves one run.
 type Maui struct {
 	rank     ranked
-	order    *mauiOrder
 	depth    int
 	backfill bool
 
@@ -180,11 +179,11 @@ func NewMaui(c MauiConfig) (*Maui, error) {
 	if c.ReservationDepth < 0 {
 		return nil, fmt.Errorf("parameter \"reservation_depth\": %d is negative", c.ReservationDepth)
 	}
-	o, mo, err := newMauiOrder(c.Weights, c.QoS, c.Fairshare)
+	o, _, err := newMauiOrder(c.Weights, c.QoS, c.Fairshare)
 	if err != nil {
 		return nil, err
 	}
-	return &Maui{rank: newRanked(o), order: mo, depth: c.ReservationDepth, backfill: c.Backfill, gains: 1}, nil
+	return &Maui{rank: newRanked(o), depth: c.ReservationDepth, backfill: c.Backfill, gains: 1}, nil
 }
 
 // Name returns "maui".
