@@ -84,10 +84,8 @@ type Accuracy struct {
 	window  int
 	newUser int8
 
-	users   []accUser
-	index   map[int32]int32 // user number → index in users
-	jobUser []int32         // by Job.Seq: index in users
-	queued  int             // waiting jobs
+	userTable[accUser]
+	queued  int // waiting jobs
 	byClass [psp.Classes + 1]int
 	spare   []*sim.Job
 }
@@ -112,7 +110,7 @@ func NewAccuracy(c AccuracyConfig) (*Accuracy, error) {
 	if c.NewUser < 1 || c.NewUser > psp.Classes {
 		return nil, fmt.Errorf("new users' priority %d is not in 1..%d", c.NewUser, psp.Classes)
 	}
-	return &Accuracy{window: c.Window, newUser: int8(c.NewUser), index: make(map[int32]int32)}, nil
+	return &Accuracy{window: c.Window, newUser: int8(c.NewUser)}, nil
 }
 
 // Name returns "accuracy".
@@ -121,17 +119,11 @@ func (a *Accuracy) Name() string { return "accuracy" }
 // Submitted registers j's user, at the new users' priority if unseen, and
 // counts j as waiting.
 func (a *Accuracy) Submitted(_ sim.Time, j *sim.Job) {
-	for len(a.jobUser) <= j.Seq {
-		a.jobUser = append(a.jobUser, -1)
-	}
-	ui, ok := a.index[j.User]
-	if !ok {
-		ui = int32(len(a.users))
-		a.users = append(a.users, accUser{class: a.newUser})
-		a.index[j.User] = ui
-	}
-	a.jobUser[j.Seq] = ui
+	ui, isNew := a.register(j)
 	u := &a.users[ui]
+	if isNew {
+		u.class = a.newUser
+	}
 	u.waiting++
 	a.byClass[u.class]++
 	a.queued++
@@ -208,14 +200,12 @@ func (a *Accuracy) Sort(_ sim.Time, q []*sim.Job) {
 // Priority returns user's priority, 1 to 5, as it stands; the new users'
 // priority for a user not seen.
 func (a *Accuracy) Priority(user int32) int {
-	ui, ok := a.index[user]
+	u, ok := a.lookup(user)
 	if !ok {
 		return int(a.newUser)
 	}
-	return int(a.users[ui].class)
+	return int(u.class)
 }
-
-func (a *Accuracy) user(j *sim.Job) *accUser { return &a.users[a.jobUser[j.Seq]] }
 
 // PSPParams are the parameters of the "psp" entry, EASY over the accuracy
 // order; they mean what OrderParams' accuracy knobs mean.
