@@ -226,18 +226,14 @@ func accuracyOrder(window, newUser int) (*Accuracy, error) {
 	return NewAccuracy(AccuracyConfig{Window: window, NewUser: newUser})
 }
 
-func pspParams() any {
+func pspParams() *PSPParams {
 	c := DefaultAccuracyConfig()
 	return &PSPParams{Window: c.Window, NewUser: c.NewUser}
 }
 
 // newPSP is EASY over the accuracy order, named "psp" (Rocchetti et al.
-// 2015; see Accuracy); nil params are the defaults.
-func newPSP(params any) (sim.Policy, error) {
-	p, _ := params.(*PSPParams)
-	if p == nil {
-		p = pspParams().(*PSPParams)
-	}
+// 2015; see Accuracy).
+func newPSP(p *PSPParams) (sim.Policy, error) {
 	o, err := accuracyOrder(p.Window, p.NewUser)
 	if err != nil {
 		return nil, err
