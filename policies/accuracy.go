@@ -102,13 +102,14 @@ type accUser struct {
 var _ ObservingOrder = (*Accuracy)(nil)
 
 // NewAccuracy returns a PSP accuracy order. It fails on a window outside
-// 1..MaxAccuracyWindow or a new users' priority outside 1..5.
+// 1..MaxAccuracyWindow or a new users' priority outside 1..5, naming the
+// registry's parameter (accuracy_window, new_user_priority).
 func NewAccuracy(c AccuracyConfig) (*Accuracy, error) {
 	if c.Window < 1 || c.Window > MaxAccuracyWindow {
-		return nil, fmt.Errorf("window %d is not in 1..%d jobs", c.Window, MaxAccuracyWindow)
+		return nil, fmt.Errorf("parameter \"accuracy_window\": %d is not in 1..%d jobs", c.Window, MaxAccuracyWindow)
 	}
 	if c.NewUser < 1 || c.NewUser > psp.Classes {
-		return nil, fmt.Errorf("new users' priority %d is not in 1..%d", c.NewUser, psp.Classes)
+		return nil, fmt.Errorf("parameter \"new_user_priority\": %d is not in 1..%d", c.NewUser, psp.Classes)
 	}
 	return &Accuracy{window: c.Window, newUser: int8(c.NewUser)}, nil
 }
@@ -214,18 +215,6 @@ type PSPParams struct {
 	NewUser int `hcl:"new_user_priority,optional" doc:"priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
 }
 
-// accuracyOrder returns the accuracy order of the knobs accuracy_window
-// and new_user_priority. Each fault names its parameter.
-func accuracyOrder(window, newUser int) (*Accuracy, error) {
-	if window < 1 || window > MaxAccuracyWindow {
-		return nil, fmt.Errorf("parameter \"accuracy_window\": %d is not in 1..%d jobs", window, MaxAccuracyWindow)
-	}
-	if newUser < 1 || newUser > psp.Classes {
-		return nil, fmt.Errorf("parameter \"new_user_priority\": %d is not in 1..%d", newUser, psp.Classes)
-	}
-	return NewAccuracy(AccuracyConfig{Window: window, NewUser: newUser})
-}
-
 func pspParams() *PSPParams {
 	c := DefaultAccuracyConfig()
 	return &PSPParams{Window: c.Window, NewUser: c.NewUser}
@@ -234,7 +223,7 @@ func pspParams() *PSPParams {
 // newPSP is EASY over the accuracy order, named "psp" (Rocchetti et al.
 // 2015; see Accuracy).
 func newPSP(p *PSPParams) (sim.Policy, error) {
-	o, err := accuracyOrder(p.Window, p.NewUser)
+	o, err := NewAccuracy(AccuracyConfig{Window: p.Window, NewUser: p.NewUser})
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (p *OrderParams) order() (Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	acc, err := accuracyOrder(p.Window, p.NewUser)
+	acc, err := NewAccuracy(AccuracyConfig{Window: p.Window, NewUser: p.NewUser})
 	if err != nil {
 		return nil, err
 	}
