@@ -16,6 +16,16 @@ func (capacityView) Running() []sim.Allocation { return nil }
 func (v capacityView) Free() sim.Resources     { return v.c }
 func (v capacityView) Capacity() sim.Resources { return v.c }
 
+// priority returns j's Maui priority at now: its key plus the term the key
+// leaves out, the same for every job at a pass.
+func (o *mauiOrder) priority(now sim.Time, j *sim.Job) float64 {
+	total := 0.0
+	if o.fs != nil {
+		total = o.fs.TotalUsage(now)
+	}
+	return o.key(now, j, o.base(j), total) + o.w.QueueTime*float64(now)/60
+}
+
 // TestMauiPriority works out each factor of a job's priority by hand.
 func TestMauiPriority(t *testing.T) {
 	w := MauiWeights{QueueTime: 1, XFactor: 2, Procs: 0.5, Fairshare: 2, QoS: 3}
