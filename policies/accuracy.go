@@ -84,10 +84,8 @@ type Accuracy struct {
 	window  int
 	newUser int8
 
-	users   []accUser
-	index   map[int32]int32 // user number → index in users
-	jobUser []int32         // by Job.Seq: index in users
-	queued  int             // waiting jobs
+	userTable[accUser]
+	queued  int // waiting jobs
 	byClass [psp.Classes + 1]int
 	spare   []*sim.Job
 }
@@ -104,15 +102,16 @@ type accUser struct {
 var _ ObservingOrder = (*Accuracy)(nil)
 
 // NewAccuracy returns a PSP accuracy order. It fails on a window outside
-// 1..MaxAccuracyWindow or a new users' priority outside 1..5.
+// 1..MaxAccuracyWindow or a new users' priority outside 1..5, naming the
+// registry's parameter (accuracy_window, new_user_priority).
 func NewAccuracy(c AccuracyConfig) (*Accuracy, error) {
 	if c.Window < 1 || c.Window > MaxAccuracyWindow {
-		return nil, fmt.Errorf("window %d is not in 1..%d jobs", c.Window, MaxAccuracyWindow)
+		return nil, fmt.Errorf("parameter \"accuracy_window\": %d is not in 1..%d jobs", c.Window, MaxAccuracyWindow)
 	}
 	if c.NewUser < 1 || c.NewUser > psp.Classes {
-		return nil, fmt.Errorf("new users' priority %d is not in 1..%d", c.NewUser, psp.Classes)
+		return nil, fmt.Errorf("parameter \"new_user_priority\": %d is not in 1..%d", c.NewUser, psp.Classes)
 	}
-	return &Accuracy{window: c.Window, newUser: int8(c.NewUser), index: make(map[int32]int32)}, nil
+	return &Accuracy{window: c.Window, newUser: int8(c.NewUser)}, nil
 }
 
 // Name returns "accuracy".
@@ -121,17 +120,11 @@ func (a *Accuracy) Name() string { return "accuracy" }
 // Submitted registers j's user, at the new users' priority if unseen, and
 // counts j as waiting.
 func (a *Accuracy) Submitted(_ sim.Time, j *sim.Job) {
-	for len(a.jobUser) <= j.Seq {
-		a.jobUser = append(a.jobUser, -1)
-	}
-	ui, ok := a.index[j.User]
-	if !ok {
-		ui = int32(len(a.users))
-		a.users = append(a.users, accUser{class: a.newUser})
-		a.index[j.User] = ui
-	}
-	a.jobUser[j.Seq] = ui
+	ui, isNew := a.register(j)
 	u := &a.users[ui]
+	if isNew {
+		u.class = a.newUser
+	}
 	u.waiting++
 	a.byClass[u.class]++
 	a.queued++
@@ -208,14 +201,12 @@ func (a *Accuracy) Sort(_ sim.Time, q []*sim.Job) {
 // Priority returns user's priority, 1 to 5, as it stands; the new users'
 // priority for a user not seen.
 func (a *Accuracy) Priority(user int32) int {
-	ui, ok := a.index[user]
+	u, ok := a.lookup(user)
 	if !ok {
 		return int(a.newUser)
 	}
-	return int(a.users[ui].class)
+	return int(u.class)
 }
-
-func (a *Accuracy) user(j *sim.Job) *accUser { return &a.users[a.jobUser[j.Seq]] }
 
 // PSPParams are the parameters of the "psp" entry, EASY over the accuracy
 // order; they mean what OrderParams' accuracy knobs mean.
@@ -224,31 +215,15 @@ type PSPParams struct {
 	NewUser int `hcl:"new_user_priority,optional" doc:"priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
 }
 
-// accuracyOrder returns the accuracy order of the knobs accuracy_window
-// and new_user_priority. Each fault names its parameter.
-func accuracyOrder(window, newUser int) (*Accuracy, error) {
-	if window < 1 || window > MaxAccuracyWindow {
-		return nil, fmt.Errorf("parameter \"accuracy_window\": %d is not in 1..%d jobs", window, MaxAccuracyWindow)
-	}
-	if newUser < 1 || newUser > psp.Classes {
-		return nil, fmt.Errorf("parameter \"new_user_priority\": %d is not in 1..%d", newUser, psp.Classes)
-	}
-	return NewAccuracy(AccuracyConfig{Window: window, NewUser: newUser})
-}
-
-func pspParams() any {
+func pspParams() *PSPParams {
 	c := DefaultAccuracyConfig()
 	return &PSPParams{Window: c.Window, NewUser: c.NewUser}
 }
 
 // newPSP is EASY over the accuracy order, named "psp" (Rocchetti et al.
-// 2015; see Accuracy); nil params are the defaults.
-func newPSP(params any) (sim.Policy, error) {
-	p, _ := params.(*PSPParams)
-	if p == nil {
-		p = pspParams().(*PSPParams)
-	}
-	o, err := accuracyOrder(p.Window, p.NewUser)
+// 2015; see Accuracy).
+func newPSP(p *PSPParams) (sim.Policy, error) {
+	o, err := NewAccuracy(AccuracyConfig{Window: p.Window, NewUser: p.NewUser})
 	if err != nil {
 		return nil, err
 	}

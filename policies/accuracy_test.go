@@ -2,6 +2,7 @@ package policies_test
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -206,11 +207,7 @@ func TestAccuracyOnePriority(t *testing.T) {
 		for _, name := range []string{"fcfs", "easy", "conservative"} {
 			plain := golden(t, name)
 			acc := goldenPolicy{name + "/accuracy", name, params, plain.checks}
-			want, _ := simtest.Run(t, c, plain.new(t), recs, sim.Options{}, plain.checks)
-			got, _ := simtest.Run(t, c, acc.new(t), recs, sim.Options{}, acc.checks)
-			if diff := gocmp.Diff(scheduleLines(want), scheduleLines(got)); diff != "" {
-				t.Fatalf("seed %d: %s differs from %s (-plain +accuracy):\n%s", seed, acc.name, name, diff)
-			}
+			sameSchedule(t, fmt.Sprintf("seed %d", seed), c, recs, acc.new(t), plain.new(t), plain.checks)
 		}
 	}
 }

@@ -86,15 +86,10 @@ type BalancedParams struct {
 	Backfill string `hcl:"backfill,optional" doc:"how many jobs a pass backfills: repeat (start the lowest-scoring candidate, rescore the rest, repeat until none is left) or once (one per scheduling pass, the reading of Liu et al. 2016)"`
 }
 
-func balancedParams() any { return &BalancedParams{Backfill: "repeat"} }
+func balancedParams() *BalancedParams { return &BalancedParams{Backfill: "repeat"} }
 
-// newBB builds backfill-balanced from its parameters; nil params are the
-// defaults.
-func newBB(params any) (sim.Policy, error) {
-	p, _ := params.(*BalancedParams)
-	if p == nil {
-		p = balancedParams().(*BalancedParams)
-	}
+// newBB builds backfill-balanced from its parameters.
+func newBB(p *BalancedParams) (sim.Policy, error) {
 	switch p.Backfill {
 	case "repeat":
 		return NewBB(false), nil

@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,11 +26,8 @@ func TestBalancedOneKind(t *testing.T) {
 		withMemory := procsOnly
 		withMemory[sim.Memory] = 1 << 30
 		for _, c := range []sim.Resources{procsOnly, withMemory} {
-			easy, _ := simtest.Run(t, c, policies.NewEASY(policies.Arrival{}), recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
-			ibb, _ := simtest.Run(t, c, policies.NewIBB(), recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
-			if diff := cmp.Diff(scheduleLines(easy), scheduleLines(ibb)); diff != "" {
-				t.Fatalf("seed %d, capacity %v: IBB differs from EASY (-easy +ibb):\n%s", seed, c, diff)
-			}
+			sameSchedule(t, fmt.Sprintf("seed %d, capacity %v", seed, c), c, recs,
+				policies.NewIBB(), policies.NewEASY(policies.Arrival{}), simtest.Checks{MaxOpen: 1})
 		}
 		for _, once := range []bool{false, true} {
 			plain, _ := simtest.Run(t, procsOnly, policies.NewBB(once), recs, sim.Options{}, simtest.Checks{MaxOpen: 1})

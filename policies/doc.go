@@ -22,8 +22,8 @@
 //   - twotier.go: KEASY, REASY and MEASY, EASY extended to processors
 //     with a foreground and a background VM; they are tier.Policy values
 //     that the two-tier engine of package sim/tier runs (tier.Simulator);
-//   - registry.go: the built-in policies by name, for the command line and,
-//     later, experiment files.
+//   - registry.go: the built-in policies by name, with their parameter
+//     structs, for the command line and experiment files (runner/spec).
 //
 // Policies decide and the engine in package sim acts: a policy returns a
 // sim.Decision and the engine validates it. Reservations are reported as

@@ -178,15 +178,12 @@ type Fairshare struct {
 	scale    float64       // 2^((now−epoch)/H)
 	weights  float64       // the sum of the weights of the users seen
 
-	users   []fsUser
-	index   map[int32]int32 // user number → index in users
-	jobUser []int32         // by Job.Seq: index in users; -1 if not submitted
-	waiting []int32         // the users with waiting jobs, as the last Sort ranked them
-	queued  int             // waiting jobs
+	userTable[fsUser]
+	waiting []int32 // the users with waiting jobs (indices in users), as the last Sort ranked them
+	queued  int     // waiting jobs
 }
 
 type fsUser struct {
-	id     int32
 	weight float64
 	// charged is the user's usage up to last, scaled to the epoch; at is
 	// the scale at last; rate is what the user's running jobs charge per
@@ -231,7 +228,6 @@ func NewFairshare(c FairshareConfig) (*Fairshare, error) {
 		k:        float64(c.HalfLife) / math.Ln2,
 		perSec:   math.Ln2 / float64(c.HalfLife),
 		scale:    1,
-		index:    make(map[int32]int32),
 	}, nil
 }
 
@@ -241,22 +237,16 @@ func (f *Fairshare) Name() string { return "fairshare" }
 // Submitted registers j's user (weighing it from the shares) and counts j
 // as waiting.
 func (f *Fairshare) Submitted(_ sim.Time, j *sim.Job) {
-	for len(f.jobUser) <= j.Seq {
-		f.jobUser = append(f.jobUser, -1)
-	}
-	ui, ok := f.index[j.User]
-	if !ok {
+	ui, isNew := f.register(j)
+	u := &f.users[ui]
+	if isNew {
 		w, listed := f.shares[j.User]
 		if !listed {
 			w = 1
 		}
-		ui = int32(len(f.users))
-		f.users = append(f.users, fsUser{id: j.User, weight: w})
-		f.index[j.User] = ui
+		u.weight = w
 		f.weights += w
 	}
-	f.jobUser[j.Seq] = ui
-	u := &f.users[ui]
 	if len(u.queue) == cap(u.queue) && u.head > 0 {
 		n := copy(u.queue, u.queue[u.head:])
 		clear(u.queue[n:])
@@ -385,11 +375,11 @@ func (f *Fairshare) rankUsers() {
 // machine-seconds with UsageDominant); 0 for a user not seen. now must not
 // be before the last event the order saw.
 func (f *Fairshare) Usage(user int32, now sim.Time) float64 {
-	ui, ok := f.index[user]
+	u, ok := f.lookup(user)
 	if !ok {
 		return 0
 	}
-	return f.decayed(&f.users[ui], now)
+	return f.decayed(u, now)
 }
 
 // TotalUsage returns the sum of every user's Usage at now, O(users).
@@ -415,14 +405,12 @@ func (f *Fairshare) decayed(u *fsUser, now sim.Time) float64 {
 // Share returns user's normalised target share: its weight over the sum of
 // the weights of the users seen so far; 0 for a user not seen.
 func (f *Fairshare) Share(user int32) float64 {
-	ui, ok := f.index[user]
+	u, ok := f.lookup(user)
 	if !ok {
 		return 0
 	}
-	return f.users[ui].weight / f.weights
+	return u.weight / f.weights
 }
-
-func (f *Fairshare) user(j *sim.Job) *fsUser { return &f.users[f.jobUser[j.Seq]] }
 
 // rate returns what j charges per second.
 func (f *Fairshare) rate(j *sim.Job) float64 {

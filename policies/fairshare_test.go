@@ -13,15 +13,6 @@ import (
 	"github.com/schedsweep/schedsweep/sim/simtest"
 )
 
-// capView is a sim.View that knows only the capacity, all a Fairshare
-// asks of one.
-type capView sim.Resources
-
-func (capView) Waiting() []*sim.Job       { return nil }
-func (capView) Running() []sim.Allocation { return nil }
-func (capView) Free() sim.Resources       { return sim.Resources{} }
-func (c capView) Capacity() sim.Resources { return sim.Resources(c) }
-
 // fsJob is a waiting job of user with the given need, numbered seq.
 func fsJob(seq int, user int32, procs, mem int64) *sim.Job {
 	j := &sim.Job{ID: sim.JobID(seq + 1), Seq: seq, User: user}
@@ -59,7 +50,7 @@ func near(got, want float64) bool {
 func TestFairshareDecay(t *testing.T) {
 	const h = 1000
 	f := newFairshare(t, policies.FairshareConfig{HalfLife: h})
-	v := capView{8}
+	v := policies.CapView{8}
 	j := fsJob(0, 7, 4, 0)
 	f.Submitted(0, j)
 	f.Started(0, v, []*sim.Job{j})
@@ -94,7 +85,7 @@ func TestFairshareDecay(t *testing.T) {
 // exactly, relative priorities survive, and nothing overflows.
 func TestFairshareRescale(t *testing.T) {
 	f := newFairshare(t, policies.FairshareConfig{HalfLife: 1})
-	v := capView{8}
+	v := policies.CapView{8}
 	runAll(f, v, 0, 10, fsJob(0, 1, 1, 0), fsJob(1, 2, 2, 0))
 	// Jobs of both users wait from t=200, 200 half-lives on.
 	a, b := fsJob(2, 2, 1, 0), fsJob(3, 1, 1, 0)
@@ -126,7 +117,7 @@ func TestFairshareRescale(t *testing.T) {
 // usage over share.
 func TestFairshareShares(t *testing.T) {
 	f := newFairshare(t, policies.FairshareConfig{HalfLife: 1 << 50, Shares: map[int32]float64{1: 3}})
-	v := capView{8}
+	v := policies.CapView{8}
 	if got := f.Share(1); got != 0 {
 		t.Errorf("before any job: share %v; want 0", got)
 	}
@@ -164,7 +155,7 @@ func TestFairshareShares(t *testing.T) {
 // TestFairshareDominant charges the largest share of any kind: memory
 // counts when it dominates.
 func TestFairshareDominant(t *testing.T) {
-	v := capView{10, 100} // 10 processors, 100 bytes of memory
+	v := policies.CapView{10, 100} // 10 processors, 100 bytes of memory
 	jobs := []*sim.Job{
 		fsJob(0, 1, 1, 50), // half the memory: dominant share 0.5
 		fsJob(1, 2, 5, 0),  // half the processors: 0.5
@@ -203,7 +194,7 @@ func TestFairshareDominant(t *testing.T) {
 // running job's user sinks as it accrues.
 func TestFairshareSort(t *testing.T) {
 	f := newFairshare(t, policies.FairshareConfig{HalfLife: policies.DefaultHalfLife})
-	v := capView{8}
+	v := policies.CapView{8}
 	big := fsJob(0, 1, 8, 0)
 	f.Submitted(0, big)
 	f.Started(0, v, []*sim.Job{big})
@@ -346,7 +337,7 @@ func TestFairshareSortDefinition(t *testing.T) {
 // tends to rate × H/ln2 while the finished usage decays away.
 func TestFairshareUsageFarAhead(t *testing.T) {
 	f := newFairshare(t, policies.FairshareConfig{HalfLife: 10})
-	v := capView{8}
+	v := policies.CapView{8}
 	runAll(f, v, 0, 100, fsJob(0, 1, 2, 0))
 	j := fsJob(1, 1, 3, 0)
 	f.Submitted(100, j)
@@ -361,7 +352,7 @@ func TestFairshareUsageFarAhead(t *testing.T) {
 func TestFairshareLongRun(t *testing.T) {
 	for _, jump := range []sim.Time{63, 64, 65, 1000, 1_000_000} {
 		f := newFairshare(t, policies.FairshareConfig{HalfLife: 1})
-		v := capView{8}
+		v := policies.CapView{8}
 		long, other := fsJob(0, 1, 2, 0), fsJob(1, 2, 1, 0)
 		f.Submitted(0, long)
 		f.Started(0, v, []*sim.Job{long})

@@ -115,7 +115,6 @@ func DefaultMauiConfig() MauiConfig {
 // A Maui value serves one run.
 type Maui struct {
 	rank     ranked
-	order    *mauiOrder
 	depth    int
 	backfill bool
 
@@ -140,8 +139,7 @@ type Maui struct {
 
 	// The state of a pass's walk down the queue.
 	pending []*sim.Job // held reservations not reached yet: all rank below
-	next    []*sim.Job // the jobs holding a reservation after the pass
-	nres    int        // reservations kept or made so far
+	next    []*sim.Job // the reservations kept or made so far: those held after the pass
 	last    sim.Time   // the latest of them, or now
 	blocked bool       // a job ranked above the current one waits
 	wake    sim.Time   // the earliest of them; 0 if none
@@ -180,11 +178,11 @@ func NewMaui(c MauiConfig) (*Maui, error) {
 	if c.ReservationDepth < 0 {
 		return nil, fmt.Errorf("parameter \"reservation_depth\": %d is negative", c.ReservationDepth)
 	}
-	o, mo, err := newMauiOrder(c.Weights, c.QoS, c.Fairshare)
+	o, _, err := newMauiOrder(c.Weights, c.QoS, c.Fairshare)
 	if err != nil {
 		return nil, err
 	}
-	return &Maui{rank: newRanked(o), order: mo, depth: c.ReservationDepth, backfill: c.Backfill, gains: 1}, nil
+	return &Maui{rank: newRanked(o), depth: c.ReservationDepth, backfill: c.Backfill, gains: 1}, nil
 }
 
 // Name returns "maui".
@@ -229,11 +227,11 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 
 	m.pending = append(m.pending[:0], m.held...)
 	m.next = m.next[:0]
-	m.nres, m.last, m.blocked, m.wake = 0, now, false, 0
+	m.last, m.blocked, m.wake = now, false, 0
 	for _, j := range q {
 		if old := m.at[j.Seq]; old >= 0 {
 			m.unpend(j)
-			if m.nres < m.depth {
+			if len(m.next) < m.depth {
 				m.keep(now, j, old)
 				continue
 			}
@@ -242,7 +240,7 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		// j outranks every pending reservation: it may take their room.
 		lifted := false
 		if len(m.pending) > 0 {
-			if m.nres >= m.depth {
+			if len(m.next) >= m.depth {
 				m.releasePending() // they rank below reservation_depth reserved jobs
 			} else {
 				for _, p := range m.pending {
@@ -257,7 +255,7 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		if lifted {
 			m.relay()
 		}
-		if len(m.pending) == 0 && m.nres >= m.depth && (m.blocked && !m.backfill || m.prof.FreeAt(now)[sim.Procs] == 0) {
+		if len(m.pending) == 0 && len(m.next) >= m.depth && (m.blocked && !m.backfill || m.prof.FreeAt(now)[sim.Procs] == 0) {
 			break // nothing left to reserve, release or start
 		}
 	}
@@ -304,7 +302,7 @@ func (m *Maui) place(now sim.Time, j *sim.Job) error {
 		return nil
 	}
 	m.blocked = true
-	if m.nres >= m.depth {
+	if len(m.next) >= m.depth {
 		return nil
 	}
 	from := m.from(now)
@@ -345,7 +343,6 @@ func (m *Maui) giveBack(t, dur sim.Time, need sim.Resources) {
 
 // reserved records that j holds a reservation at t after this pass.
 func (m *Maui) reserved(j *sim.Job, t sim.Time) {
-	m.nres++
 	m.blocked, m.last = true, max(m.last, t)
 	m.next = append(m.next, j)
 	if m.wake == 0 || t < m.wake {

@@ -7,14 +7,15 @@ import (
 	"github.com/schedsweep/schedsweep/sim"
 )
 
-// capacityView is a sim.View that only knows the capacity, which is all
-// Fairshare.Started reads.
-type capacityView struct{ c sim.Resources }
-
-func (capacityView) Waiting() []*sim.Job       { return nil }
-func (capacityView) Running() []sim.Allocation { return nil }
-func (v capacityView) Free() sim.Resources     { return v.c }
-func (v capacityView) Capacity() sim.Resources { return v.c }
+// priority returns j's Maui priority at now: its key plus the term the key
+// leaves out, the same for every job at a pass.
+func (o *mauiOrder) priority(now sim.Time, j *sim.Job) float64 {
+	total := 0.0
+	if o.fs != nil {
+		total = o.fs.TotalUsage(now)
+	}
+	return o.key(now, j, o.base(j), total) + o.w.QueueTime*float64(now)/60
+}
 
 // TestMauiPriority works out each factor of a job's priority by hand.
 func TestMauiPriority(t *testing.T) {
@@ -39,7 +40,7 @@ func TestMauiPriority(t *testing.T) {
 	// usage.
 	o.Submitted(0, past)
 	o.Submitted(0, j)
-	o.Started(0, capacityView{past.Need}, []*sim.Job{past})
+	o.Started(0, CapView(past.Need), []*sim.Job{past})
 	o.Finished(100, past, 100)
 	o.Submitted(300, heavy)
 	const now = 600

@@ -40,18 +40,6 @@ func TestMauiSpecialCases(t *testing.T) {
 	}
 }
 
-// sameSchedule runs policies got and want on recs and machine c and fails
-// t, naming what, unless they give the same schedule; got must pass Verify
-// with checks.
-func sameSchedule(t *testing.T, what string, c sim.Resources, recs []sim.Record, got, want sim.Policy, checks simtest.Checks) {
-	t.Helper()
-	g, _ := simtest.Run(t, c, got, recs, sim.Options{}, checks)
-	w, _ := simtest.Run(t, c, want, recs, sim.Options{}, simtest.Checks{})
-	if diff := cmp.Diff(scheduleLines(w), scheduleLines(g)); diff != "" {
-		t.Fatalf("%s: schedules differ (-%s +%s):\n%s", what, want.Name(), got.Name(), diff)
-	}
-}
-
 // TestMauiPromises checks the promises behind two golden schedules: with
 // two reservations, job 4 is promised a start only once job 2 has started
 // and frees a reservation slot; with the expansion factor, job 3

@@ -120,15 +120,6 @@ func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
 	return k
 }
 
-// priority returns j's Maui priority at now.
-func (o *mauiOrder) priority(now sim.Time, j *sim.Job) float64 {
-	total := 0.0
-	if o.fs != nil {
-		total = o.fs.TotalUsage(now)
-	}
-	return o.key(now, j, o.base(j), total) + o.w.QueueTime*float64(now)/60
-}
-
 // xfactor is (wait + requested)/requested, a requested time below one
 // second counting as one second.
 func xfactor(now sim.Time, j *sim.Job) float64 {

@@ -194,3 +194,46 @@ func isArrival(o Order) bool {
 	_, ok := o.(Arrival)
 	return ok
 }
+
+// userTable is the per-user state of an ObservingOrder that ranks jobs by
+// their users (Fairshare, Accuracy): one U for each user seen so far, in
+// the order they appeared, and the user of each submitted job. Orders embed
+// it.
+type userTable[U any] struct {
+	users   []U
+	index   map[int32]int32 // user number → index in users
+	jobUser []int32         // by Job.Seq: index in users; -1 if not submitted
+}
+
+// register records j's user, appending a zero U for a user not seen
+// before, and returns the user's index and whether it is new (its U for
+// the caller to fill in).
+func (t *userTable[U]) register(j *sim.Job) (ui int32, isNew bool) {
+	for len(t.jobUser) <= j.Seq {
+		t.jobUser = append(t.jobUser, -1)
+	}
+	ui, seen := t.index[j.User]
+	if !seen {
+		if t.index == nil {
+			t.index = make(map[int32]int32)
+		}
+		ui = int32(len(t.users))
+		var zero U
+		t.users = append(t.users, zero)
+		t.index[j.User] = ui
+	}
+	t.jobUser[j.Seq] = ui
+	return ui, !seen
+}
+
+// user returns the state of j's user; j must have been registered.
+func (t *userTable[U]) user(j *sim.Job) *U { return &t.users[t.jobUser[j.Seq]] }
+
+// lookup returns the state of user, or false for a user not seen.
+func (t *userTable[U]) lookup(user int32) (*U, bool) {
+	ui, ok := t.index[user]
+	if !ok {
+		return nil, false
+	}
+	return &t.users[ui], true
+}

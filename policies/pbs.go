@@ -69,7 +69,6 @@ const DefaultMaxStarve sim.Time = 86400
 //   - with overruns (sim.Options.AllowOverrun) a job past its estimate is
 //     taken to end one second from now when the promise is computed.
 type PBSFIFO struct {
-	name      string
 	maxStarve sim.Time
 	guard     bool
 
@@ -85,11 +84,11 @@ var _ sim.Policy = (*PBSFIFO)(nil)
 // NewPBSFIFO returns PBS's FIFO scheduler with the starving-job guard at
 // maxStarve (≥ 0) if guard is true, plain first fit otherwise.
 func NewPBSFIFO(guard bool, maxStarve sim.Time) *PBSFIFO {
-	return &PBSFIFO{name: "pbs-fifo", maxStarve: maxStarve, guard: guard}
+	return &PBSFIFO{maxStarve: maxStarve, guard: guard}
 }
 
 // Name returns "pbs-fifo".
-func (p *PBSFIFO) Name() string { return p.name }
+func (p *PBSFIFO) Name() string { return "pbs-fifo" }
 
 // starving reports whether j has waited long enough to stop the queue.
 func (p *PBSFIFO) starving(now sim.Time, j *sim.Job) bool {

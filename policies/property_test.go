@@ -2,6 +2,7 @@ package policies_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -222,12 +223,22 @@ func TestFairshareOneUser(t *testing.T) {
 			recs[i].User = 5
 		}
 		for _, p := range pairs {
-			plain, _ := simtest.Run(t, c, golden(t, p.plain).new(t), recs, sim.Options{}, simtest.Checks{})
-			fair, _ := simtest.Run(t, c, golden(t, p.fair).new(t, "half_life=100"), recs, sim.Options{}, simtest.Checks{})
-			if diff := cmp.Diff(scheduleLines(plain), scheduleLines(fair)); diff != "" {
-				t.Fatalf("seed %d: one user's jobs under %s differ from %s (-plain +fair):\n%s", seed, p.fair, p.plain, diff)
-			}
+			fair := golden(t, p.fair)
+			sameSchedule(t, fmt.Sprintf("seed %d, one user's jobs", seed), c, recs,
+				fair.new(t, "half_life=100"), golden(t, p.plain).new(t), fair.checks)
 		}
+	}
+}
+
+// sameSchedule runs policies got and want on recs and machine c and fails
+// t, naming what, unless they give the same schedule; both must pass
+// Verify with checks.
+func sameSchedule(t *testing.T, what string, c sim.Resources, recs []sim.Record, got, want sim.Policy, checks simtest.Checks) {
+	t.Helper()
+	g, _ := simtest.Run(t, c, got, recs, sim.Options{}, checks)
+	w, _ := simtest.Run(t, c, want, recs, sim.Options{}, checks)
+	if diff := cmp.Diff(scheduleLines(w), scheduleLines(g)); diff != "" {
+		t.Fatalf("%s: schedules differ (-%s +%s):\n%s", what, want.Name(), got.Name(), diff)
 	}
 }
 

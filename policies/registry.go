@@ -51,7 +51,7 @@ func (p *OrderParams) order() (Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	acc, err := accuracyOrder(p.Window, p.NewUser)
+	acc, err := NewAccuracy(AccuracyConfig{Window: p.Window, NewUser: p.NewUser})
 	if err != nil {
 		return nil, err
 	}
@@ -84,9 +84,22 @@ func fairshareParams(halfLife sim.Time, usage, shares string) (FairshareConfig, 
 	return FairshareConfig{HalfLife: halfLife, Usage: u, Shares: s}, nil
 }
 
-func orderParams() any {
+func orderParams() *OrderParams {
 	acc := DefaultAccuracyConfig()
 	return &OrderParams{Order: "arrival", HalfLife: DefaultHalfLife, Usage: UsageProcs.String(), Window: acc.Window, NewUser: acc.NewUser}
+}
+
+// entry is the Entry of a policy whose parameters are a P: Params returns
+// defaults(), and New hands build its params as a *P, the defaults when
+// params is nil.
+func entry[P any](name, summary string, defaults func() *P, build func(*P) (sim.Policy, error)) Entry {
+	return Entry{name, summary, func() any { return defaults() }, func(params any) (sim.Policy, error) {
+		p, _ := params.(*P)
+		if p == nil {
+			p = defaults()
+		}
+		return build(p)
+	}}
 }
 
 // plain adapts a constructor without parameters.
@@ -94,14 +107,9 @@ func plain(f func() sim.Policy) func(any) (sim.Policy, error) {
 	return func(any) (sim.Policy, error) { return f(), nil }
 }
 
-// ordered adapts a constructor that takes a queue order; nil params are the
-// defaults.
-func ordered[P sim.Policy](f func(Order) P) func(any) (sim.Policy, error) {
-	return func(params any) (sim.Policy, error) {
-		p, _ := params.(*OrderParams)
-		if p == nil {
-			p = orderParams().(*OrderParams)
-		}
+// ordered adapts a constructor that takes a queue order.
+func ordered[P sim.Policy](f func(Order) P) func(*OrderParams) (sim.Policy, error) {
+	return func(p *OrderParams) (sim.Policy, error) {
 		o, err := p.order()
 		if err != nil {
 			return nil, err
@@ -126,7 +134,7 @@ type TierParams struct {
 	Progress       string   `hcl:"progress,optional" doc:"background progress per second: literal, alpha * min(usage, idle share) as the paper writes it, or normalised, alpha * min(1, idle share / usage)"`
 }
 
-func tierParams() any {
+func tierParams() *TierParams {
 	c := tier.DefaultConfig()
 	pp := c.Paper
 	return &TierParams{
@@ -154,14 +162,9 @@ func (p *TierParams) Config() tier.Config {
 }
 
 // twoTier adapts a two-tier policy's constructor: the policy runs on the
-// two-tier engine with the machine model of its parameters (nil: the
-// defaults).
-func twoTier(f func() *TwoTier) func(any) (sim.Policy, error) {
-	return func(params any) (sim.Policy, error) {
-		p, _ := params.(*TierParams)
-		if p == nil {
-			p = tierParams().(*TierParams)
-		}
+// two-tier engine with the machine model of its parameters.
+func twoTier(f func() *TwoTier) func(*TierParams) (sim.Policy, error) {
+	return func(p *TierParams) (sim.Policy, error) {
 		s, err := tier.New(f(), p.Config())
 		if err != nil {
 			return nil, err
@@ -175,30 +178,30 @@ func twoTier(f func() *TwoTier) func(any) (sim.Policy, error) {
 func newOrderedFCFS(o Order) *List { return NewList(qualified("fcfs", o), o) }
 
 var builtin = [...]Entry{
-	{"fcfs", "strict list scheduling, first-come first-served unless order says otherwise: nothing passes a blocked head",
-		orderParams, ordered(newOrderedFCFS)},
+	entry("fcfs", "strict list scheduling, first-come first-served unless order says otherwise: nothing passes a blocked head",
+		orderParams, ordered(newOrderedFCFS)),
 	{"sjf", "strict shortest-job-first by requested time, ties by arrival",
 		nil, plain(func() sim.Policy { return NewSJF() })},
-	{"easy", "EASY backfilling: a reservation for the head job, backfill around it",
-		orderParams, ordered(NewEASY)},
-	{"conservative", "conservative backfilling: every waiting job holds a reservation",
-		orderParams, ordered(NewConservative)},
-	{"psp", "Penalty Scheduling Policy: EASY backfilling, users with accurate recent estimates first",
-		pspParams, newPSP},
-	{"backfill-balanced", "Backfill Balanced (Leinberger et al. 1999): EASY that backfills the candidate that best balances every resource kind first",
-		balancedParams, newBB},
+	entry("easy", "EASY backfilling: a reservation for the head job, backfill around it",
+		orderParams, ordered(NewEASY)),
+	entry("conservative", "conservative backfilling: every waiting job holds a reservation",
+		orderParams, ordered(NewConservative)),
+	entry("psp", "Penalty Scheduling Policy: EASY backfilling, users with accurate recent estimates first",
+		pspParams, newPSP),
+	entry("backfill-balanced", "Backfill Balanced (Leinberger et al. 1999): EASY that backfills the candidate that best balances every resource kind first",
+		balancedParams, newBB),
 	{"improved-backfill-balanced", "Improved Backfill Balanced (Liu et al. 2016): EASY that backfills every candidate that does not worsen the balance of resource kinds",
 		nil, plain(func() sim.Policy { return NewIBB() })},
-	{"pbs-fifo", "PBS's FIFO scheduler: first fit in arrival order, stopped by a job starving past max_starve",
-		pbsParams, newPBSFIFO},
-	{"maui", "the Maui scheduler: weighted priorities, reservations for the top jobs, backfill around them",
-		mauiParams, newMaui},
-	{"keasy", "two-tier EASY (foreground and background VM per processor); a background job moved to the foreground elsewhere is killed and restarted",
-		tierParams, twoTier(NewKEASY)},
-	{"reasy", "two-tier EASY; a background job stays on its processors and gets a reservation there",
-		tierParams, twoTier(NewREASY)},
-	{"measy", "two-tier EASY; a background job moved to the foreground elsewhere migrates, paying the migration cost",
-		tierParams, twoTier(NewMEASY)},
+	entry("pbs-fifo", "PBS's FIFO scheduler: first fit in arrival order, stopped by a job starving past max_starve",
+		pbsParams, newPBSFIFO),
+	entry("maui", "the Maui scheduler: weighted priorities, reservations for the top jobs, backfill around them",
+		mauiParams, newMaui),
+	entry("keasy", "two-tier EASY (foreground and background VM per processor); a background job moved to the foreground elsewhere is killed and restarted",
+		tierParams, twoTier(NewKEASY)),
+	entry("reasy", "two-tier EASY; a background job stays on its processors and gets a reservation there",
+		tierParams, twoTier(NewREASY)),
+	entry("measy", "two-tier EASY; a background job moved to the foreground elsewhere migrates, paying the migration cost",
+		tierParams, twoTier(NewMEASY)),
 }
 
 // PBSParams are the parameters of "pbs-fifo", named as in PBS's
@@ -208,13 +211,9 @@ type PBSParams struct {
 	MaxStarve    sim.Time `hcl:"max_starve,optional" doc:"seconds a job waits before it starves; default one day, PBS's; 0 makes the policy FCFS"`
 }
 
-func pbsParams() any { return &PBSParams{HelpStarving: true, MaxStarve: DefaultMaxStarve} }
+func pbsParams() *PBSParams { return &PBSParams{HelpStarving: true, MaxStarve: DefaultMaxStarve} }
 
-func newPBSFIFO(params any) (sim.Policy, error) {
-	p, _ := params.(*PBSParams)
-	if p == nil {
-		p = pbsParams().(*PBSParams)
-	}
+func newPBSFIFO(p *PBSParams) (sim.Policy, error) {
 	if p.MaxStarve < 0 {
 		return nil, fmt.Errorf("parameter \"max_starve\": %d is a negative number of seconds", p.MaxStarve)
 	}
@@ -237,7 +236,7 @@ type MauiParams struct {
 	Backfill         bool     `hcl:"backfill,optional" doc:"BACKFILLPOLICY: true (FIRSTFIT, Maui's default) starts lower-priority jobs that delay no reservation; false (NONE) starts jobs only in priority order"`
 }
 
-func mauiParams() any {
+func mauiParams() *MauiParams {
 	c := DefaultMauiConfig()
 	return &MauiParams{
 		QueueTimeWeight:  c.Weights.QueueTime,
@@ -248,11 +247,7 @@ func mauiParams() any {
 	}
 }
 
-func newMaui(params any) (sim.Policy, error) {
-	p, _ := params.(*MauiParams)
-	if p == nil {
-		p = mauiParams().(*MauiParams)
-	}
+func newMaui(p *MauiParams) (sim.Policy, error) {
 	fc, err := fairshareParams(p.HalfLife, p.Usage, p.Shares)
 	if err != nil {
 		return nil, err

@@ -1,8 +1,8 @@
 // Package params reads and sets the fields of a parameter struct by the
 // names in its `hcl` tags, so that a model's or policy's parameters are named
 // the same on the command line (--param k=v) and in experiment files.
-// The command line, runner/spec and runner call it; workloads and policies
-// only tag their parameter structs for it.
+// workloads and policies only declare such structs (their tests set them
+// through it); runner/spec, runner and the command line read and set them.
 //
 // A parameter struct is a struct whose exported fields carry
 // `hcl:"name,optional"` and a one-line `doc:"..."`; supported field types are
