@@ -70,6 +70,9 @@ type TwoTier struct {
 	how  deployMode
 	plan tier.Plan
 	rank ranked // the waiting jobs by estimate, for step 3
+	// waiting is the pass's view as ranked reads it; a field, so that
+	// handing it over as a sim.View does not allocate twice a pass.
+	waiting waitingOnly
 
 	head   *sim.Job // the job holding the reservation, nil if none
 	headAt sim.Time
@@ -115,6 +118,7 @@ func (p *TwoTier) Name() string { return p.name }
 // Schedule runs one pass: steps 1, 2 and 3.
 func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 	p.plan.Reset(v)
+	p.waiting.v = v
 	p.started, p.took = p.started[:0], p.took[:0]
 	p.promise, p.withdraw = p.promise[:0], p.withdraw[:0]
 	u := v.Waiting()
@@ -164,7 +168,7 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 
 	var q []*sim.Job
 	if p.plan.OpenBackground() > 0 { // else skip sorting the queue
-		q = p.rank.jobs(now, waitingOnly{v})
+		q = p.rank.jobs(now, &p.waiting)
 	}
 	for _, j := range q {
 		k := p.plan.OpenBackground()
@@ -180,7 +184,7 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 			}
 		}
 	}
-	p.rank.took(now, waitingOnly{v}, p.took)
+	p.rank.took(now, &p.waiting, p.took)
 	return tier.Decision{Actions: p.plan.Actions(), Promise: p.promise, Withdraw: p.withdraw}, nil
 }
 
@@ -403,7 +407,7 @@ func mergeBySeq(dst, a, b []*sim.Job) []*sim.Job {
 // ranked reads of one.
 type waitingOnly struct{ v tier.View }
 
-func (w waitingOnly) Waiting() []*sim.Job     { return w.v.Waiting() }
-func (waitingOnly) Running() []sim.Allocation { return nil }
-func (waitingOnly) Free() sim.Resources       { return sim.Resources{} }
-func (waitingOnly) Capacity() sim.Resources   { return sim.Resources{} }
+func (w *waitingOnly) Waiting() []*sim.Job     { return w.v.Waiting() }
+func (*waitingOnly) Running() []sim.Allocation { return nil }
+func (*waitingOnly) Free() sim.Resources       { return sim.Resources{} }
+func (*waitingOnly) Capacity() sim.Resources   { return sim.Resources{} }
