@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
@@ -87,20 +86,7 @@ func (gp goldenPolicy) runs(c sim.Resources) bool {
 // new builds the policy, with the extra parameters after its own.
 func (gp goldenPolicy) new(t testing.TB, extra ...string) sim.Policy {
 	t.Helper()
-	e, err := policies.Lookup(gp.entry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p any
-	if e.Params != nil {
-		p = e.Params()
-		if err := params.SetAll(p, append(slices.Clip(gp.params), extra...)); err != nil {
-			t.Fatalf("%s: %v", gp.name, err)
-		}
-	} else if len(gp.params)+len(extra) > 0 {
-		t.Fatalf("%s: policy %s takes no parameters", gp.name, gp.entry)
-	}
-	pol, err := e.New(p)
+	pol, err := policies.New(gp.entry, append(slices.Clip(gp.params), extra...)...)
 	if err != nil {
 		t.Fatalf("%s: %v", gp.name, err)
 	}

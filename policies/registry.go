@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/internal/suggest"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/tier"
@@ -267,7 +268,11 @@ func newMaui(p *MauiParams) (sim.Policy, error) {
 }
 
 // NewDefault builds the policy called name with its default parameters.
-func NewDefault(name string) (sim.Policy, error) {
+func NewDefault(name string) (sim.Policy, error) { return New(name) }
+
+// New builds the policy called name with its default parameters changed by
+// settings, each "name=value" as params.SetAll reads them.
+func New(name string, settings ...string) (sim.Policy, error) {
 	e, err := Lookup(name)
 	if err != nil {
 		return nil, err
@@ -275,6 +280,11 @@ func NewDefault(name string) (sim.Policy, error) {
 	var p any
 	if e.Params != nil {
 		p = e.Params()
+		if err := params.SetAll(p, settings); err != nil {
+			return nil, err
+		}
+	} else if len(settings) > 0 {
+		return nil, fmt.Errorf("policy %s takes no parameters", name)
 	}
 	return e.New(p)
 }

@@ -76,20 +76,15 @@ func TestOrderParams(t *testing.T) {
 		{"psp", []string{"accuracy_window=20", "new_user_priority=1"}, "psp", false},
 		{"psp", []string{"accuracy_window=-3"}, `parameter "accuracy_window": -3 is not in 1..1000 jobs`, true},
 		{"psp", []string{"new_user_priority=9"}, `parameter "new_user_priority": 9 is not in 1..5`, true},
+		// What New itself refuses: a setting the policy does not have, any
+		// setting of a policy without parameters, an unknown policy.
+		{"easy", []string{"reservation_depth=2"}, `reservation_depth`, true},
+		{"sjf", []string{"order=sjf"}, "policy sjf takes no parameters", true},
+		{"esay", nil, `unknown policy "esay" (did you mean "easy"?)`, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.policy+" "+strings.Join(tc.set, " "), func(t *testing.T) {
-			e, err := policies.Lookup(tc.policy)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pp := e.Params()
-			for _, a := range tc.set {
-				if err := params.SetAll(pp, []string{a}); err != nil {
-					t.Fatalf("setting %s: %v", a, err)
-				}
-			}
-			p, err := e.New(pp)
+			p, err := policies.New(tc.policy, tc.set...)
 			switch {
 			case tc.bad && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("%s with %v: got error %v; want one containing %q", tc.policy, tc.set, err, tc.want)

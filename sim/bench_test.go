@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -108,18 +107,7 @@ func BenchmarkSimulate(b *testing.B) {
 // name=value parameters.
 func newPolicy(tb testing.TB, name string, set ...string) sim.Policy {
 	tb.Helper()
-	e, err := policies.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var p any
-	if e.Params != nil {
-		p = e.Params()
-		if err := params.SetAll(p, set); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	pol, err := e.New(p)
+	pol, err := policies.New(name, set...)
 	if err != nil {
 		tb.Fatal(err)
 	}
