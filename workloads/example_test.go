@@ -133,7 +133,7 @@ func ExampleNewJann() {
 	// job 3: submit 2093, 3 procs, runs 154 s
 	// job 4: submit 2413, 1 procs, runs 13115 s
 	// job 5: submit 2537, 3 procs, runs 31411 s
-	// jann: interarrival_scale -1 is outside (0, 1e6]
+	// jann: parameter "interarrival_scale": "-1" is outside (0, 1e6]
 }
 
 func ExampleNewFeitelson() {

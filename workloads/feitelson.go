@@ -163,14 +163,14 @@ const (
 // its value.
 func (p FeitelsonParams) Validate() error {
 	if p.Procs < 1 || p.Procs > maxModelProcs {
-		return fmt.Errorf("procs %d is outside 1..%d", p.Procs, maxModelProcs)
+		return paramError("feitelson", "procs", p.Procs, fmt.Sprintf("is outside 1..%d", maxModelProcs))
 	}
 	for _, c := range []struct {
 		name string
 		v    float64
 	}{{"mean_interarrival", p.MeanInterarrival}, {"short_mean", p.ShortMean}, {"long_mean", p.LongMean}} {
 		if !(c.v > 0 && c.v <= maxModelTime) {
-			return fmt.Errorf("%s %v is outside (0, %g] seconds", c.name, c.v, maxModelTime)
+			return paramError("feitelson", c.name, c.v, fmt.Sprintf("is outside (0, %g] seconds", maxModelTime))
 		}
 	}
 	for _, c := range []struct {
@@ -179,24 +179,24 @@ func (p FeitelsonParams) Validate() error {
 	}{{"harmonic_order", p.HarmonicOrder}, {"serial_weight", p.SerialWeight}, {"pow2_factor", p.Pow2Factor},
 		{"pow2_extra", p.Pow2Extra}, {"repeat_exponent", p.RepeatExponent}} {
 		if !(c.v >= 0 && c.v <= 1e6) {
-			return fmt.Errorf("%s %v is outside [0, 1e6]", c.name, c.v)
+			return paramError("feitelson", c.name, c.v, "is outside [0, 1e6]")
 		}
 	}
 	if !(p.LongProb >= 0 && p.LongProb <= 1) {
-		return fmt.Errorf("long_prob %v is outside [0, 1]", p.LongProb)
+		return paramError("feitelson", "long_prob", p.LongProb, "is outside [0, 1]")
 	}
 	if math.IsNaN(p.LongProbSlope) || math.IsInf(p.LongProbSlope, 0) {
-		return fmt.Errorf("long_prob_slope %v is not a finite number", p.LongProbSlope)
+		return paramError("feitelson", "long_prob_slope", p.LongProbSlope, "is not a finite number")
 	}
 	if p.MaxRuns < 1 || p.MaxRuns > maxModelRuns {
-		return fmt.Errorf("max_runs %d is outside 1..%d", p.MaxRuns, maxModelRuns)
+		return paramError("feitelson", "max_runs", p.MaxRuns, fmt.Sprintf("is outside 1..%d", maxModelRuns))
 	}
 	var total float64
 	for _, w := range feitelsonSizeWeights(p) {
 		total += w
 	}
 	if !(total > 0) {
-		return fmt.Errorf("serial_weight %v, pow2_factor %v and pow2_extra %v leave no size with a positive weight on %d processors",
+		return fmt.Errorf("feitelson: serial_weight %v, pow2_factor %v and pow2_extra %v leave no size with a positive weight on %d processors",
 			p.SerialWeight, p.Pow2Factor, p.Pow2Extra, p.Procs)
 	}
 	return nil
@@ -240,7 +240,7 @@ func (p FeitelsonParams) expect() feitelsonExpect {
 // Procs and MaxRuns entries.
 func NewFeitelson(p FeitelsonParams, seed uint64) (*Feitelson, error) {
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("feitelson: %w", err)
+		return nil, err
 	}
 	f := &Feitelson{
 		p:        p,

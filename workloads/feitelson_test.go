@@ -292,15 +292,15 @@ func TestFeitelsonBadParams(t *testing.T) {
 		edit func(*FeitelsonParams)
 		want string
 	}{
-		{"zero procs", func(p *FeitelsonParams) { p.Procs = 0 }, "feitelson: procs 0 is outside 1..1048576"},
-		{"negative interarrival", func(p *FeitelsonParams) { p.MeanInterarrival = -5 }, "mean_interarrival -5 is outside (0, 1e+09] seconds"},
-		{"NaN short mean", func(p *FeitelsonParams) { p.ShortMean = math.NaN() }, "short_mean NaN is outside"},
-		{"infinite long mean", func(p *FeitelsonParams) { p.LongMean = math.Inf(1) }, "long_mean +Inf is outside"},
-		{"negative harmonic order", func(p *FeitelsonParams) { p.HarmonicOrder = -1 }, "harmonic_order -1 is outside [0, 1e6]"},
-		{"negative pow2 factor", func(p *FeitelsonParams) { p.Pow2Factor = -2 }, "pow2_factor -2 is outside"},
-		{"long prob above one", func(p *FeitelsonParams) { p.LongProb = 1.2 }, "long_prob 1.2 is outside [0, 1]"},
-		{"NaN slope", func(p *FeitelsonParams) { p.LongProbSlope = math.NaN() }, "long_prob_slope NaN is not a finite number"},
-		{"zero max runs", func(p *FeitelsonParams) { p.MaxRuns = 0 }, "max_runs 0 is outside"},
+		{"zero procs", func(p *FeitelsonParams) { p.Procs = 0 }, `feitelson: parameter "procs": "0" is outside 1..1048576`},
+		{"negative interarrival", func(p *FeitelsonParams) { p.MeanInterarrival = -5 }, `parameter "mean_interarrival": "-5" is outside (0, 1e+09] seconds`},
+		{"NaN short mean", func(p *FeitelsonParams) { p.ShortMean = math.NaN() }, `parameter "short_mean": "NaN" is outside`},
+		{"infinite long mean", func(p *FeitelsonParams) { p.LongMean = math.Inf(1) }, `parameter "long_mean": "+Inf" is outside`},
+		{"negative harmonic order", func(p *FeitelsonParams) { p.HarmonicOrder = -1 }, `parameter "harmonic_order": "-1" is outside [0, 1e6]`},
+		{"negative pow2 factor", func(p *FeitelsonParams) { p.Pow2Factor = -2 }, `parameter "pow2_factor": "-2" is outside`},
+		{"long prob above one", func(p *FeitelsonParams) { p.LongProb = 1.2 }, `parameter "long_prob": "1.2" is outside [0, 1]`},
+		{"NaN slope", func(p *FeitelsonParams) { p.LongProbSlope = math.NaN() }, `parameter "long_prob_slope": "NaN" is not a finite number`},
+		{"zero max runs", func(p *FeitelsonParams) { p.MaxRuns = 0 }, `parameter "max_runs": "0" is outside`},
 		{"no size left", func(p *FeitelsonParams) { p.Procs, p.SerialWeight, p.Pow2Factor, p.Pow2Extra = 2, 0, 0, 0 },
 			"serial_weight 0, pow2_factor 0 and pow2_extra 0 leave no size with a positive weight on 2 processors"},
 	}

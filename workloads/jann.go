@@ -128,10 +128,10 @@ func DefaultJannParams() JannParams { return JannParams{Procs: 320, Interarrival
 // its value.
 func (p JannParams) Validate() error {
 	if p.Procs < 1 || p.Procs > maxModelProcs {
-		return fmt.Errorf("procs %d is outside 1..%d", p.Procs, maxModelProcs)
+		return paramError("jann", "procs", p.Procs, fmt.Sprintf("is outside 1..%d", maxModelProcs))
 	}
 	if !(p.InterarrivalScale > 0 && p.InterarrivalScale <= 1e6) {
-		return fmt.Errorf("interarrival_scale %v is outside (0, 1e6]", p.InterarrivalScale)
+		return paramError("jann", "interarrival_scale", p.InterarrivalScale, "is outside (0, 1e6]")
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func NewJann(p JannParams, seed uint64) (*Jann, error) {
 // at or below p.Procs. It does not keep ranges.
 func NewJannRanges(p JannParams, ranges []JannRange, seed uint64) (*Jann, error) {
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("jann: %w", err)
+		return nil, err
 	}
 	j := &Jann{sizes: NewStream(seed, StreamSizes), runtimes: NewStream(seed, StreamRuntimes)}
 	for i, r := range ranges {

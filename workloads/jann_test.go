@@ -146,9 +146,9 @@ func TestJannBadParams(t *testing.T) {
 		ranges []JannRange
 		want   string
 	}{
-		{"zero procs", JannParams{Procs: 0, InterarrivalScale: 1}, good, "jann: procs 0 is outside 1..1048576"},
-		{"zero scale", JannParams{Procs: 320, InterarrivalScale: 0}, good, "interarrival_scale 0 is outside (0, 1e6]"},
-		{"NaN scale", JannParams{Procs: 320, InterarrivalScale: math.NaN()}, good, "interarrival_scale NaN is outside"},
+		{"zero procs", JannParams{Procs: 0, InterarrivalScale: 1}, good, `jann: parameter "procs": "0" is outside 1..1048576`},
+		{"zero scale", JannParams{Procs: 320, InterarrivalScale: 0}, good, `parameter "interarrival_scale": "0" is outside (0, 1e6]`},
+		{"NaN scale", JannParams{Procs: 320, InterarrivalScale: math.NaN()}, good, `parameter "interarrival_scale": "NaN" is outside`},
 		{"inverted range", DefaultJannParams(), bad(func(r *JannRange) { r.Lo, r.Hi = 8, 5 }),
 			"jann: range 2: sizes 8..5 are not 1 ≤ lo ≤ hi"},
 		{"bad interarrival", DefaultJannParams(), bad(func(r *JannRange) { r.Interarrival.Order = 0 }),
