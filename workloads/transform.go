@@ -147,15 +147,18 @@ func Map(src sim.Source, change func(*sim.Record) error) sim.Source {
 type mapped struct {
 	src    sim.Source
 	change func(*sim.Record) error
+	// cur is the job being changed: change takes a pointer, and a pointer
+	// to a local would move every job to the heap.
+	cur sim.Record
 }
 
 func (m *mapped) Next() (sim.Record, error) {
-	r, err := m.src.Next()
-	if err != nil {
-		return r, err
+	var err error
+	if m.cur, err = m.src.Next(); err != nil {
+		return m.cur, err
 	}
-	if err := m.change(&r); err != nil {
+	if err := m.change(&m.cur); err != nil {
 		return sim.Record{}, err
 	}
-	return r, nil
+	return m.cur, nil
 }
