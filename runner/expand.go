@@ -39,14 +39,32 @@ type Run struct {
 	// randomness of the run itself.
 	WorkloadSeed, Seed uint64
 
-	// Values are the axis values by axis name ("workload", "policy",
-	// "load_factor", "seed" (the replicate) and each vary target), as strings in the
-	// form filters compare.
-	Values map[string]string
-
 	// varied holds the vary axes that set a parameter of this run, as the
-	// typed columns of the parameters they set, in axis order.
+	// typed columns of the parameters they set, and set their values, as
+	// filters compare them, both in axis order. Runs of one branch of the
+	// grid share both slices: a sweep of thousands of runs holds its grid
+	// for its whole length, so a run keeps no map of its own.
 	varied []results.Param
+	set    []axisValue
+}
+
+// axisValue is the value a vary axis gives a run, as filters compare it.
+type axisValue struct{ target, text string }
+
+// Values returns the run's axis values by axis name ("workload", "policy",
+// "load_factor", "seed" (the replicate) and each vary target), as strings
+// in the form filters compare.
+func (r *Run) Values() map[string]string {
+	m := map[string]string{
+		"workload":    r.Workload.Name,
+		"policy":      r.Policy.Name,
+		"load_factor": formatFloat(r.LoadFactor),
+		"seed":        strconv.FormatUint(r.Replicate, 10),
+	}
+	for _, a := range r.set {
+		m[a.target] = a.text
+	}
+	return m
 }
 
 // Expand returns the runs of e's sweep in grid order: workloads, then
@@ -55,12 +73,12 @@ type Run struct {
 func Expand(e *spec.Experiment) ([]Run, error) {
 	sw := &e.Sweep
 	var runs []Run
-	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param) error
-	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param) error {
+	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param, set []axisValue) error
+	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param, set []axisValue) error {
 		if axis < len(sw.Vary) {
 			a := sw.Vary[axis]
 			if !(a.Kind == "workload" && a.Block == w.Name || a.Kind == "policy" && a.Block == p.Name) {
-				return walk(w, p, axis+1, values, varied)
+				return walk(w, p, axis+1, values, varied, set)
 			}
 			for _, v := range a.Values {
 				w2, p2, err := applyAxis(w, p, a, v)
@@ -70,15 +88,19 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 				next := copyMap(values)
 				next[a.Target] = v
 				col := axisColumn(a, w2, p2)
-				if err := walk(w2, p2, axis+1, next, append(varied[:len(varied):len(varied)], col)); err != nil {
+				err = walk(w2, p2, axis+1, next,
+					append(varied[:len(varied):len(varied)], col), append(set[:len(set):len(set)], axisValue{a.Target, v}))
+				if err != nil {
 					return err
 				}
 			}
 			return nil
 		}
+		// vals is the filters' view of each run of this branch in turn.
+		vals := copyMap(values)
+		wkey := hash(workloadCanon(w))
 		for _, lf := range sw.LoadFactors {
 			for _, rep := range sw.Seeds {
-				vals := copyMap(values)
 				vals["load_factor"] = formatFloat(lf)
 				vals["seed"] = strconv.FormatUint(rep, 10)
 				if !sw.Keeps(vals) {
@@ -86,9 +108,8 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 				}
 				r := Run{
 					Index: len(runs), Cluster: sw.Cluster, Workload: w, Policy: p,
-					LoadFactor: lf, Replicate: rep, Values: vals, varied: varied,
+					LoadFactor: lf, Replicate: rep, WorkloadKey: wkey, varied: varied, set: set,
 				}
-				r.WorkloadKey = hash(workloadCanon(w))
 				r.Key = hash(runCanon(&r))
 				r.WorkloadSeed = deriveSeed(e.Seed, r.WorkloadKey, rep)
 				r.Seed = deriveSeed(e.Seed, r.Key, rep)
@@ -99,7 +120,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 	}
 	for _, w := range sw.Workloads {
 		for _, p := range sw.Policies {
-			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil); err != nil {
+			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil, nil); err != nil {
 				return nil, err
 			}
 		}

@@ -58,7 +58,7 @@ func TestExpandGrid(t *testing.T) {
 		keys[r.Key] = true
 	}
 	// Grid order: policy, then load factor, then replicate fastest.
-	if got := runs[1].Values; got["seed"] != "2" || got["load_factor"] != "0.5" || got["policy"] != "fcfs" {
+	if got := runs[1].Values(); got["seed"] != "2" || got["load_factor"] != "0.5" || got["policy"] != "fcfs" {
 		t.Errorf("second run: got %v; want fcfs, load 0.5, replicate 2", got)
 	}
 	// Common random numbers: one replicate's workload seed is the same under
@@ -109,14 +109,14 @@ func TestExpandFiltersAndVary(t *testing.T) {
 	}
 	orders := map[string]int{}
 	for _, r := range runs {
-		if r.Values["policy"] == "fcfs" && r.Values["load_factor"] == "2" {
-			t.Errorf("excluded run kept: %v", r.Values)
+		if r.Values()["policy"] == "fcfs" && r.Values()["load_factor"] == "2" {
+			t.Errorf("excluded run kept: %v", r.Values())
 		}
 		if r.Policy.Name == "easy" {
 			o := r.Policy.Params.(*policies.OrderParams).Order
 			orders[o]++
-			if r.Values["policy.easy.order"] != o {
-				t.Errorf("axis value %q but parameter %q", r.Values["policy.easy.order"], o)
+			if r.Values()["policy.easy.order"] != o {
+				t.Errorf("axis value %q but parameter %q", r.Values()["policy.easy.order"], o)
 			}
 		}
 	}
@@ -150,7 +150,7 @@ func TestSimulateRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		byLoad[r.Values["load_factor"]] = res
+		byLoad[r.Values()["load_factor"]] = res
 	}
 	// Same jobs at every load; a load factor of 2 halves the submit times.
 	a, b := byLoad["1"], byLoad["2"]
