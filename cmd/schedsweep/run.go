@@ -22,10 +22,6 @@ import (
 // version is the tool version written into every results file.
 const version = "0.1.0-dev"
 
-// sweepGCPercent is the garbage collector's target during a sweep; see
-// runner's BenchmarkSweep, which runs with the same setting.
-const sweepGCPercent = 400
-
 const runUsage = `Usage: schedsweep run [flags] FILE
 
 Runs the sweep an experiment file declares and writes its results: one
@@ -66,11 +62,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
 	}
 	if os.Getenv("GOGC") == "" {
-		// A sweep allocates a result per run and keeps little: collecting
-		// less often bought 5% of throughput (runner's BenchmarkSweep,
-		// jobs=true, workers=2, GOGC 100 against 400, n=6, p=0.015) for a
-		// modest rise in peak memory. GOGC, if set, wins.
-		debug.SetGCPercent(sweepGCPercent)
+		// GOGC, if set, wins.
+		debug.SetGCPercent(runner.GCPercent)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
