@@ -147,3 +147,10 @@ func writeParquet(path string, sc *arrow.Schema, noStats []string, fill func(*pq
 func errorFor(path string, err error) error {
 	return fmt.Errorf("writing %s: %w", path, err)
 }
+
+// tableBatchRows is batchRows for the runs and users tables, which a sweep
+// streams at its end while it reads its journal back. Their rows go into
+// Arrow builders cell by cell and take some 100 bytes each there, so a
+// 64k-row batch held megabytes more at the end of a long sweep than of a
+// short one; 16k rows still make row groups that readers split work by.
+const tableBatchRows = 16 * 1024

@@ -100,7 +100,7 @@ func (w *tableWriter[R]) append(rows []R) error {
 		for j, c := range w.cols {
 			c.add(w.rb.Field(j), &rows[i])
 		}
-		if w.n++; w.n == batchRows {
+		if w.n++; w.n == tableBatchRows {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -173,14 +173,139 @@ func writeTable[R any](path string, cols []column[R], rows []R, meta Metadata) e
 // It is an error, naming the parameter, for a name to come with two kinds,
 // to repeat within a row, to be empty or to be a fixed column's name. The
 // file is written to a temporary name beside path and renamed into place.
+// To write a sweep's rows without holding them all, use a RunsWriter.
 func WriteRuns(path string, rows []RunRow, meta Metadata) error {
-	head, tail := runColumns()
-	params, err := paramColumns(rows, append(head, tail...))
-	if err != nil {
-		return errorFor(path, err)
+	var pc ParamColumns
+	for i := range rows {
+		if err := pc.Add(rows[i].Key, rows[i].Params); err != nil {
+			return errorFor(path, err)
+		}
 	}
-	return writeTable(path, append(append(head, params...), tail...), rows, meta)
+	w, err := NewRunsWriter(path, &pc, meta)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	if err := w.Append(rows...); err != nil {
+		return err
+	}
+	return w.Close()
 }
+
+// ParamColumns collects the parameter columns of runs.parquet, the union of
+// the runs' parameters in first-seen order, before any row is written: a
+// RunsWriter needs its columns up front, and a sweep knows every run's
+// parameters before it reads back a single row. The zero value is empty.
+type ParamColumns struct {
+	byName map[string]seenParam
+	cols   []column[RunRow]
+}
+
+type seenParam struct {
+	kind Kind
+	key  string // the run that first gave the name
+}
+
+// Add adds the parameters of run key. It is an error, naming the parameter,
+// for a name to come with another kind than an earlier run gave it, to
+// repeat within params, to be empty or to be a fixed column's name.
+func (pc *ParamColumns) Add(key string, params []Param) error {
+	if pc.byName == nil {
+		pc.byName = map[string]seenParam{}
+	}
+	for pi, p := range params {
+		switch {
+		case p.Name == "":
+			return fmt.Errorf("run %q: %w", key, errEmptyName)
+		case fixedRunColumns[p.Name]:
+			return fmt.Errorf("run %q: parameter %q has the name of a fixed column", key, p.Name)
+		case p.Value.Kind < KindString || p.Value.Kind > KindBool:
+			return fmt.Errorf("run %q: parameter %q has invalid %v", key, p.Name, p.Value.Kind)
+		}
+		for _, q := range params[:pi] {
+			if q.Name == p.Name {
+				return fmt.Errorf("run %q: parameter %q given twice", key, p.Name)
+			}
+		}
+		s, ok := pc.byName[p.Name]
+		if !ok {
+			pc.byName[p.Name] = seenParam{p.Value.Kind, key}
+			pc.cols = append(pc.cols, paramColumn(p.Name, p.Value.Kind))
+			continue
+		}
+		if s.kind != p.Value.Kind {
+			return fmt.Errorf("parameter %q is %v in run %q but %v in run %q",
+				p.Name, s.kind, s.key, p.Value.Kind, key)
+		}
+	}
+	return nil
+}
+
+// covers returns an error naming the first parameter of params that has no
+// column of its kind.
+func (pc *ParamColumns) covers(key string, params []Param) error {
+	for _, p := range params {
+		if s, ok := pc.byName[p.Name]; !ok || s.kind != p.Value.Kind {
+			return fmt.Errorf("run %q: parameter %q (%v) has no column of its kind: its run was not added to the ParamColumns", key, p.Name, p.Value.Kind)
+		}
+	}
+	return nil
+}
+
+// fixedRunColumns names runs.parquet's own columns.
+var fixedRunColumns = func() map[string]bool {
+	head, tail := runColumns()
+	m := map[string]bool{}
+	for _, c := range append(head, tail...) {
+		m[c.field.Name] = true
+	}
+	return m
+}()
+
+// RunsWriter streams runs.parquet (the file WriteRuns describes): rows go
+// to disk in row groups of 16k as they are appended. Its parameter columns
+// are fixed when it starts. The file appears at its path only when Close
+// succeeds. A RunsWriter is not safe for concurrent use.
+type RunsWriter struct {
+	w  *tableWriter[RunRow]
+	pc *ParamColumns
+}
+
+// NewRunsWriter starts runs.parquet at path (as a temporary file beside
+// it), creating missing parent directories, with the parameter columns of
+// pc, which must not be given more runs afterwards.
+func NewRunsWriter(path string, pc *ParamColumns, meta Metadata) (*RunsWriter, error) {
+	head, tail := runColumns()
+	w, err := newTableWriter(path, append(append(head, pc.cols...), tail...), meta)
+	if err != nil {
+		return nil, err
+	}
+	return &RunsWriter{w, pc}, nil
+}
+
+// Append adds rows, in order. A row with a parameter pc lacks is an error;
+// after an error the file is gone and every later call fails.
+func (r *RunsWriter) Append(rows ...RunRow) error {
+	if r.w.err != nil {
+		return r.w.err
+	}
+	for i := range rows {
+		if err := r.pc.covers(rows[i].Key, rows[i].Params); err != nil {
+			r.w.abort()
+			r.w.err = errorFor(r.w.pf.af.Path(), err)
+			return r.w.err
+		}
+	}
+	return r.w.append(rows)
+}
+
+// Close writes the remaining rows and the footer and moves the file into
+// place. Later calls fail.
+func (r *RunsWriter) Close() error { return r.w.close() }
+
+// Abort gives the file up, removing its temporary file; nothing appears at
+// the path. It is a no-op after Close or an error, so it can be deferred.
+func (r *RunsWriter) Abort() { r.w.abort() }
 
 // runColumns returns runs.parquet's own columns: those before the
 // parameters and those after.
@@ -220,50 +345,6 @@ func runColumns() (head, tail []column[RunRow]) {
 	}
 	tail = append(tail, floatCol("wall_seconds", func(r *RunRow) float64 { return r.WallSeconds }, nil))
 	return head, tail
-}
-
-// paramColumns returns one column per parameter name of rows, in first-seen
-// order. No name may be one of fixed's.
-func paramColumns(rows []RunRow, fixed []column[RunRow]) ([]column[RunRow], error) {
-	isFixed := map[string]bool{}
-	for _, c := range fixed {
-		isFixed[c.field.Name] = true
-	}
-	type seen struct {
-		kind Kind
-		key  string // the run that first gave the name
-	}
-	byName := map[string]seen{}
-	var cols []column[RunRow]
-	for ri := range rows {
-		r := &rows[ri]
-		for pi, p := range r.Params {
-			switch {
-			case p.Name == "":
-				return nil, fmt.Errorf("run %q: %w", r.Key, errEmptyName)
-			case isFixed[p.Name]:
-				return nil, fmt.Errorf("run %q: parameter %q has the name of a fixed column", r.Key, p.Name)
-			case p.Value.Kind < KindString || p.Value.Kind > KindBool:
-				return nil, fmt.Errorf("run %q: parameter %q has invalid %v", r.Key, p.Name, p.Value.Kind)
-			}
-			for _, q := range r.Params[:pi] {
-				if q.Name == p.Name {
-					return nil, fmt.Errorf("run %q: parameter %q given twice", r.Key, p.Name)
-				}
-			}
-			s, ok := byName[p.Name]
-			if !ok {
-				byName[p.Name] = seen{p.Value.Kind, r.Key}
-				cols = append(cols, paramColumn(p.Name, p.Value.Kind))
-				continue
-			}
-			if s.kind != p.Value.Kind {
-				return nil, fmt.Errorf("parameter %q is %v in run %q but %v in run %q",
-					p.Name, s.kind, s.key, p.Value.Kind, r.Key)
-			}
-		}
-	}
-	return cols, nil
 }
 
 // paramColumn is the nullable column of parameter name, of kind k.
@@ -327,7 +408,7 @@ func WriteUsers(path string, rows []UserRow, meta Metadata) error {
 	return writeTable(path, usersColumns, rows, meta)
 }
 
-// UsersWriter streams users.parquet: rows go to disk in row groups of 64k
+// UsersWriter streams users.parquet: rows go to disk in row groups of 16k
 // as they are appended, so a sweep need not keep every run's rows. The file
 // appears at its path only when Close succeeds. A UsersWriter is not safe
 // for concurrent use.

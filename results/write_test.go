@@ -568,8 +568,8 @@ func TestUsersWriter(t *testing.T) {
 	}
 	tb := readParquet(t, streamed)
 	tb.checkFile(t)
-	if tb.NumRows() != int64(len(rows)) || tb.pq.NumRowGroups() != 3 {
-		t.Errorf("%d rows in %d row groups; want %d in 3", tb.NumRows(), tb.pq.NumRowGroups(), len(rows))
+	if tb.NumRows() != int64(len(rows)) || tb.pq.NumRowGroups() != 10 {
+		t.Errorf("%d rows in %d row groups; want %d in 10 (16k rows a group)", tb.NumRows(), tb.pq.NumRowGroups(), len(rows))
 	}
 }
 
@@ -603,5 +603,64 @@ func TestWriteJobsCorruptResult(t *testing.T) {
 	}
 	if got := dirNames(t, dir); len(got) != 0 {
 		t.Errorf("files left behind: %v", got)
+	}
+}
+
+// TestRunsWriter streams runs.parquet a row at a time, its columns declared
+// up front, and checks the file equals WriteRuns' byte for byte; a row with
+// a parameter that was not declared is an error that leaves nothing behind.
+func TestRunsWriter(t *testing.T) {
+	dir := t.TempDir()
+	rows := runRows()
+	var pc results.ParamColumns
+	for _, r := range rows {
+		if err := pc.Add(r.Key, r.Params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	streamed := filepath.Join(dir, "streamed", "runs.parquet")
+	w, err := results.NewRunsWriter(streamed, &pc, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for _, r := range rows {
+		if err := w.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(dir, "runs.parquet")
+	if err := results.WriteRuns(whole, rows, testMeta); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(streamed)
+	b, _ := os.ReadFile(whole)
+	if !bytes.Equal(a, b) {
+		t.Errorf("streamed file (%d bytes) differs from WriteRuns' (%d bytes)", len(a), len(b))
+	}
+
+	// Declared from the first row only, the others bring new parameters.
+	var first results.ParamColumns
+	if err := first.Add(rows[0].Key, rows[0].Params); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "undeclared")
+	path := filepath.Join(sub, "runs.parquet")
+	w, err = results.NewRunsWriter(path, &first, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Append(rows...)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), `run "r0002": parameter "backfill"`) {
+		t.Fatalf("Append of an undeclared parameter: got %v; want an error naming %s, the run and the parameter", err, path)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("Close after a failed Append: got no error")
+	}
+	if left := dirNames(t, sub); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
 	}
 }

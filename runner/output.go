@@ -218,15 +218,26 @@ func (o *output) tableNames(shard, shards int) (string, string) {
 
 // writeTables writes the runs and users tables of the complete runs, in
 // the given order, reading their rows back from the journal one run at a
-// time: the users table streams, and only the runs table's rows, one per
-// run, are held at once.
+// time. Both tables stream: the runs table's parameter columns come from
+// the runs themselves (runParams), so no row is held longer than it takes
+// to append it, and memory does not grow with the number of runs.
 func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
+	var pc results.ParamColumns
+	for _, r := range complete {
+		if err := pc.Add(r.Key, runParams(r)); err != nil {
+			return fmt.Errorf("writing %s: %w", runsPath, err)
+		}
+	}
+	rw, err := results.NewRunsWriter(runsPath, &pc, meta)
+	if err != nil {
+		return err
+	}
+	defer rw.Abort()
 	uw, err := results.NewUsersWriter(usersPath, meta)
 	if err != nil {
 		return err
 	}
 	defer uw.Abort()
-	rows := make([]results.RunRow, 0, len(complete))
 	for _, r := range complete {
 		data, err := os.ReadFile(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
 		if err != nil {
@@ -236,12 +247,14 @@ func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, u
 		if err != nil {
 			return fmt.Errorf("journal entry of run %s is damaged: %w", r.Key, err)
 		}
-		rows = append(rows, en.Row)
+		if err := rw.Append(en.Row); err != nil {
+			return err
+		}
 		if err := uw.Append(en.Users); err != nil {
 			return err
 		}
 	}
-	if err := results.WriteRuns(runsPath, rows, meta); err != nil {
+	if err := rw.Close(); err != nil {
 		return err
 	}
 	return uw.Close()
