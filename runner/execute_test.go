@@ -184,6 +184,13 @@ func TestShardUnion(t *testing.T) {
 	if rows != 12 {
 		t.Errorf("the shards' runs tables hold %d rows; want 12", rows)
 	}
+	// More shards than runs: the last shard has none, and writes empty
+	// tables rather than failing.
+	empty := t.TempDir()
+	sum := execute(t, e, runs, Options{Out: empty, Workers: 2, Shard: 12, Shards: 13})
+	if sum.Selected != 0 || rowsOf(t, sum.RunsFile) != 0 || rowsOf(t, sum.UsersFile) != 0 {
+		t.Errorf("shard 12 of 13 of 12 runs: selected %d, wrote %s and %s with rows; want none", sum.Selected, sum.RunsFile, sum.UsersFile)
+	}
 }
 
 // TestInterruptAndResume cancels a sweep after a few runs, resumes it, and
