@@ -57,6 +57,25 @@ const (
 	KBPerJob
 )
 
+// ProcsFieldNames returns the names experiment files and the command line
+// give the ProcsField values, indexed by value: ProcsField(i) is called
+// ProcsFieldNames()[i].
+func ProcsFieldNames() []string {
+	return []string{RequestedProcs: "requested", AllocatedProcs: "allocated"}
+}
+
+// MemoryFieldNames returns the names of the MemoryField values, indexed by
+// value.
+func MemoryFieldNames() []string {
+	return []string{NoMemory: "none", RequestedMemory: "requested", UsedMemory: "used"}
+}
+
+// MemoryUnitNames returns the names of the MemoryUnit values, indexed by
+// value.
+func MemoryUnitNames() []string {
+	return []string{KBPerProc: "kb-per-proc", BytesPerJob: "bytes-per-job", KBPerJob: "kb-per-job"}
+}
+
 // SWFOptions says how SWF fields map to a job's needs. The zero value is
 // the standard reading: requested processors, no memory.
 type SWFOptions struct {

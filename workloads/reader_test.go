@@ -385,3 +385,27 @@ func TestBadFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestOptionNames checks that every SWF option value has one name and
+// nothing else does: experiment files and the command line read them.
+func TestOptionNames(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		last  int
+	}{
+		{ProcsFieldNames(), int(AllocatedProcs)},
+		{MemoryFieldNames(), int(UsedMemory)},
+		{MemoryUnitNames(), int(KBPerJob)},
+	} {
+		seen := map[string]bool{}
+		for _, n := range tc.names {
+			if n == "" || seen[n] {
+				t.Errorf("%q: empty or repeated name", tc.names)
+			}
+			seen[n] = true
+		}
+		if len(tc.names) != tc.last+1 {
+			t.Errorf("%q: %d names for %d values", tc.names, len(tc.names), tc.last+1)
+		}
+	}
+}

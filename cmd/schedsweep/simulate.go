@@ -122,21 +122,13 @@ func (c *simulateConfig) resolve() (setup, error) {
 	if s.policy, err = e.New(pp); err != nil {
 		return s, usageError{fmt.Errorf("--policy %s: %w", e.Name, err)}
 	}
-	if s.swfOpt.Procs, err = choose("procs-field", c.procsField,
-		option[workloads.ProcsField]{"requested", workloads.RequestedProcs},
-		option[workloads.ProcsField]{"allocated", workloads.AllocatedProcs}); err != nil {
+	if s.swfOpt.Procs, err = chooseNamed[workloads.ProcsField]("procs-field", c.procsField, workloads.ProcsFieldNames()); err != nil {
 		return s, err
 	}
-	if s.swfOpt.Memory, err = choose("memory-field", c.memoryField,
-		option[workloads.MemoryField]{"none", workloads.NoMemory},
-		option[workloads.MemoryField]{"requested", workloads.RequestedMemory},
-		option[workloads.MemoryField]{"used", workloads.UsedMemory}); err != nil {
+	if s.swfOpt.Memory, err = chooseNamed[workloads.MemoryField]("memory-field", c.memoryField, workloads.MemoryFieldNames()); err != nil {
 		return s, err
 	}
-	if s.swfOpt.MemoryUnit, err = choose("memory-unit", c.memoryUnit,
-		option[workloads.MemoryUnit]{"kb-per-proc", workloads.KBPerProc},
-		option[workloads.MemoryUnit]{"bytes-per-job", workloads.BytesPerJob},
-		option[workloads.MemoryUnit]{"kb-per-job", workloads.KBPerJob}); err != nil {
+	if s.swfOpt.MemoryUnit, err = chooseNamed[workloads.MemoryUnit]("memory-unit", c.memoryUnit, workloads.MemoryUnitNames()); err != nil {
 		return s, err
 	}
 	if s.simOpt.MissingEstimate, err = choose("missing-estimate", c.missingEstimate,
@@ -197,6 +189,16 @@ func choose[T any](flag, got string, opts ...option[T]) (T, error) {
 	var zero T
 	return zero, usagef("--%s: %q is not %s or %s", flag, got,
 		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
+// chooseNamed is choose for an enumeration whose names are indexed by
+// value, as workloads.ProcsFieldNames gives them.
+func chooseNamed[T ~uint8](flag, got string, names []string) (T, error) {
+	opts := make([]option[T], len(names))
+	for i, n := range names {
+		opts[i] = option[T]{n, T(i)}
+	}
+	return choose(flag, got, opts...)
 }
 
 // readMachines reads an Alea .machines file into a capacity.

@@ -150,14 +150,14 @@ func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
 
 // swfOptions reads how a trace's fields map to jobs, and its cuts.
 func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute) {
-	if i, st := d.choice(attrs["procs_field"], "requested", "allocated"); st == set {
-		w.SWF.Procs = []workloads.ProcsField{workloads.RequestedProcs, workloads.AllocatedProcs}[i]
+	if i, st := d.choice(attrs["procs_field"], workloads.ProcsFieldNames()...); st == set {
+		w.SWF.Procs = workloads.ProcsField(i)
 	}
-	if i, st := d.choice(attrs["memory_field"], "none", "requested", "used"); st == set {
-		w.SWF.Memory = []workloads.MemoryField{workloads.NoMemory, workloads.RequestedMemory, workloads.UsedMemory}[i]
+	if i, st := d.choice(attrs["memory_field"], workloads.MemoryFieldNames()...); st == set {
+		w.SWF.Memory = workloads.MemoryField(i)
 	}
-	if i, st := d.choice(attrs["memory_unit"], "kb-per-proc", "bytes-per-job", "kb-per-job"); st == set {
-		w.SWF.MemoryUnit = []workloads.MemoryUnit{workloads.KBPerProc, workloads.BytesPerJob, workloads.KBPerJob}[i]
+	if i, st := d.choice(attrs["memory_unit"], workloads.MemoryUnitNames()...); st == set {
+		w.SWF.MemoryUnit = workloads.MemoryUnit(i)
 	}
 	if v, st := d.boolean(attrs["negative_as_missing"]); st == set {
 		w.SWF.NegativeAsMissing = v
