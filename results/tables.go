@@ -246,7 +246,7 @@ func (pc *ParamColumns) Add(key string, params []Param) error {
 func (pc *ParamColumns) covers(key string, params []Param) error {
 	for _, p := range params {
 		if s, ok := pc.byName[p.Name]; !ok || s.kind != p.Value.Kind {
-			return fmt.Errorf("run %q: parameter %q (%v) has no column of its kind: its run was not added to the ParamColumns", key, p.Name, p.Value.Kind)
+			return fmt.Errorf("run %q: parameter %q (%v) is not among the table's columns, which were declared from other runs' parameters", key, p.Name, p.Value.Kind)
 		}
 	}
 	return nil

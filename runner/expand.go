@@ -40,10 +40,11 @@ type Run struct {
 	WorkloadSeed, Seed uint64
 
 	// varied holds the vary axes that set a parameter of this run, as the
-	// typed columns of the parameters they set, and set their values, as
-	// filters compare them, both in axis order. Runs of one branch of the
-	// grid share both slices: a sweep of thousands of runs holds its grid
-	// for its whole length, so a run keeps no map of its own.
+	// typed columns of the parameters they set; the field set holds the
+	// values those axes give the run, as filters compare them. Both are in
+	// axis order, and runs of one branch of the grid share both slices: a
+	// sweep holds its grid for its whole length, so a run keeps no map of
+	// its own.
 	varied []results.Param
 	set    []axisValue
 }
