@@ -219,5 +219,5 @@ func writeSeries[R any](path string, bucket sim.Time, cols []column[R], rows []R
 		extra[k] = v
 	}
 	meta.Extra = extra
-	return writeTable(path, cols, rows, meta)
+	return writeTable(path, cols, batchRows, rows, meta)
 }

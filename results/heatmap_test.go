@@ -227,6 +227,24 @@ func TestWriteUtilization(t *testing.T) {
 	}
 }
 
+// TestWriteUtilizationRowGroups checks that a long series goes out in row
+// groups of 64k rows, as the job files do: the smaller groups of the runs
+// and users tables are theirs alone.
+func TestWriteUtilizationRowGroups(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "utilization.parquet")
+	pts := make([]results.UtilPoint, 70_000)
+	for i := range pts {
+		pts[i] = results.UtilPoint{Bucket: int64(i), Procs: 0.5}
+	}
+	if err := results.WriteUtilization(path, "r", 60, pts, testMeta); err != nil {
+		t.Fatal(err)
+	}
+	tb := readParquet(t, path)
+	if tb.NumRows() != 70_000 || tb.pq.NumRowGroups() != 2 {
+		t.Errorf("%d rows in %d row groups; want 70000 in 2 (65,536 rows a group)", tb.NumRows(), tb.pq.NumRowGroups())
+	}
+}
+
 // TestWriteSeriesFailures checks the series writers' errors: each names
 // the path and leaves nothing behind.
 func TestWriteSeriesFailures(t *testing.T) {

@@ -3,6 +3,8 @@ package results
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -66,16 +68,17 @@ func floatCol[R any](name string, get func(*R) float64, ok func(*R) bool) column
 }
 
 // tableWriter streams rows R into a Parquet file, a record batch (row
-// group) of batchRows rows at a time.
+// group) of batch rows at a time.
 type tableWriter[R any] struct {
-	cols []column[R]
-	pf   *parquetFile
-	rb   *array.RecordBuilder
-	n    int   // rows in rb
-	err  error // the first failure; the file is gone
+	cols  []column[R]
+	pf    *parquetFile
+	rb    *array.RecordBuilder
+	batch int   // rows per row group
+	n     int   // rows in rb
+	err   error // the first failure; the file is gone
 }
 
-func newTableWriter[R any](path string, cols []column[R], meta Metadata) (*tableWriter[R], error) {
+func newTableWriter[R any](path string, cols []column[R], batch int, meta Metadata) (*tableWriter[R], error) {
 	md, err := meta.arrow()
 	if err != nil {
 		return nil, errorFor(path, err)
@@ -89,7 +92,7 @@ func newTableWriter[R any](path string, cols []column[R], meta Metadata) (*table
 	if err != nil {
 		return nil, err
 	}
-	return &tableWriter[R]{cols: cols, pf: pf, rb: array.NewRecordBuilder(memory.DefaultAllocator, sc)}, nil
+	return &tableWriter[R]{cols: cols, pf: pf, rb: array.NewRecordBuilder(memory.DefaultAllocator, sc), batch: batch}, nil
 }
 
 func (w *tableWriter[R]) append(rows []R) error {
@@ -100,7 +103,7 @@ func (w *tableWriter[R]) append(rows []R) error {
 		for j, c := range w.cols {
 			c.add(w.rb.Field(j), &rows[i])
 		}
-		if w.n++; w.n == tableBatchRows {
+		if w.n++; w.n == w.batch {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -150,9 +153,10 @@ func (w *tableWriter[R]) abort() {
 // errClosed is returned by writes after Close or Abort.
 var errClosed = errors.New("results writer is closed")
 
-// writeTable writes rows to path with the given columns.
-func writeTable[R any](path string, cols []column[R], rows []R, meta Metadata) error {
-	w, err := newTableWriter(path, cols, meta)
+// writeTable writes rows to path with the given columns, batch rows to a
+// row group.
+func writeTable[R any](path string, cols []column[R], batch int, rows []R, meta Metadata) error {
+	w, err := newTableWriter(path, cols, batch, meta)
 	if err != nil {
 		return err
 	}
@@ -268,19 +272,20 @@ var fixedRunColumns = func() map[string]bool {
 // succeeds. A RunsWriter is not safe for concurrent use.
 type RunsWriter struct {
 	w  *tableWriter[RunRow]
-	pc *ParamColumns
+	pc ParamColumns // the columns when it started
 }
 
 // NewRunsWriter starts runs.parquet at path (as a temporary file beside
-// it), creating missing parent directories, with the parameter columns of
-// pc, which must not be given more runs afterwards.
+// it), creating missing parent directories, with the parameter columns pc
+// has; runs added to pc later change nothing.
 func NewRunsWriter(path string, pc *ParamColumns, meta Metadata) (*RunsWriter, error) {
 	head, tail := runColumns()
-	w, err := newTableWriter(path, append(append(head, pc.cols...), tail...), meta)
+	frozen := ParamColumns{byName: maps.Clone(pc.byName), cols: slices.Clone(pc.cols)}
+	w, err := newTableWriter(path, append(append(head, frozen.cols...), tail...), tableBatchRows, meta)
 	if err != nil {
 		return nil, err
 	}
-	return &RunsWriter{w, pc}, nil
+	return &RunsWriter{w, frozen}, nil
 }
 
 // Append adds rows, in order. A row with a parameter pc lacks is an error;
@@ -405,7 +410,7 @@ func userHasEET(r *UserRow) bool { return r.HasEET }
 // a sweep's rows as its runs finish, without holding them all, use a
 // UsersWriter.
 func WriteUsers(path string, rows []UserRow, meta Metadata) error {
-	return writeTable(path, usersColumns, rows, meta)
+	return writeTable(path, usersColumns, tableBatchRows, rows, meta)
 }
 
 // UsersWriter streams users.parquet: rows go to disk in row groups of 16k
@@ -419,7 +424,7 @@ type UsersWriter struct {
 // NewUsersWriter starts users.parquet at path (as a temporary file beside
 // it), creating missing parent directories.
 func NewUsersWriter(path string, meta Metadata) (*UsersWriter, error) {
-	w, err := newTableWriter(path, usersColumns, meta)
+	w, err := newTableWriter(path, usersColumns, tableBatchRows, meta)
 	if err != nil {
 		return nil, err
 	}

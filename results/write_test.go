@@ -653,6 +653,12 @@ func TestRunsWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Runs added after the writer started add no column to it.
+	for _, r := range rows[1:] {
+		if err := first.Add(r.Key, r.Params); err != nil {
+			t.Fatal(err)
+		}
+	}
 	err = w.Append(rows...)
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), `run "r0002": parameter "backfill"`) {
 		t.Fatalf("Append of an undeclared parameter: got %v; want an error naming %s, the run and the parameter", err, path)

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"io"
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -58,7 +59,26 @@ func (k *keptZstd) EncodeLevel(dst, src []byte, level int) []byte {
 	return out
 }
 
-// DecodeWithError is arrow-go's: readers ask for it by type assertion.
+// DecodeWithError and the streaming methods are arrow-go's: readers ask
+// for them by type assertion, which the embedded Codec interface does not
+// pass through.
 func (k *keptZstd) DecodeWithError(dst, src []byte) ([]byte, error) {
 	return k.Codec.(compress.ErrorCodec).DecodeWithError(dst, src)
 }
+
+func (k *keptZstd) NewReader(r io.Reader) io.ReadCloser {
+	return k.Codec.(compress.StreamingCodec).NewReader(r)
+}
+
+func (k *keptZstd) NewWriter(w io.Writer) io.WriteCloser {
+	return k.Codec.(compress.StreamingCodec).NewWriter(w)
+}
+
+func (k *keptZstd) NewWriterLevel(w io.Writer, level int) (io.WriteCloser, error) {
+	return k.Codec.(compress.StreamingCodec).NewWriterLevel(w, level)
+}
+
+var (
+	_ compress.ErrorCodec     = (*keptZstd)(nil)
+	_ compress.StreamingCodec = (*keptZstd)(nil)
+)

@@ -113,10 +113,11 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	// done marks complete runs by grid index; their rows stay on disk in
 	// the journal until the tables are written, so memory does not grow
 	// with the number of runs beyond a byte each.
-	var done []bool
-	if len(sel) > 0 { // a shard of a grid smaller than the shard count has no run
-		done = make([]bool, sel[len(sel)-1].Index+1)
+	last := -1
+	for _, r := range sel {
+		last = max(last, r.Index)
 	}
+	done := make([]bool, last+1)
 	var todo []*Run
 	for _, r := range sel {
 		if out.journal[r.Key] {

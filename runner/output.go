@@ -218,9 +218,10 @@ func (o *output) tableNames(shard, shards int) (string, string) {
 
 // writeTables writes the runs and users tables of the complete runs, in
 // the given order, reading their rows back from the journal one run at a
-// time. Both tables stream: the runs table's parameter columns come from
-// the runs themselves (runParams), so no row is held longer than it takes
-// to append it, and memory does not grow with the number of runs.
+// time. Both tables stream, a row group of 16k rows at a time: the runs
+// table's parameter columns come from the runs themselves (runParams), not
+// from its rows, so no more than a row group's rows are held at once
+// however many runs there are.
 func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
 	var pc results.ParamColumns
 	for _, r := range complete {
