@@ -140,6 +140,8 @@ func NodesToProcs(src sim.Source, perNode int64) (sim.Source, error) {
 }
 
 // Map applies change to every job; an error from change ends the stream.
+// change must not keep its argument: the same record is reused for every
+// job.
 func Map(src sim.Source, change func(*sim.Record) error) sim.Source {
 	return &mapped{src: src, change: change}
 }
