@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/schedsweep/schedsweep/runner"
@@ -61,9 +62,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
 	}
-	if os.Getenv("GOGC") == "" {
-		// GOGC, if set, wins.
-		debug.SetGCPercent(runner.GCPercent)
+	if err := tuneGC(); err != nil {
+		fmt.Fprintf(stderr, "schedsweep: warning: %v\n", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -158,4 +158,20 @@ func jobsPerSecond(p runner.Progress) float64 {
 		return float64(p.Jobs) / s
 	}
 	return 0
+}
+
+// tuneGC sets the garbage collector for a sweep, leaving alone what the
+// environment sets: GOGC to runner.GCPercent, which buys speed with memory
+// headroom, and a soft memory limit (GOMEMLIMIT) at 90% of what the
+// process may use: its cgroup's limit (a Slurm job's --mem, a container's)
+// or else the machine's memory. Near the limit the collector works harder,
+// so a sweep over a large trace is not killed for memory that GOGC=400
+// kept only as headroom. AUTOMEMLIMIT=off, or another ratio such as 0.7,
+// changes the second (github.com/KimMachineGun/automemlimit reads it).
+func tuneGC() error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(runner.GCPercent)
+	}
+	_, err := memlimit.Set(memlimit.WithProvider(memlimit.ApplyFallback(memlimit.FromCgroup, memlimit.FromSystem)))
+	return err
 }

@@ -3,10 +3,16 @@ package main
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/KimMachineGun/automemlimit/memlimit"
+
+	"github.com/schedsweep/schedsweep/runner"
 )
 
 // smallExperiment is a quick sweep: the job mix under two policies at two
@@ -181,5 +187,47 @@ func TestPlanTraces(t *testing.T) {
 	code, stdout, errOut = runCLI("plan", file)
 	if code != exitFailure || !strings.Contains(errOut, "workload mix: bad.swf:2: field 2 (submit time)") {
 		t.Errorf("plan, unreadable trace: exit %d, stdout %q, stderr %q; want exit 1 naming the workload and the line", code, stdout, errOut)
+	}
+}
+
+// TestTuneGC checks what schedsweep run does to the garbage collector: GOGC
+// at runner.GCPercent and a soft memory limit below what the machine (or
+// the cgroup) has, unless the environment sets them.
+func TestTuneGC(t *testing.T) {
+	for _, v := range []string{"GOGC", "GOMEMLIMIT", "AUTOMEMLIMIT"} {
+		if _, ok := os.LookupEnv(v); ok {
+			t.Skipf("%s is set in the environment", v)
+		}
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	if err := tuneGC(); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetGCPercent(100); got != runner.GCPercent {
+		t.Errorf("GOGC %d; want %d", got, runner.GCPercent)
+	}
+	avail, err := memlimit.FromCgroup()
+	if err != nil {
+		if avail, err = memlimit.FromSystem(); err != nil {
+			t.Skipf("neither a cgroup limit nor the machine's memory is known here: %v", err)
+		}
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(float64(avail)*0.9); got != want {
+		t.Errorf("memory limit %d; want %d, 90%% of the %d bytes the process may use", got, want, avail)
+	}
+
+	// Set in the environment, both stay as they are.
+	t.Setenv("GOGC", "150")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	debug.SetMemoryLimit(math.MaxInt64)
+	if err := tuneGC(); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set: GOGC changed to %d", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set: memory limit changed to %d", got)
 	}
 }
