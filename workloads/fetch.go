@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 )
 
 // FetchProgress may be implemented by the progress writer given to Fetch.
@@ -219,7 +221,7 @@ func download(ctx context.Context, c *http.Client, f remoteFile, dir string, pro
 		reporter.Begin(f.url, expect)
 	}
 
-	tmp, err := os.CreateTemp(dir, "."+f.name+".part-*")
+	tmp, err := atomicfile.CreateTemp(dir, "."+f.name+".part-*")
 	if err != nil {
 		return "", ff, fmt.Errorf("%s: creating a temporary file: %w", f.url, err)
 	}
@@ -282,9 +284,6 @@ func download(ctx context.Context, c *http.Client, f remoteFile, dir string, pro
 	}
 	if err := tmp.Sync(); err != nil {
 		return name, ff, fmt.Errorf("%s: syncing %s: %w", f.url, name, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return name, ff, fmt.Errorf("%s: %w", f.url, err)
 	}
 	closed = true
 	if err := tmp.Close(); err != nil {

@@ -11,10 +11,15 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -41,7 +46,7 @@ func Create(path string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +66,8 @@ func (a *File) Write(p []byte) (int, error) {
 	return a.w.Write(p)
 }
 
-// Commit flushes the file, makes it readable by all (0644) and renames it to
-// its path. On failure the temporary file is removed.
+// Commit flushes the file and renames it to its path. On failure the
+// temporary file is removed.
 func (a *File) Commit() error {
 	if a.done {
 		return fmt.Errorf("%s: already committed or aborted", a.path)
@@ -70,9 +75,6 @@ func (a *File) Commit() error {
 	a.done = true
 	err := a.w.Flush()
 	a.release()
-	if err == nil {
-		err = a.f.Chmod(0o644)
-	}
 	if cerr := a.f.Close(); err == nil {
 		err = cerr
 	}
@@ -104,6 +106,28 @@ func (a *File) release() {
 	a.w.Reset(nil)
 	buffers.Put(a.w)
 	a.w = nil
+}
+
+// CreateTemp creates a new file in dir, as os.CreateTemp does (the last
+// "*" in pattern becomes a random string), but with the permissions any
+// other new file gets, 0666 less the user's umask, rather than 0600: a
+// results folder or trace cache shared by a research group (umask 002 in a
+// setgid project directory) stays writable by the group, and a private one
+// (umask 077) stays private.
+func CreateTemp(dir, pattern string) (*os.File, error) {
+	prefix, suffix := pattern, ""
+	if i := strings.LastIndex(pattern, "*"); i >= 0 {
+		prefix, suffix = pattern[:i], pattern[i+1:]
+	}
+	for range 10000 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, &fs.PathError{Op: "createtemp", Path: filepath.Join(dir, pattern), Err: fs.ErrExist}
 }
 
 // WriteFile writes path through write, atomically.

@@ -17,10 +17,6 @@ func TestWriteFile(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "hello" {
 		t.Errorf("got %q; want hello", got)
 	}
-	fi, _ := os.Stat(path)
-	if fi.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v; want 0644", fi.Mode().Perm())
-	}
 	// A failed write leaves nothing, not even the temporary file, and keeps
 	// the earlier file.
 	err := WriteFile(path, func(w io.Writer) error {
