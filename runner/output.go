@@ -69,7 +69,7 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		dir = e.Output.Dir
 	}
 	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]bool{}}
-	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o777); err != nil {
 		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
 	}
 	var m manifest
@@ -121,7 +121,7 @@ func (o *output) clear() error {
 			return fmt.Errorf("clearing %s: %w", o.dir, err)
 		}
 	}
-	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o755)
+	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o777)
 }
 
 func (o *output) loadJournal() error {

@@ -103,7 +103,7 @@ func Fetch(ctx context.Context, c *http.Client, t ArchiveTrace, dir string, prog
 			return path, nil
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return "", fmt.Errorf("fetching %s: creating the cache: %w", t.Name, err)
 	}
 	var tmps []string
