@@ -80,6 +80,27 @@ func BenchmarkSweep(b *testing.B) {
 	}
 }
 
+// BenchmarkSweepGC runs the 48-run KTH-SP2 sweep (jobs files, two
+// workers) with Go's default GOGC and with GCPercent, the setting
+// schedsweep run uses: benchstat over the two gives what the setting buys.
+func BenchmarkSweepGC(b *testing.B) {
+	if testing.Short() {
+		b.Skip("full-trace benchmarks are skipped under -short")
+	}
+	for _, gc := range []int{100, GCPercent} {
+		b.Run(fmt.Sprintf("GOGC=%d", gc), func(b *testing.B) {
+			defer debug.SetGCPercent(debug.SetGCPercent(gc))
+			for b.Loop() {
+				dir := b.TempDir()
+				e, runs := kthSweep(b, dir, true)
+				if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // rssChildEnv marks the child process of BenchmarkSweepPeakRSS.
 const rssChildEnv = "SCHEDSWEEP_SWEEP_RSS_CHILD"
 

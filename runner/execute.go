@@ -18,9 +18,8 @@ import (
 // GCPercent is the garbage collector setting (GOGC) schedsweep run sweeps
 // with, unless GOGC is set, and the sweep benchmarks mirror. A sweep
 // allocates a result per run and keeps little: collecting less often buys
-// 7% of throughput (BenchmarkSweep, jobs=true, workers=2, 400 against 100,
-// n=5) for a higher peak memory: about 55 MiB against 42 MiB for the
-// 50-run sweep of BenchmarkSweepPeakRSS.
+// 8% of throughput (BenchmarkSweepGC) for a higher peak memory: about 55
+// MiB against 42 MiB for the 50-run sweep of BenchmarkSweepPeakRSS.
 const GCPercent = 400
 
 // Options control Execute.
