@@ -85,8 +85,7 @@ type Accuracy struct {
 	newUser int8
 
 	userTable[accUser]
-	queued  int // waiting jobs
-	byClass [psp.Classes + 1]int
+	byClass [psp.Classes + 1]int // waiting jobs by their users' class
 	spare   []*sim.Job
 }
 
@@ -127,7 +126,6 @@ func (a *Accuracy) Submitted(_ sim.Time, j *sim.Job) {
 	}
 	u.waiting++
 	a.byClass[u.class]++
-	a.queued++
 }
 
 // Started counts the jobs js as no longer waiting.
@@ -136,7 +134,6 @@ func (a *Accuracy) Started(_ sim.Time, _ sim.View, js []*sim.Job) {
 		u := a.user(j)
 		u.waiting--
 		a.byClass[u.class]--
-		a.queued--
 	}
 }
 
@@ -171,14 +168,15 @@ func (a *Accuracy) Finished(_ sim.Time, j *sim.Job, actual sim.Time) {
 // submitted and not started (a discipline that does not forward observer
 // calls).
 func (a *Accuracy) Sort(_ sim.Time, q []*sim.Job) {
-	if len(q) != a.queued {
-		panic(fmt.Sprintf("policies: Accuracy.Sort of %d jobs while %d are waiting; the discipline must pass its whole queue and forward sim.Observer calls", len(q), a.queued))
-	}
-	classes := 0
+	queued, classes := 0, 0
 	for _, n := range a.byClass {
 		if n > 0 {
+			queued += n
 			classes++
 		}
+	}
+	if len(q) != queued {
+		panic(fmt.Sprintf("policies: Accuracy.Sort of %d jobs while %d are waiting; the discipline must pass its whole queue and forward sim.Observer calls", len(q), queued))
 	}
 	if classes < 2 {
 		return // arrival order is priority order
