@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
@@ -79,16 +78,8 @@ func TestBalancedParams(t *testing.T) {
 		{[]string{"backfill=all"}, `parameter "backfill": "all" is not repeat or once`, true},
 		{[]string{"backfill="}, `parameter "backfill": "" is not repeat or once`, true},
 	}
-	e, err := policies.Lookup("backfill-balanced")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range tests {
-		p := e.Params()
-		if err := params.SetAll(p, tc.set); err != nil {
-			t.Fatalf("%v: %v", tc.set, err)
-		}
-		pol, err := e.New(p)
+		pol, err := policies.New("backfill-balanced", tc.set...)
 		switch {
 		case tc.bad && err == nil:
 			t.Errorf("%v: got policy %s; want an error containing %q", tc.set, pol.Name(), tc.want)
@@ -158,17 +149,9 @@ func BenchmarkBalancedMemory(b *testing.B) {
 		for _, name := range []string{"easy", "backfill-balanced", "improved-backfill-balanced"} {
 			b.Run(name+"/"+strings.TrimSuffix(tr.file, ".swf.gz"), func(b *testing.B) {
 				recs := readTrace(b, tr.file, tr.opt)
-				e, err := policies.Lookup(name)
-				if err != nil {
-					b.Fatal(err)
-				}
 				b.ReportAllocs()
 				for b.Loop() {
-					var p any
-					if e.Params != nil {
-						p = e.Params()
-					}
-					pol, err := e.New(p)
+					pol, err := policies.New(name)
 					if err != nil {
 						b.Fatal(err)
 					}

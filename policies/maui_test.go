@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/simtest"
@@ -99,19 +98,11 @@ func TestMauiParams(t *testing.T) {
 		{[]string{"half_life=0"}, `parameter "half_life": 0 is not a positive number of seconds`},
 		{[]string{"shares=1:0"}, `parameter "shares": entry "1:0": weight "0" is not a positive number`},
 	} {
-		pp := e.Params()
-		if err := params.SetAll(pp, tc.set); err != nil {
-			t.Fatalf("setting %v: %v", tc.set, err)
-		}
-		if _, err := e.New(pp); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := policies.New("maui", tc.set...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("maui with %v: got error %v; want one containing %q", tc.set, err, tc.want)
 		}
 	}
-	pp := e.Params()
-	if err := params.SetAll(pp, []string{"qos=1:-2.5, 4:10", "qos_weight=1", "reservation_depth=0"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.New(pp); err != nil {
+	if _, err := policies.New("maui", "qos=1:-2.5, 4:10", "qos_weight=1", "reservation_depth=0"); err != nil {
 		t.Errorf("negative QoS priorities and depth 0: got %v; want a policy", err)
 	}
 }
