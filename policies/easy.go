@@ -95,8 +95,8 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		} else {
 			// EASY's own backfilling: first fit in queue order. This is
 			// window's admits and take with the window in locals: it runs
-			// at nearly every pass, and through a window EASY was 8-15%
-			// slower.
+			// at nearly every pass, and through e.win it was measurably
+			// slower on sim's BenchmarkSimulate (most on KTH-SP2).
 			for _, j := range q[i+1:] {
 				if free[sim.Procs] == 0 {
 					break // every admitted job needs a processor
