@@ -9,7 +9,8 @@
 // implements Simulator and brings its own engine; Run hands it the run
 // (package sim/tier, the two-tier processors of KEASY, REASY and MEASY).
 //
-// It imports only the standard library. Policies live in package policies,
+// It imports only the standard library and sim/internal/jobs, the job store
+// and event queue it shares with sim/tier. Policies live in package policies,
 // workload readers and models in package workloads, metrics in package
 // results; sim/simtest holds the builders and invariant checks their tests
 // share. README.md in this folder follows one event from arrival to record

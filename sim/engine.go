@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
 
 // Options are the run-time semantics that simulators disagree on. The zero
@@ -92,27 +94,15 @@ func Run(m Machine, p Policy, src Source, opt Options) (*Result, error) {
 		src:    src,
 		res:    &Result{Policy: p.Name(), Capacity: m.Capacity()},
 		nextAt: -1,
+		jobs:   jobs.NewStore[Outcome, phase](opt.SizeHint, src),
 	}
 	e.obs, _ = p.(Observer)
-	e.hint = opt.SizeHint
-	if h, ok := src.(interface{ Remaining() int }); ok && e.hint == 0 {
-		e.hint = h.Remaining()
-	}
 	if err := e.run(); err != nil {
 		return nil, err
 	}
-	if len(e.outs) == 1 {
-		e.res.Jobs = e.outs[0][:e.n:e.n]
-		return e.res, nil
-	}
-	e.res.Jobs = make([]Outcome, 0, e.n)
-	for _, c := range e.outs {
-		e.res.Jobs = append(e.res.Jobs, c[:min(len(c), e.n-len(e.res.Jobs))]...)
-	}
+	e.res.Jobs = e.jobs.Outcomes()
 	return e.res, nil
 }
-
-const chunkSize = 1024
 
 type phase uint8
 
@@ -122,11 +112,6 @@ const (
 	done
 )
 
-// The engine keeps one Outcome and one phase per job in chunks that are
-// allocated once and never moved, so the *Job pointers handed to policies
-// stay valid as the workload grows. The first chunk holds SizeHint jobs (or
-// chunkSize), the others chunkSize each.
-
 type engine struct {
 	m   Machine
 	p   Policy
@@ -135,10 +120,10 @@ type engine struct {
 	src Source
 	res *Result
 
-	outs   [][]Outcome
-	phases [][]phase
-	hint   int // jobs expected; the first chunk's size if positive
-	n      int // jobs read so far
+	// jobs holds one Outcome and one phase per job where they never move,
+	// so the *Job pointers handed to policies stay valid as the workload
+	// grows; its outcomes become Result.Jobs.
+	jobs jobs.Store[Outcome, phase]
 
 	next    Record // the next arrival, valid when nextAt >= 0
 	nextAt  Time   // its submit time; -1 when the source is exhausted
@@ -147,43 +132,8 @@ type engine struct {
 	wake    Time
 
 	waiting []*Job
-	running []Allocation // by (estimated end, seq)
-	ends    endHeap
-	evSeq   uint64
-}
-
-// locate returns the chunk and index of job seq.
-func (e *engine) locate(seq int) (int, int) {
-	first := len(e.outs[0])
-	if seq < first {
-		return 0, seq
-	}
-	seq -= first
-	return 1 + seq/chunkSize, seq % chunkSize
-}
-
-// job returns the outcome and phase of job seq.
-func (e *engine) job(seq int) (*Outcome, *phase) {
-	c, i := e.locate(seq)
-	return &e.outs[c][i], &e.phases[c][i]
-}
-
-// grow adds a chunk when the store is full.
-func (e *engine) grow() {
-	size := chunkSize
-	if len(e.outs) == 0 && e.hint > 0 {
-		size = e.hint
-	}
-	e.outs = append(e.outs, make([]Outcome, size))
-	e.phases = append(e.phases, make([]phase, size))
-}
-
-// stored returns how many jobs the chunks hold.
-func (e *engine) stored() int {
-	if len(e.outs) == 0 {
-		return 0
-	}
-	return len(e.outs[0]) + (len(e.outs)-1)*chunkSize
+	running []Allocation          // by (estimated end, seq)
+	ends    jobs.Queue[Time, int] // completions: the job's seq at its end
 }
 
 // View methods.
@@ -202,8 +152,8 @@ func (e *engine) run() error {
 			break
 		}
 		e.now = t
-		for len(e.ends) > 0 && e.ends[0].at == t {
-			e.complete(e.ends.pop().seq)
+		for e.ends.Len() > 0 && e.ends.Min().At == t {
+			e.complete(e.ends.Pop().V)
 		}
 		for e.nextAt == t {
 			e.arrive()
@@ -231,8 +181,8 @@ func (e *engine) run() error {
 // nextTime returns the time of the earliest pending event.
 func (e *engine) nextTime() (Time, bool) {
 	t, ok := Time(0), false
-	if len(e.ends) > 0 {
-		t, ok = e.ends[0].at, true
+	if e.ends.Len() > 0 {
+		t, ok = e.ends.Min().At, true
 	}
 	if e.nextAt >= 0 && (!ok || e.nextAt < t) {
 		t, ok = e.nextAt, true
@@ -276,13 +226,9 @@ func ReadNext(src Source, last Time, rec *Record) (ok bool, err error) {
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.
 func (e *engine) arrive() {
-	if e.n == e.stored() {
-		e.grow()
-	}
-	o, ph := e.job(e.n)
+	seq, o, ph := e.jobs.Add()
 	*o = Outcome{Record: e.next, Start: -1, End: -1}
-	o.Seq = e.n
-	e.n++
+	o.Seq = seq
 	if r := e.admit(o); r != NoReason {
 		o.State, o.Reason, *ph = Rejected, r, done
 		e.res.Rejected++
@@ -375,10 +321,10 @@ func (e *engine) pass() error {
 // own returns the outcome and phase behind j if j is a job this engine
 // handed out.
 func (e *engine) own(j *Job) (*Outcome, *phase, bool) {
-	if j == nil || j.Seq < 0 || j.Seq >= e.n {
+	if j == nil || j.Seq < 0 || j.Seq >= e.jobs.Len() {
 		return nil, nil, false
 	}
-	o, ph := e.job(j.Seq)
+	o, ph := e.jobs.At(j.Seq)
 	return o, ph, &o.Job == j
 }
 
@@ -398,8 +344,7 @@ func (e *engine) start(j *Job) error {
 		run, o.State = j.Estimate, Killed
 	}
 	o.End = e.now + run
-	e.evSeq++
-	e.ends.push(endEvent{at: o.End, n: e.evSeq, seq: j.Seq})
+	e.ends.Push(o.End, j.Seq)
 	a := Allocation{Job: j, Start: e.now}
 	i := sort.Search(len(e.running), func(i int) bool { return allocBefore(a, e.running[i]) })
 	e.running = append(e.running, Allocation{})
@@ -414,7 +359,7 @@ func allocBefore(a, b Allocation) bool {
 }
 
 func (e *engine) complete(seq int) {
-	o, ph := e.job(seq)
+	o, ph := e.jobs.At(seq)
 	j := &o.Job
 	e.m.Release(j)
 	a := Allocation{Job: j, Start: o.Start}
@@ -437,7 +382,7 @@ func (e *engine) complete(seq int) {
 func (e *engine) compactWaiting() {
 	w := e.waiting[:0]
 	for _, j := range e.waiting {
-		if _, ph := e.job(j.Seq); *ph == waiting {
+		if *e.jobs.Rec(j.Seq) == waiting {
 			w = append(w, j)
 		}
 	}

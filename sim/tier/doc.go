@@ -24,8 +24,9 @@
 // (with Result.Tiers filled in), so results, the runner and the command line
 // work unchanged: a Simulator wraps a tier Policy into a sim.Simulator, and
 // sim.Run hands the run over to it. It imports only sim, the standard
-// library, and sim/internal/check, the part of Verify it shares with
-// simtest.Verify.
+// library, sim/internal/jobs, the job store and event queue it shares with
+// sim.Run's engine, and sim/internal/check, the part of Verify it shares
+// with simtest.Verify.
 //
 // Start with Simulator and Policy.
 package tier

@@ -1,12 +1,12 @@
 package tier
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
 
 // ErrTwoTier is returned by Simulator.Schedule: a tier policy runs only on
@@ -95,23 +95,13 @@ func (s *Simulator) Simulate(m sim.Machine, src sim.Source, opt sim.Options) (*s
 		minFg: RateOf(model.MinForeground()),
 		res:   &sim.Result{Policy: s.p.Name(), Capacity: c},
 		b:     newBoard(int(c[sim.Procs]), s.cfg.Threshold),
+		jobs:  jobs.NewStore[sim.Outcome, job](opt.SizeHint, src),
 	}
 	e.tr, _ = opt.Tracer.(Tracer)
-	e.hint = opt.SizeHint
-	if h, ok := src.(interface{ Remaining() int }); ok && e.hint == 0 {
-		e.hint = h.Remaining()
-	}
 	if err := e.run(); err != nil {
 		return nil, err
 	}
-	if len(e.outs) == 1 {
-		e.res.Jobs = e.outs[0][:e.n:e.n]
-	} else {
-		e.res.Jobs = make([]sim.Outcome, 0, e.n)
-		for _, c := range e.outs {
-			e.res.Jobs = append(e.res.Jobs, c[:min(len(c), e.n-len(e.res.Jobs))]...)
-		}
-	}
+	e.res.Jobs = e.jobs.Outcomes()
 	e.res.Tiers.LostWork = float64(e.lost) / float64(FullRate)
 	return e.res, nil
 }
@@ -126,7 +116,7 @@ const (
 
 // job is the engine's record of one job.
 type job struct {
-	out   *sim.Outcome // in engine.outs
+	out   *sim.Outcome // beside it in engine.jobs
 	phase phase
 	tier  Tier
 	procs []int
@@ -143,8 +133,6 @@ type job struct {
 	mark       uint64   // the engine's stamp when last marked dirty
 }
 
-const chunkSize = 1024
-
 type engine struct {
 	s     *Simulator
 	model Model
@@ -154,15 +142,10 @@ type engine struct {
 	src   sim.Source
 	res   *sim.Result
 
-	// chunks and outs hold the jobs in chunks that are allocated once and
-	// never moved, so *sim.Job pointers stay valid; the first chunk holds
-	// hint jobs (or chunkSize), the others chunkSize. outs is kept apart
-	// so that, when its first chunk holds every job, it becomes
-	// Result.Jobs without a copy, as in sim.Run.
-	chunks [][]job
-	outs   [][]sim.Outcome
-	hint   int
-	n      int
+	// jobs holds every job's outcome and record where they never move, so
+	// *sim.Job pointers stay valid; its outcomes become Result.Jobs, as in
+	// sim.Run.
+	jobs jobs.Store[sim.Outcome, job]
 
 	next    sim.Record
 	nextAt  sim.Time
@@ -173,31 +156,17 @@ type engine struct {
 	waiting []*sim.Job
 	bgList  []*sim.Job // by Seq
 	fgList  []Running  // by (End, Seq)
-	wakes   wakeHeap
-	evSeq   uint64
+	wakes   jobs.Queue[sim.Time, wake]
 	dirty   []*job
 	stamp   uint64
 	lost    int64 // millionths of processor-seconds
 }
 
-// locate returns the chunk and index of job seq.
-func (e *engine) locate(seq int) (int, int) {
-	first := len(e.chunks[0])
-	if seq < first {
-		return 0, seq
-	}
-	seq -= first
-	return 1 + seq/chunkSize, seq % chunkSize
-}
-
-func (e *engine) job(seq int) *job {
-	c, i := e.locate(seq)
-	return &e.chunks[c][i]
-}
+func (e *engine) job(seq int) *job { return e.jobs.Rec(seq) }
 
 // own returns the record behind j if j is a job this engine handed out.
 func (e *engine) own(j *sim.Job) *job {
-	if j == nil || j.Seq < 0 || j.Seq >= e.n {
+	if j == nil || j.Seq < 0 || j.Seq >= e.jobs.Len() {
 		return nil
 	}
 	js := e.job(j.Seq)
@@ -259,8 +228,8 @@ func (e *engine) run() error {
 		}
 		e.now = t
 		changed := false
-		for len(e.wakes) > 0 && e.wakes[0].at == t {
-			w := e.wakes.pop()
+		for e.wakes.Len() > 0 && e.wakes.Min().At == t {
+			w := e.wakes.Pop().V
 			if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
 				js.wakeAt = -1
 				changed = e.wake(js) || changed
@@ -285,7 +254,7 @@ func (e *engine) run() error {
 		return fmt.Errorf("policy %q at t=%d: %d %w (first: job %d, submitted at t=%d, needs %v)",
 			e.s.p.Name(), e.now, len(e.waiting), sim.ErrStalled, j.ID, j.Submit, j.Need)
 	}
-	for i := range e.n {
+	for i := range e.jobs.Len() {
 		if js := e.job(i); js.phase == running {
 			return fmt.Errorf("policy %q at t=%d: job %d in the %v: %w", e.s.p.Name(), e.now, js.out.ID, js.tier, ErrNoProgress)
 		}
@@ -296,16 +265,16 @@ func (e *engine) run() error {
 // nextTime returns the time of the earliest pending event, dropping
 // re-planned wake-ups on the way.
 func (e *engine) nextTime() (sim.Time, bool) {
-	for len(e.wakes) > 0 {
-		w := e.wakes[0]
+	for e.wakes.Len() > 0 {
+		w := e.wakes.Min().V
 		if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
 			break
 		}
-		e.wakes.pop()
+		e.wakes.Pop()
 	}
 	t, ok := sim.Time(0), false
-	if len(e.wakes) > 0 {
-		t, ok = e.wakes[0].at, true
+	if e.wakes.Len() > 0 {
+		t, ok = e.wakes.Min().At, true
 	}
 	if e.nextAt >= 0 && (!ok || e.nextAt < t) {
 		t, ok = e.nextAt, true
@@ -325,24 +294,10 @@ func (e *engine) readNext() error {
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.
 func (e *engine) arrive() {
-	stored := 0
-	if len(e.chunks) > 0 {
-		stored = len(e.chunks[0]) + (len(e.chunks)-1)*chunkSize
-	}
-	if e.n == stored {
-		size := chunkSize
-		if len(e.chunks) == 0 && e.hint > 0 {
-			size = e.hint
-		}
-		e.chunks = append(e.chunks, make([]job, size))
-		e.outs = append(e.outs, make([]sim.Outcome, size))
-	}
-	c, i := e.locate(e.n)
-	js, o := &e.chunks[c][i], &e.outs[c][i]
+	seq, o, js := e.jobs.Add()
 	*o = sim.Outcome{Record: e.next, Start: -1, End: -1}
 	*js = job{out: o, wakeAt: -1}
-	o.Seq = e.n
-	e.n++
+	o.Seq = seq
 	if r := sim.Admit(o, e.res.Capacity, e.opt.MissingEstimate); r != sim.NoReason {
 		o.State, o.Reason, js.phase = sim.Rejected, r, done
 		e.res.Rejected++
@@ -556,8 +511,7 @@ func (e *engine) rerate() {
 			js.ver++
 			js.wakeAt = at
 			if at >= 0 {
-				e.evSeq++
-				e.wakes.push(wake{at: at, n: e.evSeq, seq: js.out.Seq, ver: js.ver})
+				e.wakes.Push(at, wake{seq: js.out.Seq, ver: js.ver})
 			}
 		}
 	}
@@ -604,47 +558,8 @@ func (e *engine) wakeTime(js *job) sim.Time {
 
 // wake is a planned look at a job; stale once the job's ver moved on.
 type wake struct {
-	at  sim.Time
-	n   uint64
 	seq int
 	ver uint32
-}
-
-// wakeHeap is a min-heap of wake-ups by (at, n). The engine calls push
-// and pop, which keep it with heap.Fix: heap.Push and heap.Pop pass each
-// wake through an interface value, an allocation per call on the engine's
-// hot path. Push and Pop are there only to complete heap.Interface.
-type wakeHeap []wake
-
-func (h wakeHeap) Len() int { return len(h) }
-func (h wakeHeap) Less(i, j int) bool {
-	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].n < h[j].n
-}
-func (h wakeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *wakeHeap) Push(x any)   { *h = append(*h, x.(wake)) }
-func (h *wakeHeap) Pop() any {
-	old := *h
-	w := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return w
-}
-
-// push adds w.
-func (h *wakeHeap) push(w wake) {
-	*h = append(*h, w)
-	heap.Fix(h, len(*h)-1)
-}
-
-// pop removes and returns the earliest wake-up; h must not be empty.
-func (h *wakeHeap) pop() wake {
-	q := *h
-	w, last := q[0], len(q)-1
-	q[0], q[last] = q[last], wake{}
-	*h = q[:last]
-	if last > 0 {
-		heap.Fix(h, 0)
-	}
-	return w
 }
 
 func insertBySeq(l []*sim.Job, j *sim.Job) []*sim.Job {
