@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -73,7 +74,6 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 		for _, p := range policies {
 			for _, l := range loads {
 				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
-				sum := 0.0
 				var vals []float64
 				for _, x := range runs {
 					if x.Policy != p || x.LoadFactor != l {
@@ -87,19 +87,17 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 					if math.IsNaN(v) {
 						continue
 					}
-					pt.N++
-					sum += v
 					vals = append(vals, v)
 					pt.Min, pt.Max = min(pt.Min, v), max(pt.Max, v)
 				}
 				if len(pt.Runs) == 0 {
 					continue
 				}
-				pt.Mean = sum / float64(pt.N)
+				pt.N = len(vals)
 				if pt.N == 0 {
-					pt.Mean, pt.Min, pt.Max = math.NaN(), math.NaN(), math.NaN()
+					pt.Min, pt.Max = math.NaN(), math.NaN()
 				}
-				pt.Lo, pt.Hi = confidence(pt.Mean, vals)
+				pt.Mean, pt.Lo, pt.Hi = confidence(vals)
 				out = append(out, pt)
 			}
 		}
@@ -107,20 +105,18 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 	return out, nil
 }
 
-// confidence returns the 95 % confidence interval of the mean of vals,
-// whose mean is mean (Point.Lo and Hi); NaNs for fewer than two values.
-func confidence(mean float64, vals []float64) (lo, hi float64) {
+// confidence returns the mean of vals and the 95 % confidence interval of
+// it (Point.Mean, Lo and Hi): NaNs for no values, and an interval of NaNs
+// for one.
+func confidence(vals []float64) (mean, lo, hi float64) {
 	n := len(vals)
 	if n < 2 {
-		return math.NaN(), math.NaN()
+		return stat.Mean(vals, nil), math.NaN(), math.NaN()
 	}
-	ss := 0.0
-	for _, v := range vals {
-		ss += (v - mean) * (v - mean)
-	}
+	mean, sd := stat.MeanStdDev(vals, nil)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	half := t * math.Sqrt(ss/float64(n-1)/float64(n))
-	return mean - half, mean + half
+	half := t * sd / math.Sqrt(float64(n))
+	return mean, mean - half, mean + half
 }
 
 // span returns where pt's whiskers go: its confidence interval with ci,
