@@ -267,7 +267,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	p.Add(plotter.NewGrid())
 	for i, pol := range policies {
 		var xy plotter.XYs
-		w := &whiskers{color: color8(i)}
+		var wx, wlo, whi []float64 // the whiskers
 		for _, pt := range pts {
 			if pt.Policy != pol || pt.N == 0 {
 				continue
@@ -282,7 +282,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 				lo, hi := pt.span(opt.CI)
 				ylo, _ := y(lo)
 				yhi, _ := y(hi)
-				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, ylo), append(w.hi, yhi)
+				wx, wlo, whi = append(wx, pt.LoadFactor), append(wlo, ylo), append(whi, yhi)
 			}
 		}
 		if len(xy) == 0 {
@@ -298,7 +298,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		dots.Color = color8(i)
 		dots.Shape = shapes[i%len(shapes)]
 		dots.Radius = vg.Points(3.5)
-		p.Add(w, line, dots)
+		p.Add(errorBars(wx, wlo, whi, color8(i)), line, dots)
 		legend.add(pol, line, dots)
 	}
 	ticks := make([]plot.Tick, len(loads))
@@ -351,7 +351,7 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 		c.FillPolygon(b.color, c.ClipPolygonY(rect))
 		c.StrokeLines(line, c.ClipLinesY(append(rect, rect[0]))...)
 	}
-	(&whiskers{x: b.x, lo: b.lo, hi: b.hi, color: color.Black}).Plot(c, p)
+	errorBars(b.x, b.lo, b.hi, color.Black).Plot(c, p)
 }
 
 func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -366,36 +366,17 @@ func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, ymin, ymax
 }
 
-// whiskers draws vertical lines from lo to hi at x, with caps; NaN ends
-// draw nothing.
-type whiskers struct {
-	x, lo, hi []float64
-	color     color.Color
-}
-
-func (w *whiskers) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	sty := draw.LineStyle{Color: w.color, Width: vg.Points(1)}
-	capw := vg.Points(4)
-	for i, x := range w.x {
-		if math.IsNaN(w.lo[i]) || math.IsNaN(w.hi[i]) {
+// errorBars returns gonum's error bars from lo[i] to hi[i] at x[i], in
+// colour c, leaving out those with a NaN end. They are clipped to the data
+// area, so an interval reaching below an axis that starts at 0 stops there.
+func errorBars(x, lo, hi []float64, c color.Color) *plotter.YErrorBars {
+	e := &plotter.YErrorBars{LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1)}, CapWidth: vg.Points(8)}
+	for i := range x {
+		if math.IsNaN(lo[i]) || math.IsNaN(hi[i]) {
 			continue
 		}
-		cx, lo, hi := trX(x), trY(w.lo[i]), trY(w.hi[i])
-		c.StrokeLine2(sty, cx, lo, cx, hi)
-		c.StrokeLine2(sty, cx-capw, lo, cx+capw, lo)
-		c.StrokeLine2(sty, cx-capw, hi, cx+capw, hi)
+		e.XYs = append(e.XYs, plotter.XY{X: x[i], Y: lo[i]})
+		e.YErrors = append(e.YErrors, struct{ Low, High float64 }{0, hi[i] - lo[i]})
 	}
-}
-
-func (w *whiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
-	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for i, x := range w.x {
-		if math.IsNaN(w.lo[i]) || math.IsNaN(w.hi[i]) {
-			continue // not drawn
-		}
-		xmin, xmax = min(xmin, x), max(xmax, x)
-		ymin, ymax = min(ymin, w.lo[i]), max(ymax, w.hi[i])
-	}
-	return xmin, xmax, ymin, ymax
+	return e
 }
