@@ -17,3 +17,10 @@ func TestErrorBars(t *testing.T) {
 		t.Errorf("DataRange() = %g, %g, %g, %g; want 1, 3, -5, 10", xmin, xmax, ymin, ymax)
 	}
 }
+
+func TestBoundedSlowdownLabel(t *testing.T) {
+	m, err := lookup(runMetrics, "bounded_slowdown_mean", "runs.parquet")
+	if want := "mean bounded slowdown (τ = 10 s)"; err != nil || m.label != want {
+		t.Errorf("label %q, error %v; want %q", m.label, err, want)
+	}
+}
