@@ -160,7 +160,8 @@ sweep {
     policy   = policy.reasy
   }
 
-  # ... and the cost sweep runs at one load (on every workload).
+  # ... and the cost sweep runs at one load (on every workload): the four
+  # main policies run at every load, and every policy at the cost load.
   include {
     policy = policy.easy
   }
@@ -174,31 +175,6 @@ sweep {
     policy = policy.measy
   }
   include {
-    policy      = policy.measy-120s
-    load_factor = var.cost_load
-  }
-  include {
-    policy      = policy.measy-480s
-    load_factor = var.cost_load
-  }
-  include {
-    policy      = policy.measy-900s
-    load_factor = var.cost_load
-  }
-  include {
-    policy      = policy.measy-1500s
-    load_factor = var.cost_load
-  }
-  include {
-    policy      = policy.measy-3000s
-    load_factor = var.cost_load
-  }
-  include {
-    policy      = policy.measy-6000s
-    load_factor = var.cost_load
-  }
-  include {
-    policy      = policy.measy-12000s
     load_factor = var.cost_load
   }
 }

@@ -79,10 +79,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 		span = int(math.Ceil(ms / 60))
 	}
 	for _, t := range []*table{hm, ut} {
-		for i, m := range t.nums["minute"] {
-			if m < 0 || m != math.Trunc(m) {
-				return nil, fmt.Errorf("%s: row %d: minute %g is not a whole number of minutes from the start", t.path, i, m)
-			}
+		for _, m := range t.nums["minute"] {
 			span = max(span, int(m)+1)
 		}
 	}
@@ -203,7 +200,8 @@ func (r *Results) oneRun(s Selection) (*Run, error) {
 }
 
 // partTable reads run's file among files, a map of the folder sub, and
-// checks that it has the columns cols.
+// checks that it has the columns cols and that its minutes are whole
+// numbers from the start.
 func (r *Results) partTable(files map[string]string, sub string, run *Run, cols []string) (*table, error) {
 	path, ok := files[run.Key]
 	if !ok {
@@ -220,6 +218,11 @@ func (r *Results) partTable(files map[string]string, sub string, run *Run, cols 
 	for _, c := range cols {
 		if _, err := t.num(c); err != nil {
 			return nil, err
+		}
+	}
+	for i, m := range t.nums["minute"] {
+		if m < 0 || m != math.Trunc(m) {
+			return nil, fmt.Errorf("%s: row %d: minute %g is not a whole number of minutes from the start", t.path, i, m)
 		}
 	}
 	return t, nil

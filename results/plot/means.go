@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -73,7 +74,6 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 		for _, p := range policies {
 			for _, l := range loads {
 				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
-				sum := 0.0
 				var vals []float64
 				for _, x := range runs {
 					if x.Policy != p || x.LoadFactor != l {
@@ -87,19 +87,17 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 					if math.IsNaN(v) {
 						continue
 					}
-					pt.N++
-					sum += v
 					vals = append(vals, v)
 					pt.Min, pt.Max = min(pt.Min, v), max(pt.Max, v)
 				}
 				if len(pt.Runs) == 0 {
 					continue
 				}
-				pt.Mean = sum / float64(pt.N)
+				pt.N = len(vals)
 				if pt.N == 0 {
-					pt.Mean, pt.Min, pt.Max = math.NaN(), math.NaN(), math.NaN()
+					pt.Min, pt.Max = math.NaN(), math.NaN()
 				}
-				pt.Lo, pt.Hi = confidence(pt.Mean, vals)
+				pt.Mean, pt.Lo, pt.Hi = confidence(vals)
 				out = append(out, pt)
 			}
 		}
@@ -107,20 +105,18 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 	return out, nil
 }
 
-// confidence returns the 95 % confidence interval of the mean of vals,
-// whose mean is mean (Point.Lo and Hi); NaNs for fewer than two values.
-func confidence(mean float64, vals []float64) (lo, hi float64) {
+// confidence returns the mean of vals and the 95 % confidence interval of
+// it (Point.Mean, Lo and Hi): NaNs for no values, and an interval of NaNs
+// for one.
+func confidence(vals []float64) (mean, lo, hi float64) {
 	n := len(vals)
 	if n < 2 {
-		return math.NaN(), math.NaN()
+		return stat.Mean(vals, nil), math.NaN(), math.NaN()
 	}
-	ss := 0.0
-	for _, v := range vals {
-		ss += (v - mean) * (v - mean)
-	}
+	mean, sd := stat.MeanStdDev(vals, nil)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	half := t * math.Sqrt(ss/float64(n-1)/float64(n))
-	return mean - half, mean + half
+	half := t * sd / math.Sqrt(float64(n))
+	return mean, mean - half, mean + half
 }
 
 // span returns where pt's whiskers go: its confidence interval with ci,
@@ -271,7 +267,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	p.Add(plotter.NewGrid())
 	for i, pol := range policies {
 		var xy plotter.XYs
-		w := &whiskers{color: color8(i)}
+		var wx, wlo, whi []float64 // the whiskers
 		for _, pt := range pts {
 			if pt.Policy != pol || pt.N == 0 {
 				continue
@@ -286,7 +282,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 				lo, hi := pt.span(opt.CI)
 				ylo, _ := y(lo)
 				yhi, _ := y(hi)
-				w.x, w.lo, w.hi = append(w.x, pt.LoadFactor), append(w.lo, ylo), append(w.hi, yhi)
+				wx, wlo, whi = append(wx, pt.LoadFactor), append(wlo, ylo), append(whi, yhi)
 			}
 		}
 		if len(xy) == 0 {
@@ -302,7 +298,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		dots.Color = color8(i)
 		dots.Shape = shapes[i%len(shapes)]
 		dots.Radius = vg.Points(3.5)
-		p.Add(w, line, dots)
+		p.Add(errorBars(wx, wlo, whi, color8(i)), line, dots)
 		legend.add(pol, line, dots)
 	}
 	ticks := make([]plot.Tick, len(loads))
@@ -355,7 +351,7 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 		c.FillPolygon(b.color, c.ClipPolygonY(rect))
 		c.StrokeLines(line, c.ClipLinesY(append(rect, rect[0]))...)
 	}
-	(&whiskers{x: b.x, lo: b.lo, hi: b.hi, color: color.Black}).Plot(c, p)
+	errorBars(b.x, b.lo, b.hi, color.Black).Plot(c, p)
 }
 
 func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -370,36 +366,17 @@ func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, ymin, ymax
 }
 
-// whiskers draws vertical lines from lo to hi at x, with caps; NaN ends
-// draw nothing.
-type whiskers struct {
-	x, lo, hi []float64
-	color     color.Color
-}
-
-func (w *whiskers) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	sty := draw.LineStyle{Color: w.color, Width: vg.Points(1)}
-	capw := vg.Points(4)
-	for i, x := range w.x {
-		if math.IsNaN(w.lo[i]) || math.IsNaN(w.hi[i]) {
+// errorBars returns gonum's error bars from lo[i] to hi[i] at x[i], in
+// colour c, leaving out those with a NaN end. They are clipped to the data
+// area, so an interval reaching below an axis that starts at 0 stops there.
+func errorBars(x, lo, hi []float64, c color.Color) *plotter.YErrorBars {
+	e := &plotter.YErrorBars{LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1)}, CapWidth: vg.Points(8)}
+	for i := range x {
+		if math.IsNaN(lo[i]) || math.IsNaN(hi[i]) {
 			continue
 		}
-		cx, lo, hi := trX(x), trY(w.lo[i]), trY(w.hi[i])
-		c.StrokeLine2(sty, cx, lo, cx, hi)
-		c.StrokeLine2(sty, cx-capw, lo, cx+capw, lo)
-		c.StrokeLine2(sty, cx-capw, hi, cx+capw, hi)
+		e.XYs = append(e.XYs, plotter.XY{X: x[i], Y: lo[i]})
+		e.YErrors = append(e.YErrors, struct{ Low, High float64 }{0, hi[i] - lo[i]})
 	}
-}
-
-func (w *whiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
-	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for i, x := range w.x {
-		if math.IsNaN(w.lo[i]) || math.IsNaN(w.hi[i]) {
-			continue // not drawn
-		}
-		xmin, xmax = min(xmin, x), max(xmax, x)
-		ymin, ymax = min(ymin, w.lo[i]), max(ymax, w.hi[i])
-	}
-	return xmin, xmax, ymin, ymax
+	return e
 }

@@ -3,6 +3,8 @@ package plot
 import (
 	"fmt"
 	"strings"
+
+	"github.com/schedsweep/schedsweep/results"
 )
 
 // unit is how a metric's values are measured, and so how an axis shows
@@ -27,6 +29,10 @@ type metric struct {
 	eet   bool   // one of the EET metrics, which older results lack
 }
 
+// boundedSlowdown labels the bounded slowdown with the run-time floor
+// results computes it with.
+var boundedSlowdown = fmt.Sprintf("bounded slowdown (τ = %d s)", results.DefaultTau)
+
 // runMetrics are the columns of runs.parquet that Means and LoadLines
 // draw.
 var runMetrics = func() []metric {
@@ -38,7 +44,7 @@ var runMetrics = func() []metric {
 		{"wait", "wait", unitSeconds},
 		{"response", "response time", unitSeconds},
 		{"slowdown", "slowdown", unitRatio},
-		{"bounded_slowdown", "bounded slowdown (τ = 10 s)", unitRatio},
+		{"bounded_slowdown", boundedSlowdown, unitRatio},
 	} {
 		out = append(out,
 			metric{name: m.name + "_mean", label: "mean " + m.label, unit: m.unit},
@@ -66,7 +72,7 @@ var userMetrics = []metric{
 	{name: "eet_violated", label: "violated EETs (jobs)", unit: unitCount, eet: true},
 	{name: "mean_wait", label: "mean wait", unit: unitSeconds},
 	{name: "mean_response", label: "mean response time", unit: unitSeconds},
-	{name: "mean_bounded_slowdown", label: "mean bounded slowdown (τ = 10 s)", unit: unitRatio},
+	{name: "mean_bounded_slowdown", label: "mean " + boundedSlowdown, unit: unitRatio},
 	{name: "jobs", label: "jobs", unit: unitCount},
 	{name: "ran", label: "jobs that ran", unit: unitCount},
 	{name: "recent_accuracy", label: "estimate accuracy of the last 10 jobs", unit: unitRatio},

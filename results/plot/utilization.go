@@ -107,10 +107,7 @@ func UtilizationValues(r *Results, opt Options) (*UtilizationData, error) {
 				continue
 			}
 			v := ut.nums["procs"][i]
-			switch {
-			case m < 0 || m != math.Trunc(m):
-				return nil, fmt.Errorf("%s: row %d: minute %g is not a whole number of minutes from the start", ut.path, i, m)
-			case math.IsNaN(v) || v < 0 || v > 1+1e-9:
+			if math.IsNaN(v) || v < 0 || v > 1+1e-9 {
 				return nil, fmt.Errorf("%s: row %d: procs %g is not a utilization in [0, 1]", ut.path, i, v)
 			}
 			for int(m) >= len(procs) {

@@ -76,3 +76,22 @@ func TestUtilizationValues(t *testing.T) {
 		}
 	}
 }
+
+// TestFractionalMinute checks that both figures that read a utilization
+// file refuse a minute that is not a whole number.
+func TestFractionalMinute(t *testing.T) {
+	dir := writeFixture(t)
+	writeParquet(t, filepath.Join(dir, "utilization", "workload=mix/policy=easy/load_factor=1/replicate=1/part-"+heatmapRun+".parquet"),
+		col{name: "run_key", values: []string{heatmapRun, heatmapRun}}, col{name: "minute", values: []float64{0, 1.5}},
+		col{name: "procs", values: []float64{0.5, 0.5}}, col{name: "memory", values: []float64{0, 0}})
+	r := load(t, dir)
+	opt := plot.Options{Selection: plot.Selection{Run: heatmapRun}}
+	for name, read := range map[string]func() error{
+		"UtilizationValues": func() error { _, err := plot.UtilizationValues(r, opt); return err },
+		"HeatmapValues":     func() error { _, err := plot.HeatmapValues(r, opt); return err },
+	} {
+		if err := read(); err == nil || !strings.Contains(err.Error(), "row 1: minute 1.5 is not a whole number") {
+			t.Errorf("%s: got %v; want an error naming row 1's minute 1.5", name, err)
+		}
+	}
+}
