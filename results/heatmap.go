@@ -74,22 +74,35 @@ func Violations(res *sim.Result, e *EET, bucket sim.Time) []HeatCell {
 	slices.SortFunc(edges, func(a, b edge) int {
 		return cmp.Or(cmp.Compare(a.user, b.user), cmp.Compare(a.bucket, b.bucket))
 	})
-	var cells []HeatCell
-	var count int64
-	for i := 0; i < len(edges); {
-		at := edges[i]
-		for ; i < len(edges) && edges[i].user == at.user && edges[i].bucket == at.bucket; i++ {
-			count += edges[i].delta
-		}
-		if count == 0 {
-			continue // the user's edges end here, or the next starts at once
-		}
-		// count holds from at.bucket to the next edge, which is the same
-		// user's: a user's count returns to 0 at its last edge.
-		for b := at.bucket; b < edges[i].bucket; b++ {
-			cells = append(cells, HeatCell{at.user, b, count})
+	// spans calls f for each run of buckets [from, to) over which a user's
+	// count holds and is positive, in order. It runs twice: to size cells,
+	// which can run to hundreds of thousands, then to fill them.
+	spans := func(f func(user int32, from, to, count int64)) {
+		var count int64
+		for i := 0; i < len(edges); {
+			at := edges[i]
+			for ; i < len(edges) && edges[i].user == at.user && edges[i].bucket == at.bucket; i++ {
+				count += edges[i].delta
+			}
+			if count == 0 {
+				continue // the user's edges end here, or the next starts at once
+			}
+			// count holds from at.bucket to the next edge, which is the
+			// same user's: a user's count returns to 0 at its last edge.
+			f(at.user, at.bucket, edges[i].bucket, count)
 		}
 	}
+	n := 0
+	spans(func(_ int32, from, to, _ int64) { n += int(to - from) })
+	if n == 0 {
+		return nil
+	}
+	cells := make([]HeatCell, 0, n)
+	spans(func(user int32, from, to, count int64) {
+		for b := from; b < to; b++ {
+			cells = append(cells, HeatCell{user, b, count})
+		}
+	})
 	return cells
 }
 
@@ -116,7 +129,7 @@ func Utilization(res *sim.Result, bucket sim.Time) []UtilPoint {
 		at         sim.Time
 		procs, mem int64 // change in use
 	}
-	var events []event
+	events := make([]event, 0, 2*len(res.Jobs))
 	var last sim.Time
 	for i := range res.Jobs {
 		o := &res.Jobs[i]

@@ -71,7 +71,7 @@ func writerProps(sc *arrow.Schema, noStats []string) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithRootRepetition(parquet.Repetitions.Required),
 		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(1),
+		parquet.WithCompressionLevel(writeLevel),
 		parquet.WithDictionaryDefault(false),
 	}
 	for _, f := range sc.Fields() {

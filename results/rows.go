@@ -33,7 +33,7 @@ type Stats struct {
 }
 
 // RunRow is one row of runs.parquet: a run's parameters and headline
-// metrics. It is plain data; the runner journals it as JSON.
+// metrics. It is plain data, which the runner journals (gob-encoded).
 type RunRow struct {
 	RunInfo
 	// Jobs counts every job the source gave; Finished, Killed and Rejected
@@ -185,7 +185,7 @@ type UserRow struct {
 	EETViolated       int
 	WeightedTardiness int64
 	// RecentAccuracy is the mean estimate accuracy of the user's last
-	// psp.Window (10) jobs to end: psp.Accuracy(end − start, estimate),
+	// psp.Window (10) jobs to end: psp.Accuracy(Outcome.Work, estimate),
 	// run over requested time capped at 1, jobs ordered by (end, start,
 	// arrival). It is the accuracy by which the Penalty Scheduling Policy
 	// (Rocchetti et al. 2015) ranks the user when the run ends, whatever

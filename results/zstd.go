@@ -25,7 +25,8 @@ type keptZstd struct {
 	free           chan *zstd.Encoder
 }
 
-// writeLevel is the zstd level results files are written at (writerProps).
+// writeLevel is the zstd level results files are written at: writerProps
+// sets it, so that every page goes through the kept encoders.
 const writeLevel = 1
 
 func init() {

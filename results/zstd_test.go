@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -37,5 +38,27 @@ func TestKeptZstd(t *testing.T) {
 				t.Fatalf("%d bytes: round trip gave %d bytes, error %v", n, len(back), err)
 			}
 		}
+	}
+}
+
+// TestWritersUseKeptZstd checks that the writers compress at writeLevel,
+// through the kept encoders: at another level every page would go to
+// arrow-go's pooled ones and the free list would stay empty.
+func TestWritersUseKeptZstd(t *testing.T) {
+	c, err := compress.GetCodec(compress.Codecs.Zstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := c.(*keptZstd)
+	for len(k.free) > 0 {
+		<-k.free
+	}
+	path := filepath.Join(t.TempDir(), "utilization.parquet")
+	meta := Metadata{ToolVersion: "test", ExperimentFile: "test.hcl", ExperimentHash: "0"}
+	if err := WriteUtilization(path, "r", 60, []UtilPoint{{Bucket: 0, Procs: 0.5}}, meta); err != nil {
+		t.Fatal(err)
+	}
+	if len(k.free) == 0 {
+		t.Error("writing a file left no kept encoder; want the writers to compress at writeLevel")
 	}
 }

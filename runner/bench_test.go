@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,19 +108,23 @@ const rssChildEnv = "SCHEDSWEEP_SWEEP_RSS_CHILD"
 
 // BenchmarkSweepPeakRSS runs a 50-, a 500- and a 5000-run sweep of the
 // Lublin model, each in a fresh process with the garbage collector set as
-// schedsweep run sets it, and reports each process's peak resident memory
-// and its peak live heap (after collections). The target is that
-// the 500-run sweep needs no more than the 50-run one. Results stream to
-// disk and the grid takes about 200 bytes a run, but the peak is the
-// highest of many collections' high-water marks, and a longer sweep goes
-// through more of them: results/README.md gives the numbers.
+// schedsweep run sets it (GOGC in the environment wins, as it does there),
+// and reports each process's peak resident memory, its peak live heap
+// (after collections, sampled as runs finish) and the mean of those samples
+// over the first and the last tenth of the runs, which shows whether what
+// the sweep keeps grows as it goes. The target is that the 500-run
+// sweep needs no more than the 50-run one. Results stream to disk and the
+// grid takes about 200 bytes a run, but the peak is the highest of many
+// collections' high-water marks, and a longer sweep goes through more of
+// them: results/README.md gives the numbers. It also reports what the grid
+// keeps per run (grid-B/run).
 func BenchmarkSweepPeakRSS(b *testing.B) {
 	if testing.Short() {
 		b.Skip("sweep memory benchmarks are skipped under -short")
 	}
 	for _, n := range []int{50, 500, 5000} {
 		b.Run(fmt.Sprintf("runs=%d", n), func(b *testing.B) {
-			var peak, live int64
+			var peak, live, early, late, grid int64
 			for b.Loop() {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestSweepRSSChild$", "-test.count=1", "-test.v")
 				cmd.Env = append(os.Environ(), rssChildEnv+"="+strconv.Itoa(n)+":"+b.TempDir())
@@ -126,21 +132,35 @@ func BenchmarkSweepPeakRSS(b *testing.B) {
 				if err != nil {
 					b.Fatalf("child: %v\n%s", err, out)
 				}
-				_, after, ok := strings.Cut(string(out), "VmHWM-kB=")
-				if !ok {
-					b.Fatalf("child reported no peak:\n%s", out)
-				}
-				kb, _ := strconv.ParseInt(strings.Fields(after)[0], 10, 64)
-				peak = max(peak, kb)
-				_, after, _ = strings.Cut(string(out), "peak-live-kB=")
-				kb, _ = strconv.ParseInt(strings.Fields(after)[0], 10, 64)
-				live = max(live, kb)
+				peak = max(peak, childCount(b, out, "VmHWM-kB"))
+				live = max(live, childCount(b, out, "peak-live-kB"))
+				early = max(early, childCount(b, out, "early-live-kB"))
+				late = max(late, childCount(b, out, "late-live-kB"))
+				grid = max(grid, childCount(b, out, "grid-B-per-run"))
 			}
-			// Bytes, the unit benchstat scales: both counts are in KiB.
+			// Bytes, the unit benchstat scales: the counts are in KiB.
 			b.ReportMetric(float64(peak)*1024, "peak-RSS-B")
 			b.ReportMetric(float64(live)*1024, "peak-live-B")
+			b.ReportMetric(float64(early)*1024, "early-live-B")
+			b.ReportMetric(float64(late)*1024, "late-live-B")
+			b.ReportMetric(float64(grid), "grid-B/run")
 		})
 	}
+}
+
+// childCount returns the count the child reported as key=N (KiB, or bytes
+// for grid-B-per-run).
+func childCount(b *testing.B, out []byte, key string) int64 {
+	b.Helper()
+	_, after, ok := strings.Cut(string(out), key+"=")
+	if !ok {
+		b.Fatalf("child reported no %s:\n%s", key, out)
+	}
+	kb, err := strconv.ParseInt(strings.Fields(after)[0], 10, 64)
+	if err != nil {
+		b.Fatalf("child reported %s: %v", key, err)
+	}
+	return kb
 }
 
 // TestSweepRSSChild is the child of BenchmarkSweepPeakRSS: a sweep of n
@@ -150,7 +170,9 @@ func TestSweepRSSChild(t *testing.T) {
 	if spec_ == "" {
 		t.Skip("only run as the child of BenchmarkSweepPeakRSS")
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	if os.Getenv("GOGC") == "" { // as schedsweep run sets it
+		defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	}
 	nStr, dir, _ := strings.Cut(spec_, ":")
 	n, _ := strconv.Atoi(nStr)
 	m, _ := workloads.LookupModel("lublin")
@@ -167,22 +189,31 @@ func TestSweepRSSChild(t *testing.T) {
 	e := &spec.Experiment{Name: "rss", Seed: 1, Hash: "rss", Clusters: []*spec.Cluster{cl}, Workloads: []*spec.Workload{w}, Policies: ps,
 		Sweep:  spec.Sweep{Cluster: cl, Workloads: []*spec.Workload{w}, Policies: ps, LoadFactors: []float64{0.6, 0.8, 1, 1.2, 1.4}, Seeds: seeds},
 		Output: spec.Output{Dir: dir, Jobs: true}}
+	// What the grid keeps: the heap after a collection, before and after.
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	runs, err := Expand(e)
 	if err != nil {
 		t.Fatal(err)
 	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	t.Logf("grid-B-per-run=%d", (int64(after.HeapAlloc)-int64(before.HeapAlloc))/int64(len(runs)))
 	// The live heap after each collection, sampled as runs finish: what the
 	// sweep keeps, as opposed to the garbage it has not yet collected.
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var peakLive uint64
+	live := make([]uint64, 0, len(runs))
 	progress := func(Progress) {
 		metrics.Read(sample)
-		peakLive = max(peakLive, sample[0].Value.Uint64())
+		live = append(live, sample[0].Value.Uint64())
 	}
 	if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Progress: progress}); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("peak-live-kB=%d", peakLive/1024)
+	tenth := max(len(live)/10, 1)
+	t.Logf("peak-live-kB=%d early-live-kB=%d late-live-kB=%d",
+		slices.Max(live)/1024, meanOf(live[:tenth])/1024, meanOf(live[len(live)-tenth:])/1024)
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Skip("no /proc: peak memory is measured on Linux only")
@@ -194,4 +225,13 @@ func TestSweepRSSChild(t *testing.T) {
 		}
 	}
 	t.Fatal("/proc/self/status has no VmHWM line")
+}
+
+// meanOf returns the mean of x, which is not empty.
+func meanOf(x []uint64) uint64 {
+	var sum uint64
+	for _, v := range x {
+		sum += v
+	}
+	return sum / uint64(len(x))
 }

@@ -19,7 +19,8 @@ import (
 // with, unless GOGC is set, and the sweep benchmarks mirror. A sweep
 // allocates a result per run and keeps little: collecting less often buys
 // 8% of throughput (BenchmarkSweepGC) for a higher peak memory: about 55
-// MiB against 42 MiB for the 50-run sweep of BenchmarkSweepPeakRSS.
+// MiB against 42 MiB for the 50-run sweep of BenchmarkSweepPeakRSS (run
+// with GOGC=100 in the environment for the second).
 const GCPercent = 400
 
 // Options control Execute.

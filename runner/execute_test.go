@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -44,8 +45,7 @@ func execute(t *testing.T, e *spec.Experiment, runs []Run, opt Options) Summary 
 	return sum
 }
 
-// rowsOf reads a Parquet file's row count and the values of one string
-// column.
+// rowsOf returns a Parquet file's row count.
 func rowsOf(t *testing.T, path string) int64 {
 	t.Helper()
 	r, err := file.OpenParquetFile(path, false)
@@ -54,6 +54,25 @@ func rowsOf(t *testing.T, path string) int64 {
 	}
 	defer r.Close()
 	return r.NumRows()
+}
+
+// readTable reads a whole Parquet file; the caller releases the table.
+func readTable(t *testing.T, path string) arrow.Table {
+	t.Helper()
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
 }
 
 // jobsFiles returns the jobs files under dir, relative, sorted.
@@ -249,16 +268,7 @@ func TestDeterministicTables(t *testing.T) {
 		}
 	}
 	read := func(dir string) []string {
-		rdr, err := file.OpenParquetFile(filepath.Join(dir, "runs.parquet"), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rdr.Close()
-		fr, _ := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-		tbl, err := fr.ReadTable(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		tbl := readTable(t, filepath.Join(dir, "runs.parquet"))
 		defer tbl.Release()
 		var cols []string
 		for i := range int(tbl.NumCols()) {
@@ -304,16 +314,7 @@ func TestExecuteWritesHeatmaps(t *testing.T) {
 		}
 	}
 	// The job mix overloads 64 processors at load 2, so some EETs break.
-	rdr, err := file.OpenParquetFile(filepath.Join(dir, "users.parquet"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdr.Close()
-	fr, _ := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := readTable(t, filepath.Join(dir, "users.parquet"))
 	defer tbl.Release()
 	idx := tbl.Schema().FieldIndices("eet_violated")
 	if len(idx) != 1 {
