@@ -255,9 +255,16 @@ func ParseShard(s string) (i, n int, err error) {
 	return i, n, nil
 }
 
-// JobsPath returns the path of a run's jobs file under the results folder.
+// JobsPath returns the path of a run's jobs file under the results folder
+// out: jobs/<axis>=<value>/…/part-KEY.parquet (results.RunFile).
 func JobsPath(out string, r *Run) string {
-	return filepath.Join(out, "jobs", results.PartitionDir(axes(r)), "part-"+r.Key+".parquet")
+	return runFile(out, results.JobsDir, r)
+}
+
+// runFile returns the path of run r's file under sub (results.JobsDir,
+// HeatmapDir or UtilizationDir) of the results folder out.
+func runFile(out, sub string, r *Run) string {
+	return filepath.Join(out, filepath.FromSlash(results.RunFile(sub, axes(r), r.Key)))
 }
 
 // ctxSource ends a run promptly when ctx is cancelled: it checks ctx every

@@ -19,7 +19,8 @@ import (
 	"github.com/schedsweep/schedsweep/sim"
 )
 
-// The results folder:
+// The results folder, its files named by package results (names.go),
+// which readers share, and its state, which is the runner's alone:
 //
 //	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N)
 //	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
@@ -111,12 +112,21 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	return o, nil
 }
 
-// clear removes what schedsweep wrote in the folder, and nothing else.
+// clear removes what schedsweep wrote in the folder, and nothing else: the
+// tables of the sweep and of any shard, but not runsummary.parquet.
 func (o *output) clear() error {
-	matches, _ := filepath.Glob(filepath.Join(o.dir, "runs*.parquet"))
-	users, _ := filepath.Glob(filepath.Join(o.dir, "users*.parquet"))
-	for _, p := range append(append(matches, users...), filepath.Join(o.dir, "jobs"), filepath.Join(o.dir, "heatmap"),
-		filepath.Join(o.dir, "utilization"), filepath.Join(o.dir, stateDir)) {
+	var paths []string
+	for _, table := range []string{results.RunsTable, results.UsersTable} {
+		files, err := results.TableFiles(o.dir, table)
+		if err != nil {
+			return fmt.Errorf("clearing %s: %w", o.dir, err)
+		}
+		paths = append(paths, files...)
+	}
+	for _, sub := range []string{results.JobsDir, results.HeatmapDir, results.UtilizationDir, stateDir} {
+		paths = append(paths, filepath.Join(o.dir, sub))
+	}
+	for _, p := range paths {
 		if err := os.RemoveAll(p); err != nil {
 			return fmt.Errorf("clearing %s: %w", o.dir, err)
 		}
@@ -162,13 +172,12 @@ func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.D
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
 	en := &entry{Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
 	if e.Output.Heatmaps {
-		part := results.PartitionDir(axes(r))
 		cells := results.Violations(res, eet, heatmapBucket)
-		if err := results.WriteHeatmap(filepath.Join(o.dir, "heatmap", part, "part-"+r.Key+".parquet"), r.Key, heatmapBucket, cells, meta); err != nil {
+		if err := results.WriteHeatmap(runFile(o.dir, results.HeatmapDir, r), r.Key, heatmapBucket, cells, meta); err != nil {
 			return nil, err
 		}
 		pts := results.Utilization(res, heatmapBucket)
-		if err := results.WriteUtilization(filepath.Join(o.dir, "utilization", part, "part-"+r.Key+".parquet"), r.Key, heatmapBucket, pts, meta); err != nil {
+		if err := results.WriteUtilization(runFile(o.dir, results.UtilizationDir, r), r.Key, heatmapBucket, pts, meta); err != nil {
 			return nil, err
 		}
 	}
@@ -209,11 +218,8 @@ func (o *output) record(r *Run, en *entry) error {
 
 // tableNames returns the runs and users table paths for a shard.
 func (o *output) tableNames(shard, shards int) (string, string) {
-	if shards <= 1 {
-		return filepath.Join(o.dir, "runs.parquet"), filepath.Join(o.dir, "users.parquet")
-	}
-	suffix := fmt.Sprintf("-%d-of-%d.parquet", shard, shards)
-	return filepath.Join(o.dir, "runs"+suffix), filepath.Join(o.dir, "users"+suffix)
+	return filepath.Join(o.dir, results.TableFile(results.RunsTable, shard, shards)),
+		filepath.Join(o.dir, results.TableFile(results.UsersTable, shard, shards))
 }
 
 // writeTables writes the runs and users tables of the complete runs, in
