@@ -64,11 +64,11 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 	if err != nil {
 		return nil, err
 	}
-	hm, err := r.partTable(r.heatmaps, "heatmap", run, []string{"user", "minute", "violations"})
+	hm, err := r.partTable(r.heatmaps, results.HeatmapDir, run, []string{"user", "minute", "violations"})
 	if err != nil {
 		return nil, err
 	}
-	ut, err := r.partTable(r.utilization, "utilization", run, []string{"minute", "procs", "memory"})
+	ut, err := r.partTable(r.utilization, results.UtilizationDir, run, []string{"minute", "procs", "memory"})
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +205,8 @@ func (r *Results) oneRun(s Selection) (*Run, error) {
 func (r *Results) partTable(files map[string]string, sub string, run *Run, cols []string) (*table, error) {
 	path, ok := files[run.Key]
 	if !ok {
-		return nil, fmt.Errorf("%w: no %s file for run %s: %s/%s/…/part-%s.parquet is missing (results written before schedsweep computed EET heatmaps?)",
-			ErrMissingFile, sub, run.Key, r.Dir, sub, run.Key)
+		return nil, fmt.Errorf("%w: no %s file for run %s: %s/%s/…/%s is missing (results written before schedsweep computed EET heatmaps?)",
+			ErrMissingFile, sub, run.Key, r.Dir, sub, results.PartFile(run.Key))
 	}
 	t, err := readTable(path)
 	if err != nil {

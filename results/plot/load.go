@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/suggest"
+	"github.com/schedsweep/schedsweep/results"
 )
 
 // Errors callers branch on; the errors that wrap them say what and where.
@@ -78,32 +77,10 @@ func (r *Run) String() string {
 		r.Key, r.Workload, r.Policy, r.LoadFactor, r.Replicate)
 }
 
-// tableName matches a table of a sweep or of one of its shards, e.g.
-// runs.parquet or runs-2-of-4.parquet.
-func tableName(base string) *regexp.Regexp {
-	return regexp.MustCompile(`^` + base + `(-[0-9]+-of-[0-9]+)?\.parquet$`)
-}
-
-// tables returns the files of dir that tableName(base) matches, sorted.
-func tables(dir, base string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	re := tableName(base)
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() && re.MatchString(e.Name()) {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	return out, nil
-}
-
 // Load reads the results folder dir: the runs tables (runs.parquet, or the
-// shards' runs-I-of-N.parquet), the users tables likewise, and the names of
-// the files under heatmap/ and utilization/ (part-KEY.parquet in any Hive
-// partition). It fails, wrapping ErrNoResults, when dir has no runs table,
+// shards' runs-I-of-N.parquet: results.TableFiles), the users tables
+// likewise, and the names of the files under heatmap/ and utilization/
+// (part-KEY.parquet in any Hive partition: results.PartKey). It fails, wrapping ErrNoResults, when dir has no runs table,
 // and, wrapping ErrMissingColumn, when a runs table lacks run_key,
 // workload, policy, load_factor or replicate, or a users table run_key or
 // user. Columns only some figures need are checked by those figures.
@@ -112,7 +89,7 @@ func tables(dir, base string) ([]string, error) {
 // shard tables of the same sweep) counts once: the first table in name
 // order gives its row, and likewise its users' rows.
 func Load(dir string) (*Results, error) {
-	runFiles, err := tables(dir, "runs")
+	runFiles, err := results.TableFiles(dir, results.RunsTable)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: folder %s does not exist", ErrNoResults, dir)
 	}
@@ -133,7 +110,7 @@ func Load(dir string) (*Results, error) {
 			return nil, err
 		}
 	}
-	userFiles, err := tables(dir, "users")
+	userFiles, err := results.TableFiles(dir, results.UsersTable)
 	if err != nil {
 		return nil, fmt.Errorf("reading results folder %s: %w", dir, err)
 	}
@@ -156,10 +133,10 @@ func Load(dir string) (*Results, error) {
 		}
 		r.users = append(r.users, t)
 	}
-	if r.heatmaps, err = partFiles(filepath.Join(dir, "heatmap")); err != nil {
+	if r.heatmaps, err = partFiles(filepath.Join(dir, results.HeatmapDir)); err != nil {
 		return nil, err
 	}
-	if r.utilization, err = partFiles(filepath.Join(dir, "utilization")); err != nil {
+	if r.utilization, err = partFiles(filepath.Join(dir, results.UtilizationDir)); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -198,8 +175,8 @@ func (r *Results) addRuns(t *table, seen map[string]bool) error {
 	return nil
 }
 
-// partFiles maps run keys to the part-KEY.parquet files under dir, in any
-// partition. A missing dir maps nothing.
+// partFiles maps run keys to the part-KEY.parquet files (results.PartKey)
+// under dir, in any partition. A missing dir maps nothing.
 func partFiles(dir string) (map[string]string, error) {
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -209,11 +186,10 @@ func partFiles(dir string) (map[string]string, error) {
 			}
 			return err
 		}
-		name := d.Name()
-		if d.IsDir() || !strings.HasPrefix(name, "part-") || !strings.HasSuffix(name, ".parquet") {
+		key, ok := results.PartKey(d.Name())
+		if d.IsDir() || !ok {
 			return nil
 		}
-		key := strings.TrimSuffix(strings.TrimPrefix(name, "part-"), ".parquet")
 		if prev, ok := out[key]; ok {
 			return fmt.Errorf("run %s has two files: %s and %s", key, prev, p)
 		}

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results/plot"
 	"github.com/schedsweep/schedsweep/runner"
@@ -20,33 +23,45 @@ import (
 // and 2, two replicates; it returns the results folder.
 func sweep(t *testing.T) string {
 	t.Helper()
-	m, err := workloads.LookupModel("job-mix")
+	dir := t.TempDir()
+	sweepShard(t, dir, "job-mix", 0, 1)
+	return dir
+}
+
+// sweepShard runs shard i of n (n 1: all of it) of sweep's sweep of
+// workload model into dir; a "psp" workload has 200 jobs.
+func sweepShard(t *testing.T, dir, model string, i, n int) {
+	t.Helper()
+	m, err := workloads.LookupModel(model)
 	if err != nil {
 		t.Fatal(err)
+	}
+	params := m.Params()
+	if p, ok := params.(*workloads.PSPParams); ok {
+		p.Jobs = 200
 	}
 	easy, err := policies.Lookup("easy")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cl := &spec.Cluster{Name: "c", Capacity: sim.Resources{sim.Procs: 64}}
-	w := &spec.Workload{Name: "mix", Model: "job-mix", Params: m.Params(), Estimates: "keep", CPUUsage: "none"}
+	w := &spec.Workload{Name: "mix", Model: model, Params: params, Estimates: "keep", CPUUsage: "none"}
 	ps := []*spec.Policy{{Name: "fcfs", Type: "fcfs"}, {Name: "easy", Type: "easy", Params: easy.Params()}}
-	dir := t.TempDir()
 	e := &spec.Experiment{
 		Name: "plot", Seed: 7, File: "plot.hcl", Hash: "plot-test",
 		Clusters: []*spec.Cluster{cl}, Workloads: []*spec.Workload{w}, Policies: ps,
 		Sweep: spec.Sweep{Cluster: cl, Workloads: []*spec.Workload{w}, Policies: ps,
 			LoadFactors: []float64{0.5, 1, 2}, Seeds: []uint64{1, 2}},
-		Output: spec.Output{Dir: dir},
+		Output: spec.Output{Dir: dir, Heatmaps: true},
 	}
 	runs, err := runner.Expand(e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runner.Execute(context.Background(), e, runs, runner.Options{Out: dir, Workers: 2, ToolVersion: "test"}); err != nil {
+	opt := runner.Options{Out: dir, Workers: 2, ToolVersion: "test", Shard: i, Shards: n}
+	if _, err := runner.Execute(context.Background(), e, runs, opt); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 func TestPlotASweep(t *testing.T) {
@@ -98,6 +113,85 @@ func TestPlotASweep(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkImage(t, path, data, f.Width, f.Height)
+		}
+	}
+}
+
+// TestLoadFindsWhatTheRunnerWrote runs the same sweep whole and in three
+// shards, and checks that Load finds in each folder every file the runner
+// wrote for it, under the names package results gives both (runs.parquet
+// or runs-I-of-3.parquet, users likewise, heatmap/…/part-KEY.parquet and
+// utilization/…/part-KEY.parquet): the same runs, the same users' rows,
+// the same heatmaps. Files that only look like tables are not read.
+func TestLoadFindsWhatTheRunnerWrote(t *testing.T) {
+	whole, shards := t.TempDir(), t.TempDir()
+	sweepShard(t, whole, "psp", 0, 1) // psp: jobs with user ids
+	for i := range 3 {
+		sweepShard(t, shards, "psp", i, 3)
+	}
+	for _, name := range []string{"runs-01-of-3.parquet", "runsummary.parquet", "users-3-of-3.parquet"} {
+		if err := os.WriteFile(filepath.Join(shards, name), []byte("not a table"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"runs.parquet", "users.parquet", "runs-0-of-3.parquet", "users-2-of-3.parquet"} {
+		_, errWhole := os.Stat(filepath.Join(whole, name))
+		_, errShards := os.Stat(filepath.Join(shards, name))
+		if (errWhole == nil) == (errShards == nil) {
+			t.Errorf("%s: in the whole sweep's folder %v, in the shards' %v; want it in exactly one", name, errWhole == nil, errShards == nil)
+		}
+	}
+	a, b := load(t, whole), load(t, shards)
+	waits := func(r *plot.Results) map[string]float64 {
+		out := map[string]float64{}
+		for _, x := range r.Runs {
+			v, err := x.Metric("wait_mean")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[x.Key] = v
+		}
+		return out
+	}
+	wa, wb := waits(a), waits(b)
+	if len(wa) != 12 {
+		t.Fatalf("the whole sweep: got %d runs; want 12", len(wa))
+	}
+	if diff := cmp.Diff(wa, wb, cmpopts.EquateNaNs()); diff != "" {
+		t.Errorf("wait_mean by run, whole (-) and in shards (+):\n%s", diff)
+	}
+	// Each run's users come from its users table; its cells from its
+	// heatmap and utilization files.
+	for key := range wa {
+		opt := plot.Options{Selection: plot.Selection{Run: key}}
+		ha, err := plot.HeatmapValues(a, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hb, err := plot.HeatmapValues(b, opt)
+		if err != nil {
+			t.Fatalf("the shards' folder: %v", err)
+		}
+		ua, err := plot.BoxValues(a, plot.Options{Metrics: []string{"jobs"}, Selection: opt.Selection})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ub, err := plot.BoxValues(b, plot.Options{Metrics: []string{"jobs"}, Selection: opt.Selection})
+		if err != nil {
+			t.Fatalf("the shards' folder: %v", err)
+		}
+		type cells struct {
+			Users, Procs, Memory []float64
+			Violations           [][]float64
+			Boxes                []plot.Box
+		}
+		ca := cells{ha.Users, ha.Procs, ha.Memory, ha.Violations, ua.Boxes}
+		cb := cells{hb.Users, hb.Procs, hb.Memory, hb.Violations, ub.Boxes}
+		if len(ca.Users) == 0 || len(ca.Procs) == 0 {
+			t.Fatalf("run %s: %d users, %d utilization cells; the test needs some of each", key, len(ca.Users), len(ca.Procs))
+		}
+		if diff := cmp.Diff(ca, cb, cmpopts.EquateNaNs()); diff != "" {
+			t.Errorf("run %s, whole (-) and in shards (+):\n%s", key, diff)
 		}
 	}
 }

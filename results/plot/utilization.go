@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsweep/schedsweep/results"
 )
 
 // UtilizationData is what Utilization draws: the processor utilization
@@ -83,7 +85,7 @@ func UtilizationValues(r *Results, opt Options) (*UtilizationData, error) {
 	var minutes [][]float64
 	span := 1
 	for _, x := range runs {
-		ut, err := r.partTable(r.utilization, "utilization", x, []string{"minute", "procs"})
+		ut, err := r.partTable(r.utilization, results.UtilizationDir, x, []string{"minute", "procs"})
 		if err != nil {
 			return nil, err
 		}
