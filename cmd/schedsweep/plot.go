@@ -66,41 +66,52 @@ Examples:
 Flags:
 `
 
-// plotKind is a figure plot draws, and the table it prints if any.
+// plotKind is a figure plot draws and the table it prints, if any: draw
+// reads what both need once and returns the figure and the table ("" for
+// none).
 type plotKind struct {
-	name  string
-	draw  func(*plot.Results, plot.Options) (*plot.Figure, error)
-	table func(*plot.Results, plot.Options) (string, error)
+	name string
+	draw func(*plot.Results, plot.Options) (*plot.Figure, string, error)
 }
 
 func plotKinds() []plotKind {
 	return []plotKind{
-		{"boxes", plot.Boxes, nil},
-		{"means", plot.Means, nil},
-		{"heatmap", plot.Heatmap, nil},
-		{"load", plot.LoadLines, nil},
-		{"classes", plot.Classes, classTable},
-		{"utilization", plot.Utilization, utilizationTable},
+		{"boxes", figureOnly(plot.Boxes)},
+		{"means", figureOnly(plot.Means)},
+		{"heatmap", figureOnly(plot.Heatmap)},
+		{"load", figureOnly(plot.LoadLines)},
+		{"classes", classes},
+		{"utilization", utilization},
 	}
 }
 
-// classTable is the table of the classes figure.
-func classTable(r *plot.Results, opt plot.Options) (string, error) {
+// figureOnly is a kind that prints no table.
+func figureOnly(draw func(*plot.Results, plot.Options) (*plot.Figure, error)) func(*plot.Results, plot.Options) (*plot.Figure, string, error) {
+	return func(r *plot.Results, opt plot.Options) (*plot.Figure, string, error) {
+		f, err := draw(r, opt)
+		return f, "", err
+	}
+}
+
+// classes draws the classes figure and its table from one ClassMeans.
+func classes(r *plot.Results, opt plot.Options) (*plot.Figure, string, error) {
 	d, err := plot.ClassMeans(r, opt)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	return d.Table(), nil
+	f, err := d.Figure(opt)
+	return f, d.Table(), err
 }
 
-// utilizationTable is the table of the utilization figure: makespans and
-// their bounds.
-func utilizationTable(r *plot.Results, opt plot.Options) (string, error) {
+// utilization draws the utilization figure and its table (makespans and
+// their bounds) from one read of the runs' utilization files.
+func utilization(r *plot.Results, opt plot.Options) (*plot.Figure, string, error) {
 	d, err := plot.UtilizationValues(r, opt)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	return d.Table(), nil
+	f, err := d.Figure(opt)
+	return f, d.Table(), err
 }
 
 func runPlot(args []string, stdout, stderr io.Writer) error {
@@ -186,7 +197,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := chosen.draw(res, opt)
+	f, table, err := chosen.draw(res, opt)
 	if errors.Is(err, plot.ErrUnknownMetric) || errors.Is(err, plot.ErrSelection) {
 		return usageError{err}
 	}
@@ -197,12 +208,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %s, %.3g × %.3g in\n", *out, kind, float64(f.Width/vg.Inch), float64(f.Height/vg.Inch))
-	if chosen.table != nil {
-		t, err := chosen.table(res, opt)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "\n%s", t)
+	if table != "" {
+		fmt.Fprintf(stdout, "\n%s", table)
 	}
 	return nil
 }

@@ -151,3 +151,24 @@ func TestPlotHeatmapFromSweep(t *testing.T) {
 		t.Errorf("no heatmap written: %v", err)
 	}
 }
+
+// TestPlotUtilization draws the utilization figure of one replicate of a
+// real sweep and prints its table of makespans, both from one read of the
+// runs' utilization files.
+func TestPlotUtilization(t *testing.T) {
+	res := sweepFolder(t)
+	path := filepath.Join(t.TempDir(), "util.svg")
+	code, stdout, errOut := runCLI("plot", "utilization", "--load", "1", "--replicate", "1", "--out", path, res)
+	if code != exitOK || !strings.HasPrefix(stdout, path+": utilization, 9 × 5 in\n\n") {
+		t.Fatalf("plot utilization: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	for _, want := range []string{"Makespan in hours: workload mix, load factor 1, replicate 1\n", "| policy | makespan (h) |\n",
+		"\n| fcfs | ", "\n| easy | ", "\n| all processors busy (bound) | ", "\n| one job at a time (bound) | "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("plot utilization: stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("<?xml")) {
+		t.Errorf("plot utilization: %s is not an SVG (%v)", path, err)
+	}
+}

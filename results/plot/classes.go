@@ -247,6 +247,13 @@ func Classes(r *Results, opt Options) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.Figure(opt)
+}
+
+// Figure draws d as Classes does, without computing the means again: a
+// caller that also wants d.Table computes them once. Of opt it uses only
+// the size.
+func (d *ClassData) Figure(opt Options) (*Figure, error) {
 	m, _ := lookup(userMetrics, d.Metric, "")
 	sc := d.classScale()
 	notes := []string{fmt.Sprintf("Users classed by Table 1 of Rocchetti et al. (2015) on %s, the mean runtime/requested time of their last 10 jobs to end.", AccuracyColumn)}

@@ -1,6 +1,7 @@
 package plot_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"path/filepath"
@@ -124,6 +125,26 @@ func TestClassesFigure(t *testing.T) {
 	}
 	if err := f.Save(filepath.Join(t.TempDir(), "classes.png")); err != nil {
 		t.Fatal(err)
+	}
+	// ClassData.Figure, which schedsweep plot uses to print the table
+	// from the same means, draws the same figure.
+	d, err := plot.ClassMeans(r, plot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.Figure(plot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	if err := f.Write(&a, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Write(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) || a.Len() == 0 {
+		t.Errorf("ClassData.Figure drew %d bytes of SVG, Classes %d; want the same bytes", b.Len(), a.Len())
 	}
 }
 

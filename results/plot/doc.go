@@ -12,18 +12,22 @@
 // Figure 3). It draws with gonum.org/v1/plot and writes
 // PNG or SVG.
 //
-// It reads what package results writes and package runner lays out:
+// It reads what package results writes, under the names results gives
+// (names.go) and the runner writes by:
 // runs.parquet and users.parquet (or a sharded sweep's runs-I-of-N.parquet
 // and users-I-of-N.parquet), and per run heatmap/…/part-KEY.parquet and
 // utilization/…/part-KEY.parquet. It reads no jobs file. It leaves the
-// metrics to results and the file layout to runner; it never prints.
+// metrics and the file names to results and the choice of partitions to
+// runner; it never prints.
 //
 // Start with Load, then a figure: Boxes, Means, Heatmap, LoadLines,
 // Classes or Utilization, each taking Options (which runs, which metric,
 // what size) and returning a Figure to Save. Each figure's data comes from
 // a function of its own, BoxValues, Points, HeatmapValues, ClassMeans and
 // UtilizationValues, which tests and other tools can check without looking
-// at pixels.
+// at pixels. ClassData and UtilizationData, which also print as tables,
+// draw themselves (Figure), so a caller wanting figure and table reads and
+// computes once.
 //
 // Columns are read by name and checked when a figure needs them, so
 // results written before a column existed load, and the figure that needs

@@ -160,6 +160,13 @@ func Utilization(r *Results, opt Options) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.Figure(opt)
+}
+
+// Figure draws d as Utilization does, reading no file: a caller that also
+// wants d.Table reads the utilization files once. Of opt it uses only the
+// size.
+func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
 	x := d.Runs[0]
 	p := newPlot("hours since the run's first submission", "processors in use (%)")
 	p.Add(horizontalGrid())

@@ -1,7 +1,9 @@
 package plot_test
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,5 +95,44 @@ func TestFractionalMinute(t *testing.T) {
 		if err := read(); err == nil || !strings.Contains(err.Error(), "row 1: minute 1.5 is not a whole number") {
 			t.Errorf("%s: got %v; want an error naming row 1's minute 1.5", name, err)
 		}
+	}
+}
+
+// TestUtilizationFigureFromData checks that UtilizationData.Figure draws
+// what Utilization draws without reading a file, so that a caller wanting
+// both the figure and the table (schedsweep plot utilization) reads the
+// utilization files once: with the files gone, Utilization fails and
+// Figure still draws the same bytes.
+func TestUtilizationFigureFromData(t *testing.T) {
+	dir := writeFixture(t)
+	r := load(t, dir)
+	opt := plot.Options{Selection: plot.Selection{Run: heatmapRun}}
+	d, err := plot.UtilizationValues(r, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := plot.Utilization(r, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "utilization")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plot.Utilization(r, opt); err == nil {
+		t.Fatal("Utilization without the utilization files: got no error; want one, or the check below proves nothing")
+	}
+	got, err := d.Figure(opt)
+	if err != nil {
+		t.Fatalf("Figure without the utilization files: %v", err)
+	}
+	var a, b bytes.Buffer
+	if err := want.Write(&a, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if err := got.Write(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) || a.Len() == 0 {
+		t.Errorf("Figure drew %d bytes of SVG, Utilization %d; want the same bytes", b.Len(), a.Len())
 	}
 }
