@@ -8,7 +8,7 @@
 // each run with:
 //
 //   - NewRunRow and UserRows, the run's rows of runs.parquet and
-//     users.parquet (plain data; the runner may journal them as JSON);
+//     users.parquet (plain data, which the runner journals);
 //   - WriteJobs, the run's jobs file, under the Hive directory PartitionDir
 //     names for the run's sweep axes;
 //   - WriteRuns and WriteUsers (or a UsersWriter, which streams), the

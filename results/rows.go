@@ -39,8 +39,9 @@ type RunRow struct {
 	// Jobs counts every job the source gave; Finished, Killed and Rejected
 	// partition them.
 	Jobs, Finished, Killed, Rejected int
-	// Makespan is the latest end minus the earliest submit of the jobs that
-	// ran, in seconds; 0 if none ran.
+	// Makespan is the latest end of a job that ran minus the run's first
+	// submit (of any job, rejected ones included), in seconds; 0 if none
+	// ran.
 	Makespan int64
 	// Utilization and MemoryUtilization are the shares of processor- and
 	// memory-capacity × makespan that jobs' work took (need × Outcome.Work,

@@ -22,8 +22,9 @@ type Summary struct {
 	// MeanBoundedSlowdown is the mean of max(1, response / max(run, tau)).
 	MeanBoundedSlowdown float64
 
-	// Makespan is the latest end minus the earliest submit of the jobs
-	// that ran; 0 if none ran.
+	// Makespan is the latest end of a job that ran minus the earliest
+	// submit of any job, rejected ones included: the run's first submit,
+	// the origin of its utilization series and heatmap. 0 if none ran.
 	Makespan sim.Time
 	// Utilization is, per resource kind, the share of capacity × makespan
 	// that jobs' work took (need × Outcome.Work); 0 for kinds the cluster
@@ -52,15 +53,15 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	}
 	var wait, resp, sld, bsld float64
 	var work [sim.MaxKinds]float64
-	var first, last sim.Time // the earliest submit and the latest end
+	var first, last sim.Time // the earliest submit of any job, the latest end
 	n := 0
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
+		if i == 0 || o.Submit < first {
+			first = o.Submit
+		}
 		if o.State == sim.Rejected {
 			continue
-		}
-		if n == 0 || o.Submit < first {
-			first = o.Submit
 		}
 		last = max(last, o.End)
 		n++

@@ -81,3 +81,36 @@ func TestSummarizeSlowedJob(t *testing.T) {
 		t.Errorf("utilization %v; want %v", s.Utilization[sim.Procs], want)
 	}
 }
+
+// TestSummarizeRejectedFirst: makespan starts at the run's first submit,
+// the origin of its utilization series, even when the job submitted first
+// was rejected; so utilization × makespan is the processor-seconds the
+// series counts over the same span.
+func TestSummarizeRejectedFirst(t *testing.T) {
+	res := &sim.Result{
+		Capacity: sim.Resources{4},
+		Jobs: []sim.Outcome{
+			outcome(1, 0, -1, -1, 8, sim.Rejected), // too large, submitted first
+			outcome(2, 100, 100, 160, 2, sim.Finished),
+			outcome(3, 130, 160, 190, 4, sim.Finished),
+		},
+		Finished: 2, Rejected: 1,
+	}
+	s := results.Summarize(res, results.DefaultTau)
+	if s.Makespan != 190 {
+		t.Errorf("makespan %d; want 190 (last end 190 − first submit 0, of the rejected job)", s.Makespan)
+	}
+	// 2×60 + 4×30 = 240 processor-seconds of 4 × 190.
+	if want := 240.0 / (4 * 190); math.Abs(s.Utilization[sim.Procs]-want) > 1e-12 {
+		t.Errorf("utilization %v; want %v", s.Utilization[sim.Procs], want)
+	}
+	const bucket = 60
+	pts := results.Utilization(res, bucket)
+	var held float64 // processor-seconds over capacity, from the series
+	for i, p := range pts {
+		held += p.Procs * float64(min(bucket, int64(s.Makespan)-int64(i)*bucket))
+	}
+	if want := s.Utilization[sim.Procs] * float64(s.Makespan); math.Abs(held-want) > 1e-9 {
+		t.Errorf("utilization series over %d buckets holds %v processor-seconds per processor; runs' utilization × makespan is %v", len(pts), held, want)
+	}
+}
