@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -247,9 +249,13 @@ func SelectShard(runs []Run, i, n int) []*Run {
 	return out
 }
 
-// ParseShard reads "i/n" with 0 ≤ i < n.
+// ParseShard reads "i/n" with 0 ≤ i < n; anything else in s, such as a
+// trailing character, is an error rather than ignored.
 func ParseShard(s string) (i, n int, err error) {
-	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 0 || i >= n {
+	is, ns, _ := strings.Cut(s, "/")
+	i, ierr := strconv.Atoi(is)
+	n, nerr := strconv.Atoi(ns)
+	if ierr != nil || nerr != nil || n < 1 || i < 0 || i >= n {
 		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, e.g. 0/4 for the first of four (Slurm: $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-3)", s)
 	}
 	return i, n, nil

@@ -332,3 +332,31 @@ func TestExecuteWritesHeatmaps(t *testing.T) {
 		t.Error("no violated EET in an overloaded sweep; the metric did not reach the table")
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		i, n int
+		ok   bool
+	}{
+		{"0/1", 0, 1, true},
+		{"3/4", 3, 4, true},
+		{"15/16", 15, 16, true},
+		{"4/4", 0, 0, false},
+		{"-1/4", 0, 0, false},
+		{"0/0", 0, 0, false},
+		{"a/b", 0, 0, false},
+		{"1/2x", 0, 0, false},
+		{"1/2/3", 0, 0, false},
+		{"1 /2", 0, 0, false},
+		{"1/ 2", 0, 0, false},
+		{"1", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, tc := range tests {
+		i, n, err := ParseShard(tc.in)
+		if (err == nil) != tc.ok || i != tc.i || n != tc.n {
+			t.Errorf("ParseShard(%q) = %d, %d, %v; want %d, %d, ok %t", tc.in, i, n, err, tc.i, tc.n, tc.ok)
+		}
+	}
+}

@@ -94,6 +94,7 @@ func TestRunBadInput(t *testing.T) {
 		{"unwritable output", smallExperiment, []string{"--out", filepath.Join(blocker, "res")},
 			exitFailure, []string{"cannot use the output folder " + filepath.Join(blocker, "res")}},
 		{"bad shard", smallExperiment, []string{"--shard", "3/3"}, exitUsage, []string{"want i/n with 0 ≤ i < n"}},
+		{"shard with trailing junk", smallExperiment, []string{"--shard", "1/2x"}, exitUsage, []string{`shard "1/2x"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
