@@ -232,3 +232,24 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("with GOMEMLIMIT set: memory limit changed to %d", got)
 	}
 }
+
+// TestFmtSyntaxError checks that fmt leaves a file with syntax errors as it
+// is, in every mode, and names the place of the error.
+func TestFmtSyntaxError(t *testing.T) {
+	const broken = "experiment \"x\" {\n  seed = \n}\ncluster \"c\" { procs = 4 \n"
+	for _, mode := range [][]string{{"-w"}, {"--check"}, nil} {
+		t.Run(strings.Join(append([]string{"fmt"}, mode...), " "), func(t *testing.T) {
+			file := writeExperiment(t, broken)
+			code, stdout, errOut := runCLI(append(append([]string{"fmt"}, mode...), file)...)
+			if code != exitUsage || !strings.Contains(errOut, file+":2:10: error: Invalid expression") {
+				t.Errorf("exit %d, stderr %q; want exit %d naming %s:2:10", code, errOut, exitUsage, file)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q; want nothing for a file that does not parse", stdout)
+			}
+			if got, _ := os.ReadFile(file); string(got) != broken {
+				t.Errorf("the file was rewritten to %q", got)
+			}
+		})
+	}
+}
