@@ -360,3 +360,32 @@ func TestParseShard(t *testing.T) {
 		}
 	}
 }
+
+// TestExecuteRefusesAnotherSeed checks that a folder's results are not
+// resumed from an edited file, nor under another experiment seed: a --var can change the seed
+// without changing the file, and run keys do not hash the seed, so resuming
+// would keep results simulated on other jobs.
+func TestExecuteRefusesAnotherSeed(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+
+	reseeded, runs2 := sweepExperiment(t, dir)
+	reseeded.Seed = e.Seed + 1
+	for _, opt := range []Options{{Out: dir, Resume: true}, {Out: dir}} {
+		sum, err := Execute(context.Background(), reseeded, runs2, opt)
+		if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "seed 7") || sum.Skipped != 0 {
+			t.Errorf("resume %t under seed 8: skipped %d, error %v; want ErrOtherExperiment naming seed 7", opt.Resume, sum.Skipped, err)
+		}
+	}
+	// The same experiment from an edited file: refused, saying so.
+	edited, runs3 := sweepExperiment(t, dir)
+	edited.Hash = "hash-edited"
+	if _, err := Execute(context.Background(), edited, runs3, Options{Out: dir, Resume: true}); !errors.Is(err, ErrOtherExperiment) ||
+		!strings.Contains(err.Error(), `experiment "t" from another version of its file`) {
+		t.Errorf("resume from an edited file: got %v; want ErrOtherExperiment saying the file changed", err)
+	}
+	if sum := execute(t, reseeded, runs2, Options{Out: dir, Force: true}); sum.Simulated != len(runs2) {
+		t.Errorf("--force under seed 8: simulated %d; want all %d", sum.Simulated, len(runs2))
+	}
+}

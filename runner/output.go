@@ -39,10 +39,32 @@ const (
 )
 
 type manifest struct {
-	Experiment  string `json:"experiment"`
-	File        string `json:"file"`
-	Hash        string `json:"hash"`
-	ToolVersion string `json:"tool_version"`
+	Experiment string `json:"experiment"`
+	File       string `json:"file"`
+	Hash       string `json:"hash"`
+	// Seed is the experiment seed. The file's hash does not cover it when
+	// a --var sets it, and run keys do not hash it, so it is recorded
+	// apart; nil in a manifest written before it was.
+	Seed        *uint64 `json:"seed,omitempty"`
+	ToolVersion string  `json:"tool_version"`
+}
+
+// conflict returns why a folder whose manifest is m, at dir, cannot take
+// e's results (wrapping ErrOtherExperiment), or nil.
+func (m manifest) conflict(e *spec.Experiment, dir string) error {
+	const fix = "choose another folder with --out, or --force to clear it"
+	switch {
+	case m.Hash != e.Hash && m.Experiment == e.Name:
+		return fmt.Errorf("%w: %s holds results of experiment %q from another version of its file (%s, hash %.12s; this file's hash is %.12s): %s",
+			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Hash, fix)
+	case m.Hash != e.Hash:
+		return fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): %s",
+			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash, fix)
+	case m.Seed != nil && *m.Seed != e.Seed:
+		return fmt.Errorf("%w: %s holds results of experiment %q under seed %d; this sweep's seed is %d (set by a --var?): %s",
+			ErrOtherExperiment, dir, m.Experiment, *m.Seed, e.Seed, fix)
+	}
+	return nil
 }
 
 // entry is a finished run as the journal keeps it (gob-encoded): its rows
@@ -82,9 +104,8 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		if err := json.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("output folder %s: unreadable %s: %w", dir, manifestName, err)
 		}
-		if m.Hash != e.Hash && !opt.Force {
-			return nil, fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): choose another folder with --out, or --force to clear it",
-				ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash)
+		if err := m.conflict(e, dir); err != nil && !opt.Force {
+			return nil, err
 		}
 	}
 	if opt.Force {
@@ -103,7 +124,7 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 			}
 		}
 	}
-	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, ToolVersion: opt.ToolVersion}
+	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, Seed: &e.Seed, ToolVersion: opt.ToolVersion}
 	data, _ = json.MarshalIndent(m, "", "  ")
 	if err := writeAtomic(filepath.Join(dir, stateDir, manifestName), data); err != nil {
 		return nil, fmt.Errorf("cannot write to the output folder %s: %w", dir, err)
