@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
@@ -387,5 +388,44 @@ func TestExecuteRefusesAnotherSeed(t *testing.T) {
 	}
 	if sum := execute(t, reseeded, runs2, Options{Out: dir, Force: true}); sum.Simulated != len(runs2) {
 		t.Errorf("--force under seed 8: simulated %d; want all %d", sum.Simulated, len(runs2))
+	}
+}
+
+// TestResumeRemovesStaleTemporaries checks that a resumed sweep removes the
+// temporary files a killed one left behind (a SIGKILL runs no clean-up), of
+// its own runs only: another shard may be writing its own at the time.
+func TestResumeRemovesStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	e.Output.Heatmaps = true
+	mine, theirs := &runs[0], &runs[1]
+	stale := func(r *Run) []string {
+		part := results.PartitionDir(axes(r))
+		return []string{
+			filepath.Join(filepath.Dir(JobsPath(dir, r)), ".part-"+r.Key+".parquet.tmp-123"),
+			filepath.Join(dir, "heatmap", part, ".part-"+r.Key+".parquet.tmp-456"),
+			filepath.Join(dir, "utilization", part, ".part-"+r.Key+".parquet.tmp-789"),
+			filepath.Join(dir, stateDir, journalDir, "."+r.Key+journalExt+".tmp-1"),
+		}
+	}
+	for _, p := range append(stale(mine), stale(theirs)...) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Shard 0 of 2 holds runs[0] (Index 0), not runs[1].
+	execute(t, e, runs, Options{Out: dir, Workers: 1, Resume: true, Shard: 0, Shards: 2})
+	for _, p := range stale(mine) {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there after the resume", p)
+		}
+	}
+	for _, p := range stale(theirs) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s, of another shard's run, was removed: %v", p, err)
+		}
 	}
 }

@@ -124,6 +124,9 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 			}
 		}
 	}
+	if err := o.removeTemporaries(sel, opt.Shard, opt.Shards); err != nil {
+		return nil, err
+	}
 	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, Seed: &e.Seed, ToolVersion: opt.ToolVersion}
 	data, _ = json.MarshalIndent(m, "", "  ")
 	if err := writeAtomic(filepath.Join(dir, stateDir, manifestName), data); err != nil {
@@ -143,6 +146,53 @@ func (o *output) clear() error {
 		}
 	}
 	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o777)
+}
+
+// removeTemporaries removes the temporary files that a sweep killed
+// without a chance to clean up (SIGKILL, a node failure) left behind for
+// the selected runs and for this shard's tables. atomicfile names them
+// ".NAME.tmp-…" beside NAME, and no reader's glob sees them, but they would
+// stay for good. Another shard may be writing its own runs' files at the
+// same time, so only the selected runs' are touched. Each folder is listed
+// once.
+func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
+	names := map[string]map[string]bool{} // folder → names whose temporaries go
+	add := func(path string) {
+		dir := filepath.Dir(path)
+		if names[dir] == nil {
+			names[dir] = map[string]bool{}
+		}
+		names[dir][filepath.Base(path)] = true
+	}
+	runsPath, usersPath := o.tableNames(shard, shards)
+	add(runsPath)
+	add(usersPath)
+	for _, r := range sel {
+		part, name := results.PartitionDir(axes(r)), "part-"+r.Key+".parquet"
+		add(JobsPath(o.dir, r))
+		add(filepath.Join(o.dir, "heatmap", part, name))
+		add(filepath.Join(o.dir, "utilization", part, name))
+		add(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
+	}
+	for dir, want := range names {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("output folder %s: %w", o.dir, err)
+		}
+		for _, en := range entries {
+			i := strings.LastIndex(en.Name(), ".tmp-")
+			if i < 1 || en.Name()[0] != '.' || !want[en.Name()[1:i]] {
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, en.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing a killed sweep's temporary file: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 func (o *output) loadJournal() error {
