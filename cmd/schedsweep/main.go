@@ -91,7 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitInterrupted
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
-			fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+			if !errors.Is(err, errInvalid) { // the diagnostics say what to fix
+				fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+			}
 			return exitUsage
 		default:
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)

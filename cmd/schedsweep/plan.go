@@ -129,7 +129,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if broken > 0 {
-		return usageError{fmt.Errorf("%d file(s) have syntax errors and were left as they are", broken)}
+		return usageError{fmt.Errorf("%w; %d file(s) left as they are", errInvalid, broken)}
 	}
 	if unformatted > 0 {
 		return fmt.Errorf("%d file(s) not formatted", unformatted)

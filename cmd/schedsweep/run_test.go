@@ -253,3 +253,34 @@ func TestFmtSyntaxError(t *testing.T) {
 		})
 	}
 }
+
+// TestUsageHint checks that the hint to read --help follows mistakes in how
+// the command was called, not errors in the experiment file, which --help
+// does not explain and which the diagnostics already place.
+func TestUsageHint(t *testing.T) {
+	good := writeExperiment(t, smallExperiment)
+	bad := writeExperiment(t, strings.Replace(smallExperiment, "[1, 2]", "[1, -2]", 1))
+	broken := writeExperiment(t, "experiment \"x\" {\n  seed = \n}\n")
+	tests := []struct {
+		name string
+		args []string
+		hint bool
+	}{
+		{"unknown flag", []string{"run", "--bogus", good}, true},
+		{"two files", []string{"validate", good, good}, true},
+		{"file with errors", []string{"validate", bad}, false},
+		{"run of a file with errors", []string{"run", bad}, false},
+		{"fmt of a file that does not parse", []string{"fmt", broken}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(tc.args...)
+			if code != exitUsage {
+				t.Errorf("%v: exit %d; want %d", tc.args, code, exitUsage)
+			}
+			if got := strings.Contains(errOut, "--help' for usage"); got != tc.hint {
+				t.Errorf("%v: usage hint printed %t; want %t; stderr:\n%s", tc.args, got, tc.hint, errOut)
+			}
+		})
+	}
+}
