@@ -120,13 +120,22 @@ func printUsage(w io.Writer) {
 
 // parseArgs parses a command's arguments with parseInterspersed and returns
 // the positional ones; a bad flag is a usage error, and -h passes through
-// as flag.ErrHelp.
+// as flag.ErrHelp after printing the command's usage. The flag package's
+// own report of a bad flag, the error followed by every flag, is held
+// back: run prints the error once, with a pointer to --help.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
 	pos, err := parseInterspersed(fs, args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return nil, err
+	case err != nil:
 		return nil, usageError{err}
 	}
-	return pos, err
+	return pos, nil
 }
 
 // parseInterspersed parses flags that may come before, between or after the
