@@ -284,3 +284,21 @@ func TestUsageHint(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressEndsItsLine checks that a progress bar stopped part of the
+// way (Ctrl-C, a failed run) ends its line, so that the summary and the
+// "interrupted" note after it do not run on from the bar; and that plain
+// lines, for a file or a pipe, are whole lines.
+func TestProgressEndsItsLine(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var buf strings.Builder
+		report, end := newProgress(&buf, 5, 1, tty)
+		for done := 1; done <= 3; done++ {
+			report(runner.Progress{Done: done, Total: 5})
+		}
+		end()
+		if got := buf.String(); !strings.HasSuffix(got, "\n") || !strings.Contains(got, "3/5") {
+			t.Errorf("terminal %t: progress after 3 of 5 runs and end: %q; want 3/5 and a final newline", tty, got)
+		}
+	}
+}
