@@ -157,3 +157,14 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = fs.Args()[1:]
 	}
 }
+
+// checkOutputFile returns a usage error if the file an output flag names is
+// an existing folder. Commands check before they work: the file is written
+// to a temporary name and renamed, and the rename onto a folder would fail
+// only at the end, with a message about the temporary file.
+func checkOutputFile(flagName, path string) error {
+	if fi, err := os.Stat(path); path != "" && err == nil && fi.IsDir() {
+		return usagef("--%s: %s is a folder; give a file name", flagName, path)
+	}
+	return nil
+}

@@ -100,6 +100,11 @@ func TestSimulateErrors(t *testing.T) {
 		{"negative procs", []string{"simulate", "--procs", "-4", tinyTrace}, exitUsage, "--procs: -4 is negative"},
 		{"unknown flag", []string{"simulate", "--speed", "9", tinyTrace}, exitUsage, "flag provided but not defined: -speed"},
 		{"unknown command", []string{"simulat"}, exitUsage, `unknown command "simulat"`},
+		{"schedule to a folder", []string{"simulate", "--schedule", os.TempDir(), tinyTrace}, exitUsage,
+			"--schedule: " + os.TempDir() + " is a folder; give a file name"},
+		{"swf to a folder", []string{"simulate", "--swf", ".", tinyTrace}, exitUsage, "--swf: . is a folder; give a file name"},
+		{"generate to a folder", []string{"trace", "generate", "lublin", "--jobs", "5", "--out", os.TempDir()}, exitUsage,
+			"--out: " + os.TempDir() + " is a folder; give a file name"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
