@@ -429,3 +429,22 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 		}
 	}
 }
+
+// TestForceKeepsForeignFolder checks that Force clears only a folder that
+// schedsweep wrote (one with a manifest): pointed at a folder of the user's
+// own, it must not delete a jobs/ folder that happens to be there.
+func TestForceKeepsForeignFolder(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "jobs", "submit.sh")
+	if err := os.MkdirAll(filepath.Dir(mine), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mine, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2, Force: true})
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("--force on a folder schedsweep did not write removed %s: %v", mine, err)
+	}
+}

@@ -96,6 +96,7 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	}
 	var m manifest
 	data, err := os.ReadFile(filepath.Join(dir, stateDir, manifestName))
+	ours := err == nil // schedsweep wrote results here: Force may clear them
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -108,7 +109,7 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 			return nil, err
 		}
 	}
-	if opt.Force {
+	if opt.Force && ours {
 		if err := o.clear(); err != nil {
 			return nil, err
 		}
@@ -135,7 +136,9 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	return o, nil
 }
 
-// clear removes what schedsweep wrote in the folder, and nothing else.
+// clear removes what schedsweep wrote in the folder, and nothing else. It
+// is only called for a folder with a manifest: in a folder of the user's
+// own, a jobs/ or users.parquet is the user's.
 func (o *output) clear() error {
 	matches, _ := filepath.Glob(filepath.Join(o.dir, "runs*.parquet"))
 	users, _ := filepath.Glob(filepath.Join(o.dir, "users*.parquet"))
