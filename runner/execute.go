@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -90,13 +92,18 @@ type finished struct {
 // goroutine keeps the journal and writes the shared tables. Every file goes
 // to a temporary name renamed into place, so an interrupted sweep (ctx
 // cancelled) leaves only complete files and the finished runs' tables, and
-// can be resumed. Before anything is written, it checks that every trace
-// the selected runs read is there: a registered trace missing from the cache
-// is an error wrapping workloads.ErrNotCached.
+// can be resumed. Before anything is written, it reads every trace the
+// selected runs read: a registered trace missing from the cache is an error
+// wrapping workloads.ErrNotCached, a malformed line an error naming the file
+// and the line.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
-	if err := checkTraces(sel, opt.Cache); err != nil {
+	srcs := newSources(opt.Cache)
+	if err := readTraces(srcs, sel); err != nil {
+		return sum, err
+	}
+	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
 	out, err := openOutput(e, sel, opt)
@@ -132,7 +139,6 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		opt.Progress(progress)
 	}
 
-	srcs := newSources(opt.Cache)
 	ch := make(chan finished, workers)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
@@ -208,26 +214,27 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	return sum, runErr
 }
 
-// checkTraces checks, before anything is written, that every trace the
-// runs read is there: a registered trace that is not in the cache would
-// otherwise fail its first run after the output folder was made. A merge's
-// parts are never merges themselves (spec.Workload.Merge).
-func checkTraces(sel []*Run, cacheDir string) error {
-	seen := map[string]bool{}
-	check := func(w *spec.Workload) error {
-		if w.Trace == "" || seen[w.Trace] {
+// readTraces reads, before anything is written, every trace the runs
+// read, into the sources the runs then share: a registered trace that is
+// not in the cache, or a malformed line, would otherwise fail the first run
+// after the output folder was made and claimed. A merge's parts are never
+// merges themselves (spec.Workload.Merge).
+func readTraces(srcs *sources, sel []*Run) error {
+	seen := map[*spec.Workload]bool{}
+	read := func(w *spec.Workload) error {
+		if w.Trace == "" || seen[w] {
 			return nil
 		}
-		seen[w.Trace] = true
-		_, err := tracePath(cacheDir, w)
+		seen[w] = true
+		_, err := srcs.read(w)
 		return err
 	}
 	for _, r := range sel {
-		if err := check(r.Workload); err != nil {
+		if err := read(r.Workload); err != nil {
 			return err
 		}
 		for _, part := range r.Workload.Merge {
-			if err := check(part); err != nil {
+			if err := read(part); err != nil {
 				return err
 			}
 		}
@@ -247,9 +254,13 @@ func SelectShard(runs []Run, i, n int) []*Run {
 	return out
 }
 
-// ParseShard reads "i/n" with 0 ≤ i < n.
+// ParseShard reads "i/n" with 0 ≤ i < n; anything else in s, such as a
+// trailing character, is an error rather than ignored.
 func ParseShard(s string) (i, n int, err error) {
-	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 0 || i >= n {
+	is, ns, _ := strings.Cut(s, "/")
+	i, ierr := strconv.Atoi(is)
+	n, nerr := strconv.Atoi(ns)
+	if ierr != nil || nerr != nil || n < 1 || i < 0 || i >= n {
 		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, e.g. 0/4 for the first of four (Slurm: $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-3)", s)
 	}
 	return i, n, nil

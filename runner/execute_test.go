@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
@@ -330,5 +331,120 @@ func TestExecuteWritesHeatmaps(t *testing.T) {
 	}
 	if violated == 0 {
 		t.Error("no violated EET in an overloaded sweep; the metric did not reach the table")
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		i, n int
+		ok   bool
+	}{
+		{"0/1", 0, 1, true},
+		{"3/4", 3, 4, true},
+		{"15/16", 15, 16, true},
+		{"4/4", 0, 0, false},
+		{"-1/4", 0, 0, false},
+		{"0/0", 0, 0, false},
+		{"a/b", 0, 0, false},
+		{"1/2x", 0, 0, false},
+		{"1/2/3", 0, 0, false},
+		{"1 /2", 0, 0, false},
+		{"1/ 2", 0, 0, false},
+		{"1", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, tc := range tests {
+		i, n, err := ParseShard(tc.in)
+		if (err == nil) != tc.ok || i != tc.i || n != tc.n {
+			t.Errorf("ParseShard(%q) = %d, %d, %v; want %d, %d, ok %t", tc.in, i, n, err, tc.i, tc.n, tc.ok)
+		}
+	}
+}
+
+// TestExecuteRefusesAnotherSeed checks that a folder's results are not
+// resumed from an edited file, nor under another experiment seed: a --var can change the seed
+// without changing the file, and run keys do not hash the seed, so resuming
+// would keep results simulated on other jobs.
+func TestExecuteRefusesAnotherSeed(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+
+	reseeded, runs2 := sweepExperiment(t, dir)
+	reseeded.Seed = e.Seed + 1
+	for _, opt := range []Options{{Out: dir, Resume: true}, {Out: dir}} {
+		sum, err := Execute(context.Background(), reseeded, runs2, opt)
+		if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "seed 7") || sum.Skipped != 0 {
+			t.Errorf("resume %t under seed 8: skipped %d, error %v; want ErrOtherExperiment naming seed 7", opt.Resume, sum.Skipped, err)
+		}
+	}
+	// The same experiment from an edited file: refused, saying so.
+	edited, runs3 := sweepExperiment(t, dir)
+	edited.Hash = "hash-edited"
+	if _, err := Execute(context.Background(), edited, runs3, Options{Out: dir, Resume: true}); !errors.Is(err, ErrOtherExperiment) ||
+		!strings.Contains(err.Error(), `experiment "t" from another version of its file`) {
+		t.Errorf("resume from an edited file: got %v; want ErrOtherExperiment saying the file changed", err)
+	}
+	if sum := execute(t, reseeded, runs2, Options{Out: dir, Force: true}); sum.Simulated != len(runs2) {
+		t.Errorf("--force under seed 8: simulated %d; want all %d", sum.Simulated, len(runs2))
+	}
+}
+
+// TestResumeRemovesStaleTemporaries checks that a resumed sweep removes the
+// temporary files a killed one left behind (a SIGKILL runs no clean-up), of
+// its own runs only: another shard may be writing its own at the time.
+func TestResumeRemovesStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	e.Output.Heatmaps = true
+	mine, theirs := &runs[0], &runs[1]
+	stale := func(r *Run) []string {
+		part := results.PartitionDir(axes(r))
+		return []string{
+			filepath.Join(filepath.Dir(JobsPath(dir, r)), ".part-"+r.Key+".parquet.tmp-123"),
+			filepath.Join(dir, "heatmap", part, ".part-"+r.Key+".parquet.tmp-456"),
+			filepath.Join(dir, "utilization", part, ".part-"+r.Key+".parquet.tmp-789"),
+			filepath.Join(dir, stateDir, journalDir, "."+r.Key+journalExt+".tmp-1"),
+		}
+	}
+	for _, p := range append(stale(mine), stale(theirs)...) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Shard 0 of 2 holds runs[0] (Index 0), not runs[1].
+	execute(t, e, runs, Options{Out: dir, Workers: 1, Resume: true, Shard: 0, Shards: 2})
+	for _, p := range stale(mine) {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there after the resume", p)
+		}
+	}
+	for _, p := range stale(theirs) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s, of another shard's run, was removed: %v", p, err)
+		}
+	}
+}
+
+// TestForceKeepsForeignFolder checks that Force clears only a folder that
+// schedsweep wrote (one with a manifest): pointed at a folder of the user's
+// own, it must not delete a jobs/ folder that happens to be there.
+func TestForceKeepsForeignFolder(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "jobs", "submit.sh")
+	if err := os.MkdirAll(filepath.Dir(mine), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mine, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2, Force: true})
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("--force on a folder schedsweep did not write removed %s: %v", mine, err)
 	}
 }

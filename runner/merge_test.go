@@ -105,3 +105,28 @@ func TestExecuteMergePartNotCached(t *testing.T) {
 		t.Errorf("the output folder exists after a sweep that could not start (stat: %v)", err)
 	}
 }
+
+// TestExecuteMalformedTrace checks that a trace with a malformed line stops
+// Execute before the output folder is made, naming the file and the line.
+func TestExecuteMalformedTrace(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(bad, []byte("1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n2 10 -1 100 -7 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := withPolicies(testExperiment(t))
+	w := &spec.Workload{Name: "bad", Trace: bad, Estimates: "keep", CPUUsage: "none"}
+	e.Workloads = []*spec.Workload{w}
+	e.Sweep.Workloads = e.Workloads
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, err = Execute(context.Background(), e, runs, Options{Out: out})
+	if err == nil || !strings.Contains(err.Error(), "workload bad: bad.swf:2: field 5") {
+		t.Errorf("got %v; want an error naming workload bad and bad.swf:2", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the output folder exists after a sweep whose trace is malformed (stat: %v)", err)
+	}
+}

@@ -40,10 +40,32 @@ const (
 )
 
 type manifest struct {
-	Experiment  string `json:"experiment"`
-	File        string `json:"file"`
-	Hash        string `json:"hash"`
-	ToolVersion string `json:"tool_version"`
+	Experiment string `json:"experiment"`
+	File       string `json:"file"`
+	Hash       string `json:"hash"`
+	// Seed is the experiment seed. The file's hash does not cover it when
+	// a --var sets it, and run keys do not hash it, so it is recorded
+	// apart; nil in a manifest written before it was.
+	Seed        *uint64 `json:"seed,omitempty"`
+	ToolVersion string  `json:"tool_version"`
+}
+
+// conflict returns why a folder whose manifest is m, at dir, cannot take
+// e's results (wrapping ErrOtherExperiment), or nil.
+func (m manifest) conflict(e *spec.Experiment, dir string) error {
+	const fix = "choose another folder with --out, or --force to clear it"
+	switch {
+	case m.Hash != e.Hash && m.Experiment == e.Name:
+		return fmt.Errorf("%w: %s holds results of experiment %q from another version of its file (%s, hash %.12s; this file's hash is %.12s): %s",
+			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Hash, fix)
+	case m.Hash != e.Hash:
+		return fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): %s",
+			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash, fix)
+	case m.Seed != nil && *m.Seed != e.Seed:
+		return fmt.Errorf("%w: %s holds results of experiment %q under seed %d; this sweep's seed is %d (set by a --var?): %s",
+			ErrOtherExperiment, dir, m.Experiment, *m.Seed, e.Seed, fix)
+	}
+	return nil
 }
 
 // entry is a finished run as the journal keeps it (gob-encoded): its rows
@@ -75,6 +97,7 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	}
 	var m manifest
 	data, err := os.ReadFile(filepath.Join(dir, stateDir, manifestName))
+	ours := err == nil // schedsweep wrote results here: Force may clear them
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -83,12 +106,11 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		if err := json.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("output folder %s: unreadable %s: %w", dir, manifestName, err)
 		}
-		if m.Hash != e.Hash && !opt.Force {
-			return nil, fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): choose another folder with --out, or --force to clear it",
-				ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash)
+		if err := m.conflict(e, dir); err != nil && !opt.Force {
+			return nil, err
 		}
 	}
-	if opt.Force {
+	if opt.Force && ours {
 		if err := o.clear(); err != nil {
 			return nil, err
 		}
@@ -104,7 +126,10 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 			}
 		}
 	}
-	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, ToolVersion: opt.ToolVersion}
+	if err := o.removeTemporaries(sel, opt.Shard, opt.Shards); err != nil {
+		return nil, err
+	}
+	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, Seed: &e.Seed, ToolVersion: opt.ToolVersion}
 	data, _ = json.MarshalIndent(m, "", "  ")
 	if err := writeAtomic(filepath.Join(dir, stateDir, manifestName), data); err != nil {
 		return nil, fmt.Errorf("cannot write to the output folder %s: %w", dir, err)
@@ -113,7 +138,9 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 }
 
 // clear removes what schedsweep wrote in the folder, and nothing else: the
-// tables of the sweep and of any shard, but not runsummary.parquet.
+// tables of the sweep and of any shard (not runsummary.parquet). It is only
+// called for a folder with a manifest: in a folder of the user's own, a
+// jobs/ or users.parquet is the user's.
 func (o *output) clear() error {
 	var paths []string
 	for _, table := range []string{results.RunsTable, results.UsersTable} {
@@ -132,6 +159,52 @@ func (o *output) clear() error {
 		}
 	}
 	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o777)
+}
+
+// removeTemporaries removes the temporary files that a sweep killed
+// without a chance to clean up (SIGKILL, a node failure) left behind for
+// the selected runs and for this shard's tables. atomicfile names them
+// ".NAME.tmp-…" beside NAME, and no reader's glob sees them, but they would
+// stay for good. Another shard may be writing its own runs' files at the
+// same time, so only the selected runs' are touched. Each folder is listed
+// once.
+func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
+	names := map[string]map[string]bool{} // folder → names whose temporaries go
+	add := func(path string) {
+		dir := filepath.Dir(path)
+		if names[dir] == nil {
+			names[dir] = map[string]bool{}
+		}
+		names[dir][filepath.Base(path)] = true
+	}
+	runsPath, usersPath := o.tableNames(shard, shards)
+	add(runsPath)
+	add(usersPath)
+	for _, r := range sel {
+		for _, sub := range []string{results.JobsDir, results.HeatmapDir, results.UtilizationDir} {
+			add(runFile(o.dir, sub, r))
+		}
+		add(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
+	}
+	for dir, want := range names {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("output folder %s: %w", o.dir, err)
+		}
+		for _, en := range entries {
+			i := strings.LastIndex(en.Name(), ".tmp-")
+			if i < 1 || en.Name()[0] != '.' || !want[en.Name()[1:i]] {
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, en.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing a killed sweep's temporary file: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 func (o *output) loadJournal() error {

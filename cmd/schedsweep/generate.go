@@ -53,6 +53,9 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	case *jobs < 0:
 		return usagef("--jobs: %d is negative", *jobs)
 	}
+	if err := checkOutputFile("out", *out); err != nil {
+		return err
+	}
 	m, err := workloads.LookupModel(pos[0])
 	if err != nil {
 		return usageError{err}

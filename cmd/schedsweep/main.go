@@ -91,7 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitInterrupted
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
-			fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+			if !errors.Is(err, errInvalid) { // the diagnostics say what to fix
+				fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+			}
 			return exitUsage
 		default:
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
@@ -118,13 +120,22 @@ func printUsage(w io.Writer) {
 
 // parseArgs parses a command's arguments with parseInterspersed and returns
 // the positional ones; a bad flag is a usage error, and -h passes through
-// as flag.ErrHelp.
+// as flag.ErrHelp after printing the command's usage. The flag package's
+// own report of a bad flag, the error followed by every flag, is held
+// back: run prints the error once, with a pointer to --help.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
 	pos, err := parseInterspersed(fs, args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return nil, err
+	case err != nil:
 		return nil, usageError{err}
 	}
-	return pos, err
+	return pos, nil
 }
 
 // parseInterspersed parses flags that may come before, between or after the
@@ -145,4 +156,15 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// checkOutputFile returns a usage error if the file an output flag names is
+// an existing folder. Commands check before they work: the file is written
+// to a temporary name and renamed, and the rename onto a folder would fail
+// only at the end, with a message about the temporary file.
+func checkOutputFile(flagName, path string) error {
+	if fi, err := os.Stat(path); path != "" && err == nil && fi.IsDir() {
+		return usagef("--%s: %s is a folder; give a file name", flagName, path)
+	}
+	return nil
 }

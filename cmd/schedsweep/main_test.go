@@ -100,6 +100,11 @@ func TestSimulateErrors(t *testing.T) {
 		{"negative procs", []string{"simulate", "--procs", "-4", tinyTrace}, exitUsage, "--procs: -4 is negative"},
 		{"unknown flag", []string{"simulate", "--speed", "9", tinyTrace}, exitUsage, "flag provided but not defined: -speed"},
 		{"unknown command", []string{"simulat"}, exitUsage, `unknown command "simulat"`},
+		{"schedule to a folder", []string{"simulate", "--schedule", os.TempDir(), tinyTrace}, exitUsage,
+			"--schedule: " + os.TempDir() + " is a folder; give a file name"},
+		{"swf to a folder", []string{"simulate", "--swf", ".", tinyTrace}, exitUsage, "--swf: . is a folder; give a file name"},
+		{"generate to a folder", []string{"trace", "generate", "lublin", "--jobs", "5", "--out", os.TempDir()}, exitUsage,
+			"--out: " + os.TempDir() + " is a folder; give a file name"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,5 +227,29 @@ func TestREADMEExperiment(t *testing.T) {
 	code, stdout, errOut := runCLI("validate", path)
 	if code != exitOK {
 		t.Errorf("the README's experiment: exit %d\n%s%s", code, stdout, errOut)
+	}
+}
+
+// TestBadFlagMessage checks that a mistyped flag or value is reported once,
+// with the hint to --help, rather than followed by the whole flag list
+// and then reported again.
+func TestBadFlagMessage(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--bogus", "quickstart"},
+		{"run", "--jobs", "many", "quickstart"},
+		{"simulate", "--procs", "abc", "x.swf"},
+	} {
+		code, _, errOut := runCLI(args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d; want %d", args, code, exitUsage)
+		}
+		if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 2 ||
+			!strings.HasPrefix(lines[0], "schedsweep "+args[0]+": ") || !strings.Contains(lines[1], "--help") {
+			t.Errorf("%v: stderr\n%s\nwant the error on one line, then the --help hint", args, errOut)
+		}
+	}
+	// -h still prints the flags.
+	if code, _, errOut := runCLI("run", "-h"); code != exitOK || !strings.Contains(errOut, "-resume") {
+		t.Errorf("run -h: exit %d, stderr %q; want the flags", code, errOut)
 	}
 }

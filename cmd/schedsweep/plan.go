@@ -8,6 +8,9 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
@@ -83,7 +86,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep fmt [-w | --check] FILE...\n\nPrints experiment files in canonical HCL formatting, or rewrites them with -w;\n--check lists the files that are not formatted and exits 1 if any.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: schedsweep fmt [-w | --check] FILE...\n\nPrints experiment files in canonical HCL formatting, or rewrites them with -w;\n--check lists the files that are not formatted and exits 1 if any. A file\nwith syntax errors is left as it is: its errors are printed, exit 2.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	write := fs.Bool("w", false, "rewrite the files in place")
@@ -95,11 +98,18 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	if len(pos) == 0 {
 		return usagef("want at least one FILE")
 	}
-	unformatted := 0
+	unformatted, broken := 0, 0
 	for _, path := range pos {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
+		}
+		// hclwrite formats whatever it is given, broken or not; a file
+		// that does not parse is reported and left as it is.
+		if _, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos); diags.HasErrors() {
+			printDiagnostics(stderr, diags, map[string]*hcl.File{path: {Bytes: src}})
+			broken++
+			continue
 		}
 		out := spec.Format(src)
 		switch {
@@ -117,6 +127,9 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 		default:
 			stdout.Write(out)
 		}
+	}
+	if broken > 0 {
+		return usageError{fmt.Errorf("%w; %d file(s) left as they are", errInvalid, broken)}
 	}
 	if unformatted > 0 {
 		return fmt.Errorf("%d file(s) not formatted", unformatted)

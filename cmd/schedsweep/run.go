@@ -59,8 +59,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt.Workers, opt.Resume, opt.Force, opt.ToolVersion = *workers, *resume, *force, version
+	endProgress := func() {}
 	if !*quiet {
-		opt.Progress = newProgress(stderr, len(runs), opt.Shards)
+		opt.Progress, endProgress = newProgress(stderr, len(runs), opt.Shards, isTerminal(stderr))
 	}
 	if err := tuneGC(); err != nil {
 		fmt.Fprintf(stderr, "schedsweep: warning: %v\n", err)
@@ -70,6 +71,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
 	took := time.Since(began)
+	endProgress()
 	err = withCacheFlag(err, *sf.cache)
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
 		return err
@@ -121,13 +123,15 @@ func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) 
 // errInterrupted is returned when Ctrl-C stopped a sweep.
 var errInterrupted = errors.New("interrupted")
 
-// newProgress returns a progress callback: a bar on a terminal, plain lines
-// otherwise.
-func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
+// newProgress returns a progress callback, a bar if tty (w is a terminal)
+// and plain lines otherwise, and a function to call once the sweep has
+// ended: it ends the bar's line if the sweep stopped short of the end
+// (Ctrl-C, a failed run), where the bar does not end it itself.
+func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.Progress), end func()) {
 	if shards > 1 {
 		total = (total + shards - 1) / shards // about; the bar's max follows the first report
 	}
-	if !isTerminal(w) {
+	if !tty {
 		return func(p runner.Progress) {
 			name := ""
 			if p.Run != nil {
@@ -135,7 +139,7 @@ func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
 					p.Run.LoadFactor, p.Run.Replicate)
 			}
 			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, jobsPerSecond(p))
-		}
+		}, func() {}
 	}
 	bar := progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
@@ -145,11 +149,17 @@ func newProgress(w io.Writer, total, shards int) func(runner.Progress) {
 		progressbar.OptionFullWidth(),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 	)
-	return func(p runner.Progress) {
+	report = func(p runner.Progress) {
 		bar.ChangeMax(p.Total)
 		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", jobsPerSecond(p)))
 		bar.Set(p.Done)
 	}
+	end = func() {
+		if bar.IsStarted() && !bar.IsFinished() {
+			bar.Exit() // keeps the bar as it is and ends its line
+		}
+	}
+	return report, end
 }
 
 // jobsPerSecond is the sweep's rate so far; 0 before any time has passed.

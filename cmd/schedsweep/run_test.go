@@ -94,6 +94,7 @@ func TestRunBadInput(t *testing.T) {
 		{"unwritable output", smallExperiment, []string{"--out", filepath.Join(blocker, "res")},
 			exitFailure, []string{"cannot use the output folder " + filepath.Join(blocker, "res")}},
 		{"bad shard", smallExperiment, []string{"--shard", "3/3"}, exitUsage, []string{"want i/n with 0 ≤ i < n"}},
+		{"shard with trailing junk", smallExperiment, []string{"--shard", "1/2x"}, exitUsage, []string{`shard "1/2x"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,5 +230,75 @@ func TestTuneGC(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("with GOMEMLIMIT set: memory limit changed to %d", got)
+	}
+}
+
+// TestFmtSyntaxError checks that fmt leaves a file with syntax errors as it
+// is, in every mode, and names the place of the error.
+func TestFmtSyntaxError(t *testing.T) {
+	const broken = "experiment \"x\" {\n  seed = \n}\ncluster \"c\" { procs = 4 \n"
+	for _, mode := range [][]string{{"-w"}, {"--check"}, nil} {
+		t.Run(strings.Join(append([]string{"fmt"}, mode...), " "), func(t *testing.T) {
+			file := writeExperiment(t, broken)
+			code, stdout, errOut := runCLI(append(append([]string{"fmt"}, mode...), file)...)
+			if code != exitUsage || !strings.Contains(errOut, file+":2:10: error: Invalid expression") {
+				t.Errorf("exit %d, stderr %q; want exit %d naming %s:2:10", code, errOut, exitUsage, file)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q; want nothing for a file that does not parse", stdout)
+			}
+			if got, _ := os.ReadFile(file); string(got) != broken {
+				t.Errorf("the file was rewritten to %q", got)
+			}
+		})
+	}
+}
+
+// TestUsageHint checks that the hint to read --help follows mistakes in how
+// the command was called, not errors in the experiment file, which --help
+// does not explain and which the diagnostics already place.
+func TestUsageHint(t *testing.T) {
+	good := writeExperiment(t, smallExperiment)
+	bad := writeExperiment(t, strings.Replace(smallExperiment, "[1, 2]", "[1, -2]", 1))
+	broken := writeExperiment(t, "experiment \"x\" {\n  seed = \n}\n")
+	tests := []struct {
+		name string
+		args []string
+		hint bool
+	}{
+		{"unknown flag", []string{"run", "--bogus", good}, true},
+		{"two files", []string{"validate", good, good}, true},
+		{"file with errors", []string{"validate", bad}, false},
+		{"run of a file with errors", []string{"run", bad}, false},
+		{"fmt of a file that does not parse", []string{"fmt", broken}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(tc.args...)
+			if code != exitUsage {
+				t.Errorf("%v: exit %d; want %d", tc.args, code, exitUsage)
+			}
+			if got := strings.Contains(errOut, "--help' for usage"); got != tc.hint {
+				t.Errorf("%v: usage hint printed %t; want %t; stderr:\n%s", tc.args, got, tc.hint, errOut)
+			}
+		})
+	}
+}
+
+// TestProgressEndsItsLine checks that a progress bar stopped part of the
+// way (Ctrl-C, a failed run) ends its line, so that the summary and the
+// "interrupted" note after it do not run on from the bar; and that plain
+// lines, for a file or a pipe, are whole lines.
+func TestProgressEndsItsLine(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var buf strings.Builder
+		report, end := newProgress(&buf, 5, 1, tty)
+		for done := 1; done <= 3; done++ {
+			report(runner.Progress{Done: done, Total: 5})
+		}
+		end()
+		if got := buf.String(); !strings.HasSuffix(got, "\n") || !strings.Contains(got, "3/5") {
+			t.Errorf("terminal %t: progress after 3 of 5 runs and end: %q; want 3/5 and a final newline", tty, got)
+		}
 	}
 }

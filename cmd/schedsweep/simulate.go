@@ -92,6 +92,12 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want one TRACE argument, got %d", len(pos))
 	}
+	if err := checkOutputFile("schedule", c.schedule); err != nil {
+		return err
+	}
+	if err := checkOutputFile("swf", c.swf); err != nil {
+		return err
+	}
 	return simulate(c, pos[0], stdout)
 }
 
