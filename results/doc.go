@@ -1,8 +1,10 @@
 // Package results turns simulated schedules into numbers and files: metrics
 // as pure functions over a run's outcomes, and the Parquet writers of a
 // sweep's result tables. It reads sim types only; it never simulates, and
-// it leaves paths, run keys, the parameter list and the choice of sweep
-// axes to the runner.
+// it leaves the results folder's location, run keys, the parameter list
+// and the choice of sweep axes to the runner. The names of the files inside
+// a results folder live here (names.go), so that the runner writes and the
+// readers (results/plot) find them by the same rules.
 //
 // Start with Summarize, the headline metrics cmd prints. A sweep records
 // each run with:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner"
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
@@ -82,7 +84,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, " of %d, %d jobs in %s\n", sum.Selected, sum.Jobs, took.Round(time.Millisecond))
 	if sum.RunsFile != "" {
-		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, opt.Out+"/jobs/")
+		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, filepath.Join(opt.Out, results.JobsDir)+string(filepath.Separator))
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "interrupted: finished runs are saved; run again with --resume to continue")
