@@ -21,7 +21,8 @@ import (
 type Field struct {
 	Name    string // the hcl name
 	Type    string // bool, int, float or string
-	Default string // the value in the struct given to Describe
+	Default string // the value in the struct given to Describe, as text
+	Value   any    // the same value typed: bool, int64, float64 or string
 	Doc     string
 }
 
@@ -36,7 +37,7 @@ func Describe(p any) []Field {
 		if !ok {
 			continue
 		}
-		out = append(out, Field{Name: name, Type: kindName(f.Type.Kind()), Default: format(v.Field(i)), Doc: f.Tag.Get("doc")})
+		out = append(out, Field{Name: name, Type: kindName(f.Type.Kind()), Default: format(v.Field(i)), Value: typed(v.Field(i)), Doc: f.Tag.Get("doc")})
 	}
 	return out
 }
@@ -138,6 +139,20 @@ func format(v reflect.Value) string {
 		return strconv.FormatInt(v.Int(), 10)
 	case reflect.Float32, reflect.Float64:
 		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case reflect.String:
+		return v.String()
+	}
+	panic(fmt.Sprintf("params: unsupported parameter kind %v", v.Kind()))
+}
+
+func typed(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Bool:
+		return v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int()
+	case reflect.Float32, reflect.Float64:
+		return v.Float()
 	case reflect.String:
 		return v.String()
 	}

@@ -25,10 +25,10 @@ func TestSetAndDescribe(t *testing.T) {
 		t.Errorf("got %+v", *p)
 	}
 	want := []Field{
-		{"nodes", "int", "320", "machine size"},
-		{"load", "float", "0.9", "target load"},
-		{"exact", "bool", "true", ""},
-		{"name", "string", "x", ""},
+		{"nodes", "int", "320", int64(320), "machine size"},
+		{"load", "float", "0.9", 0.9, "target load"},
+		{"exact", "bool", "true", true, ""},
+		{"name", "string", "x", "x", ""},
 	}
 	if diff := cmp.Diff(want, Describe(p)); diff != "" {
 		t.Errorf("Describe (-want +got):\n%s", diff)
