@@ -1,12 +1,14 @@
 package runner
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // axes returns a run's sweep axes, the Hive partition of its jobs file:
@@ -34,6 +36,7 @@ func runParams(r *Run) []results.Param {
 		str("cluster", r.Cluster.Name),
 		integer("cluster_procs", r.Cluster.Capacity[sim.Procs]),
 		integer("cluster_memory", r.Cluster.Capacity[sim.Memory]),
+		integer("cluster_gpus", r.Cluster.Capacity[sim.GPUs]),
 	}
 	w := r.Workload
 	switch {
@@ -48,9 +51,22 @@ func runParams(r *Run) []results.Param {
 		out = append(out, str("workload_merge", strings.Join(names, "+")))
 	default:
 		out = append(out, str("workload_trace", w.Trace))
+		out = append(out, swfColumns(w.SWF)...)
+	}
+	if w.To > 0 {
+		out = append(out, integer("workload_window_from", int64(w.From)), integer("workload_window_to", int64(w.To)))
+	}
+	if len(w.Users) > 0 {
+		users := make([]string, len(w.Users))
+		for i, u := range w.Users {
+			users[i] = strconv.Itoa(int(u))
+		}
+		out = append(out, str("workload_users", strings.Join(users, ",")))
+	}
+	if w.Take > 0 { // NULL when every job is taken
+		out = append(out, integer("workload_take", int64(w.Take)))
 	}
 	out = append(out,
-		integer("workload_take", int64(w.Take)),
 		str("workload_estimates", w.Estimates),
 		str("workload_cpu_usage", w.CPUUsage),
 		str("policy_type", r.Policy.Type))
@@ -60,34 +76,50 @@ func runParams(r *Run) []results.Param {
 	return out
 }
 
+// swfColumns returns how a trace's SWF fields are read, as the attributes
+// of its workload block name it: workload_procs_field and so on.
+func swfColumns(o workloads.SWFOptions) []results.Param {
+	out := []results.Param{
+		str("workload_procs_field", workloads.ProcsFieldNames()[o.Procs]),
+		str("workload_memory_field", workloads.MemoryFieldNames()[o.Memory]),
+	}
+	if o.Memory != workloads.NoMemory { // the unit applies to memory read
+		out = append(out, str("workload_memory_unit", workloads.MemoryUnitNames()[o.MemoryUnit]))
+	}
+	return append(out, boolean("workload_negative_as_missing", o.NegativeAsMissing))
+}
+
 // paramColumns turns a parameter struct into typed columns named
 // prefix+name.
 func paramColumns(prefix string, p any) []results.Param {
 	var out []results.Param
 	for _, f := range params.Describe(p) {
-		out = append(out, typed(prefix+f.Name, f.Type, f.Default))
+		out = append(out, typed(prefix+f.Name, f.Value))
 	}
 	return out
 }
 
-// typed converts a parameter's text (as params.Describe gives it) to a
-// column value of its type.
-func typed(name, kind, text string) results.Param {
-	switch kind {
-	case "int":
-		v, _ := strconv.ParseInt(text, 10, 64)
+// typed is a parameter's column: v is a params.Field's Value.
+func typed(name string, v any) results.Param {
+	switch v := v.(type) {
+	case int64:
 		return integer(name, v)
-	case "float":
-		v, _ := strconv.ParseFloat(text, 64)
+	case float64:
 		return float(name, v)
-	case "bool":
-		return results.Param{Name: name, Value: results.Value{Kind: results.KindBool, Bool: text == "true"}}
+	case bool:
+		return boolean(name, v)
+	case string:
+		return str(name, v)
 	}
-	return str(name, text)
+	panic(fmt.Sprintf("runner: parameter %s has a value of type %T", name, v))
 }
 
 func str(name, v string) results.Param {
 	return results.Param{Name: name, Value: results.Value{Kind: results.KindString, Str: v}}
+}
+
+func boolean(name string, v bool) results.Param {
+	return results.Param{Name: name, Value: results.Value{Kind: results.KindBool, Bool: v}}
 }
 
 func integer(name string, v int64) results.Param {

@@ -174,12 +174,11 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			start := time.Now()
-			res, err := srcs.simulate(gctx, r)
+			res, wall, err := srcs.simulate(gctx, r)
 			if err != nil {
 				return err
 			}
-			en, err := out.finish(r, e, res, time.Since(start), meta)
+			en, err := out.finish(r, e, res, wall, meta)
 			if err != nil {
 				return err
 			}

@@ -32,12 +32,14 @@ type Run struct {
 	LoadFactor float64
 	Replicate  uint64
 
-	// WorkloadSeed seeds the workload's random streams: derived from the
-	// experiment seed, the workload key and the replicate, so every policy
-	// and load factor of one replicate sees the same jobs (common random
-	// numbers). Seed derives from the experiment seed and the run key, for
-	// randomness of the run itself.
-	WorkloadSeed, Seed uint64
+	// WorkloadSeed seeds every random stream of the run: the workload
+	// model, the estimate model, CPU usages and the two-tier engine's
+	// draws. It derives from the experiment seed, the workload key and the
+	// replicate, not from the policy or the load factor, so every policy
+	// and load factor of one replicate sees the same jobs and draws (common
+	// random numbers): their differences are the policies', not chance's.
+	// The runs table records it as seed.
+	WorkloadSeed uint64
 
 	// varied holds the vary axes that set a parameter of this run, as the
 	// typed columns of the parameters they set; the field set holds the
@@ -113,7 +115,6 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 				}
 				r.Key = hash(runCanon(&r))
 				r.WorkloadSeed = deriveSeed(e.Seed, r.WorkloadKey, rep)
-				r.Seed = deriveSeed(e.Seed, r.Key, rep)
 				runs = append(runs, r)
 			}
 		}
@@ -162,7 +163,7 @@ func axisColumn(a spec.Axis, w *spec.Workload, p *spec.Policy) results.Param {
 	}
 	for _, f := range params.Describe(block) {
 		if f.Name == a.Param {
-			return typed(prefix+f.Name, f.Type, f.Default)
+			return typed(prefix+f.Name, f.Value)
 		}
 	}
 	panic("runner: a vary axis names a parameter its block lacks") // spec checked it

@@ -86,7 +86,7 @@ func TestExpandGrid(t *testing.T) {
 	e2.Seed = 8
 	other, _ := Expand(e2)
 	for i := range runs {
-		if again[i].Key != runs[i].Key || again[i].Seed != runs[i].Seed {
+		if again[i].Key != runs[i].Key || again[i].WorkloadSeed != runs[i].WorkloadSeed {
 			t.Fatalf("run %d: keys or seeds differ between two expansions", i)
 		}
 		if other[i].Key != runs[i].Key || other[i].WorkloadSeed == runs[i].WorkloadSeed {
@@ -146,7 +146,7 @@ func TestSimulateRun(t *testing.T) {
 		if r.Replicate != 1 || r.Policy.Name != "easy" {
 			continue
 		}
-		res, err := s.simulate(context.Background(), r)
+		res, _, err := s.simulate(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
 		}

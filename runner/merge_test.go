@@ -45,7 +45,7 @@ func TestMergeWorkload(t *testing.T) {
 		if r.Policy.Name != "easy" {
 			continue
 		}
-		res, err := s.simulate(context.Background(), r)
+		res, _, err := s.simulate(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -242,7 +242,7 @@ func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.D
 	if err != nil {
 		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
 	}
-	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.Seed, Params: runParams(r)}
+	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r)}
 	en := &entry{Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
 	if e.Output.Heatmaps {
 		cells := results.Violations(res, eet, heatmapBucket)

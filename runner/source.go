@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner/spec"
@@ -186,24 +187,29 @@ func policy(r *Run) (sim.Policy, error) {
 	return p, nil
 }
 
-// simulate runs r to its result; cancelling ctx ends it within a few
+// simulate runs r to its result and says how long the simulation took:
+// from the start of sim.Run, which draws a model's jobs as it goes, to its
+// end. Reading a trace, which happens once per sweep in whichever run
+// needs it first, is not counted. Cancelling ctx ends the run within a few
 // thousand jobs.
-func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, error) {
+func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, time.Duration, error) {
 	src, size, err := s.source(r)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	src = &ctxSource{ctx: ctx, src: src}
 	p, err := policy(r)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	start := time.Now()
 	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size, Seed: r.WorkloadSeed})
+	wall := time.Since(start)
 	if err != nil {
-		return nil, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
+		return nil, 0, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
 			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)
 	}
-	return res, nil
+	return res, wall, nil
 }
 
 // JobCounts returns how many jobs each workload of runs gives, by workload
