@@ -23,7 +23,8 @@ import (
 // The results folder, its files named by package results (names.go),
 // which readers share, and its state, which is the runner's alone:
 //
-//	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N)
+//	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N;
+//	                                   of one split at a time: checkSplit)
 //	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
 //	heatmap/…, utilization/…           per run, the same partitions (Output.Heatmaps)
 //	.schedsweep/manifest.json          which experiment the folder belongs to
