@@ -233,10 +233,15 @@ func (o *output) checkSplit(shards int) error {
 			held = append(held, fmt.Sprintf("the sweep split %d ways (%s)", n, name))
 		}
 	}
-	ways := "run without --shard (which writes the whole sweep's tables, replacing them), or with --force to start over"
-	if len(found) == 1 && other[0] > 1 {
-		ways = fmt.Sprintf("run with --shard i/%d, or %s", other[0], ways)
+	const whole = "without --shard (which writes the whole sweep's tables, replacing them)"
+	ways := "run " + whole
+	switch {
+	case len(found) == 1 && other[0] == 1:
+		ways = "run without --shard (--resume continues the whole sweep)"
+	case len(found) == 1:
+		ways = fmt.Sprintf("run with --shard i/%d, or %s", other[0], whole)
 	}
+	ways += ", or with --force to start over"
 	return fmt.Errorf("%w: %s holds tables of %s, not of the sweep split %d ways: %s",
 		ErrOtherSplit, o.dir, strings.Join(held, " and of "), shards, ways)
 }

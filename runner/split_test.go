@@ -169,11 +169,11 @@ func TestShardRefusesOtherSplit(t *testing.T) {
 		notWant       string
 	}{
 		{"2 then 3", Options{Shard: 0, Shards: 2}, 0, 3,
-			[]string{"tables of the sweep split 2 ways (runs-0-of-2.parquet …), not of the sweep split 3 ways", "--shard i/2", "without --shard", "--force"}, ""},
+			[]string{"tables of the sweep split 2 ways (runs-0-of-2.parquet …), not of the sweep split 3 ways: run with --shard i/2, or without --shard", "--force"}, ""},
 		{"3 then 2", Options{Shard: 1, Shards: 3}, 1, 2,
 			[]string{"split 3 ways (runs-1-of-3.parquet …)", "--shard i/3"}, ""},
 		{"whole then 2", Options{}, 0, 2,
-			[]string{"tables of the whole sweep (runs.parquet …), not of the sweep split 2 ways", "without --shard", "--force"}, "--shard i/"},
+			[]string{"tables of the whole sweep (runs.parquet …), not of the sweep split 2 ways: run without --shard (--resume", "--force"}, "--shard i/"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -235,9 +235,14 @@ func TestShardRefusesOtherSplit(t *testing.T) {
 			}
 		}
 		_, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Resume: true, Shard: 1, Shards: 2})
-		if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …), not of the sweep split 2 ways") ||
+		if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …), not of the sweep split 2 ways: run without --shard (which writes") ||
 			strings.Contains(err.Error(), "--shard i/") {
 			t.Errorf("shard 1/2 into a folder of the whole sweep and of 2 shards: got %v; want ErrOtherSplit naming the whole sweep, offering no --shard", err)
+		}
+		_, err = Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Resume: true, Shard: 0, Shards: 3})
+		if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …) and of the sweep split 2 ways (runs-0-of-2.parquet …), not of the sweep split 3 ways") ||
+			strings.Contains(err.Error(), "--shard i/") {
+			t.Errorf("shard 0/3 into a folder of the whole sweep and of 2 shards: got %v; want ErrOtherSplit naming both, offering no --shard", err)
 		}
 		execute(t, e, runs, Options{Out: dir, Workers: 2, Resume: true})
 		if got, want := tableNamesIn(t, dir), []string{"runs.parquet", "users.parquet"}; !slices.Equal(got, want) {
