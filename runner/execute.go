@@ -34,7 +34,9 @@ type Options struct {
 	Workers int
 	// Shard and Shards select the runs whose Index % Shards == Shard, so
 	// that Shards processes (a Slurm job array) split one sweep. Shards 0 or
-	// 1 runs everything.
+	// 1 runs everything. A folder's tables belong to one split at a time:
+	// a sweep split otherwise than the folder's tables is refused
+	// (ErrOtherSplit), and the whole sweep's tables replace any shards'.
 	Shard, Shards int
 	// Resume skips runs whose results are complete. Without it, a folder
 	// that already holds results of any selected run is refused.
@@ -74,6 +76,12 @@ var ErrOtherExperiment = errors.New("the output folder holds results of another 
 // ErrHasResults is wrapped by Execute's error for a results folder that
 // already holds results of selected runs, without Resume or Force.
 var ErrHasResults = errors.New("the output folder already holds results of these runs")
+
+// ErrOtherSplit is wrapped by Execute's error for a sweep split into shards
+// whose results folder holds the tables of another split (the whole sweep,
+// or shards of another number), without Force. A folder's tables belong to
+// one split at a time; a sweep without shards replaces the others'.
+var ErrOtherSplit = errors.New("the output folder holds tables of another split of the sweep")
 
 // finished is a run on its way to the writer: its journal entry, which its
 // worker computed (rows and the jobs file's name), and its job count.
@@ -206,6 +214,13 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	sum.RunsFile, sum.UsersFile = out.tableNames(opt.Shard, opt.Shards)
 	if err := out.writeTables(complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
 		return sum, errors.Join(runErr, err)
+	}
+	// The whole sweep's tables, once written, hold every complete run, even
+	// after an interruption: the tables of shards they supersede go.
+	if opt.Shards <= 1 {
+		if err := out.removeOtherSplits(); err != nil {
+			return sum, errors.Join(runErr, err)
+		}
 	}
 	if runErr == nil {
 		runErr = ctx.Err()

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,8 @@ import (
 // The results folder, its files named by package results (names.go),
 // which readers share, and its state, which is the runner's alone:
 //
-//	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N)
+//	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N;
+//	                                   of one split at a time: checkSplit)
 //	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
 //	heatmap/…, utilization/…           per run, the same partitions (Output.Heatmaps)
 //	.schedsweep/manifest.json          which experiment the folder belongs to
@@ -77,8 +79,11 @@ type entry struct {
 }
 
 type output struct {
-	dir     string
-	jobs    bool
+	dir  string
+	jobs bool
+	// ours is whether the folder held a manifest when opened: schedsweep
+	// wrote its tables, and its journal covers their rows.
+	ours    bool
 	journal map[string]bool // keys of the runs the journal holds as complete
 }
 
@@ -110,10 +115,14 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 			return nil, err
 		}
 	}
+	o.ours = ours
 	if opt.Force && ours {
 		if err := o.clear(); err != nil {
 			return nil, err
 		}
+	}
+	if err := o.checkSplit(opt.Shards); err != nil {
+		return nil, err
 	}
 	if err := o.loadJournal(); err != nil {
 		return nil, err
@@ -159,6 +168,107 @@ func (o *output) clear() error {
 		}
 	}
 	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o777)
+}
+
+// A folder's tables belong to one split of the sweep at a time: each
+// process writes its tables from every complete run of its selection, the
+// runs an earlier process of another split wrote included (the journal is
+// shared), so tables of two splits would hold those runs twice for a
+// reader of runs*.parquet. A split is its number of shards, 1 for the whole
+// sweep. Only a folder with a manifest is judged: in a folder of the user's
+// own, a runs.parquet is the user's (as for clear).
+
+// splits returns the table files of the folder by split (shards, 1 for the
+// whole sweep): the file names, runs table first, each sorted.
+func (o *output) splits() (map[int][]string, error) {
+	found := map[int][]string{}
+	for _, table := range []string{results.RunsTable, results.UsersTable} {
+		files, err := results.TableFiles(o.dir, table)
+		if err != nil {
+			return nil, fmt.Errorf("output folder %s: %w", o.dir, err)
+		}
+		for _, f := range files {
+			_, n, _ := results.TableShard(table, filepath.Base(f))
+			found[n] = append(found[n], filepath.Base(f))
+		}
+	}
+	return found, nil
+}
+
+// checkSplit refuses, wrapping ErrOtherSplit, a sweep split shards ways
+// (more than one) into a folder that holds tables of another split. Its
+// tables would sit beside theirs, holding some runs a second time. The
+// whole sweep (shards 0 or 1) is never refused: its tables hold every
+// complete run, and replace the others (removeOtherSplits). Shards of one
+// split may run at once: none removes another's tables.
+func (o *output) checkSplit(shards int) error {
+	shards = max(shards, 1)
+	if !o.ours || shards == 1 {
+		return nil
+	}
+	found, err := o.splits()
+	if err != nil {
+		return err
+	}
+	var other []int
+	for n := range found {
+		if n != shards {
+			other = append(other, n)
+		}
+	}
+	if len(other) == 0 {
+		return nil
+	}
+	slices.Sort(other)
+	var held []string
+	for _, n := range other {
+		files := found[n]
+		name := files[0]
+		if len(files) > 1 {
+			name += " …"
+		}
+		if n == 1 {
+			held = append(held, fmt.Sprintf("the whole sweep (%s)", name))
+		} else {
+			held = append(held, fmt.Sprintf("the sweep split %d ways (%s)", n, name))
+		}
+	}
+	const whole = "without --shard (which writes the whole sweep's tables, replacing them)"
+	ways := "run " + whole
+	switch {
+	case len(found) == 1 && other[0] == 1:
+		ways = "run without --shard (--resume continues the whole sweep)"
+	case len(found) == 1:
+		ways = fmt.Sprintf("run with --shard i/%d, or %s", other[0], whole)
+	}
+	ways += ", or with --force to start over"
+	return fmt.Errorf("%w: %s holds tables of %s, not of the sweep split %d ways: %s",
+		ErrOtherSplit, o.dir, strings.Join(held, " and of "), shards, ways)
+}
+
+// removeOtherSplits removes the tables of every split of the sweep but the
+// whole: a sweep without shards calls it once it has written its own
+// tables, which hold every complete run and so supersede them. It leaves a
+// folder that was not ours when opened alone.
+func (o *output) removeOtherSplits() error {
+	if !o.ours {
+		return nil
+	}
+	found, err := o.splits()
+	if err != nil {
+		return err
+	}
+	for n, files := range found {
+		if n == 1 {
+			continue
+		}
+		for _, f := range files {
+			if err := os.Remove(filepath.Join(o.dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing the tables the whole sweep's replace: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // removeTemporaries removes the temporary files that a sweep killed
