@@ -4,8 +4,10 @@ package spec
 // and local values (in dependency order).
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -41,9 +43,7 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 	for _, name := range sortedKeys(overrides) {
 		src := overrides[name]
 		if _, ok := d.declared[rootVar][name]; !ok {
-			rng := hcl.Range{Filename: "--var " + name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: len(name) + 1, Byte: len(name)}}
-			d.errorf(rng, "Unknown variable",
-				"--var %s: the file declares no variable %q.%s", name, name, withSuggestion("", name, sortedKeys(d.declared[rootVar])))
+			d.unknownOverride(name, src)
 			continue
 		}
 		if v, ok := d.override(constCtx, name, src); ok {
@@ -53,17 +53,54 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 	return cty.ObjectVal(vals)
 }
 
+// flagText is a command-line override as the user typed it, the way
+// diagnostics about it begin: --var name=value.
+func flagText(name, src string) string { return "--var " + name + "=" + src }
+
+// commandf records an error about a command-line override. It has no
+// Subject, as the command line is no file a snippet could show; its detail
+// begins with the flag.
+func (d *decoder) commandf(name, src, summary, format string, args ...any) {
+	d.diags = append(d.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError, Summary: summary,
+		Detail: flagText(name, src) + ": " + fmt.Sprintf(format, args...),
+	})
+}
+
+// unknownOverride reports an override of a variable the file does not
+// declare, suggesting the closest declared one or else listing them.
+func (d *decoder) unknownOverride(name, src string) {
+	declared := sortedKeys(d.declared[rootVar])
+	detail := fmt.Sprintf("the file declares no variable %q.", name)
+	switch s := withSuggestion(detail, name, declared); {
+	case s != detail:
+		detail = s
+	case len(declared) == 0:
+		detail += " It declares no variables at all."
+	default:
+		detail += " Its variables are " + strings.Join(declared, ", ") + "."
+	}
+	d.commandf(name, src, "Unknown variable in --var", "%s", detail)
+}
+
 // override evaluates a command-line value: an HCL expression, or the
-// literal string when it does not parse as one, or when it refers to
-// something and is not a list, object, function call or quoted string (a
-// bare word such as fcfs, a path such as results/x).
+// literal string when it does not parse as one and does not look like one
+// either, or when it refers to something and is not a list, object,
+// function call or quoted string (a bare word such as fcfs, a path such as
+// results/x). Its problems are reported with commandf.
 func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, bool) {
-	expr, diags := hclsyntax.ParseExpression([]byte(src), "<value for var."+name+">", hcl.InitialPos)
+	expr, diags := hclsyntax.ParseExpression([]byte(src), flagText(name, src), hcl.InitialPos)
 	if diags.HasErrors() {
-		return cty.StringVal(src), true
+		if !looksLikeExpression(src) {
+			return cty.StringVal(src), true
+		}
+		d.commandf(name, src, "Invalid expression in --var",
+			"the value starts like an HCL expression but does not parse (%s, at column %d of the value). To pass it as a string, quote it: --var '%s=%q'.",
+			strings.ToLower(diags[0].Summary), diags[0].Subject.Start.Column, name, src)
+		return cty.NilVal, false
 	}
 	if diags := outOfRange(expr); diags.HasErrors() {
-		d.diags = append(d.diags, diags...)
+		d.commandDiags(name, src, diags)
 		return cty.NilVal, false
 	}
 	if len(expr.Variables()) > 0 {
@@ -73,11 +110,41 @@ func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, b
 			return cty.StringVal(src), true
 		}
 	}
-	v, ok := d.evalIn(ctx, expr)
-	if ok && v.IsNull() {
+	v, diags := expr.Value(ctx)
+	d.commandDiags(name, src, diags)
+	switch {
+	case diags.HasErrors():
+		return cty.NilVal, false
+	case v.IsNull():
 		return cty.NullVal(cty.DynamicPseudoType), true
 	}
-	return v, ok
+	return v, v.IsWhollyKnown()
+}
+
+// commandDiags records diagnostics about the expression of a command-line
+// override as commandf does: without a Subject, the detail naming the flag.
+func (d *decoder) commandDiags(name, src string, diags hcl.Diagnostics) {
+	for _, dg := range diags {
+		d.diags = append(d.diags, &hcl.Diagnostic{
+			Severity: dg.Severity, Summary: dg.Summary + " in --var",
+			Detail: flagText(name, src) + ": " + dg.Detail,
+		})
+	}
+}
+
+// looksLikeExpression reports whether src, which does not parse, was
+// surely meant as an HCL expression rather than a bare string: it opens a
+// list, object, parenthesis, quoted string or heredoc, or calls a function.
+func looksLikeExpression(src string) bool {
+	src = strings.TrimSpace(src)
+	if src == "" {
+		return false
+	}
+	if strings.ContainsRune("[{(\"", rune(src[0])) || strings.HasPrefix(src, "<<") {
+		return true
+	}
+	i := strings.IndexFunc(src, func(r rune) bool { return !(r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	return i > 0 && src[i] == '(' && hclsyntax.ValidIdentifier(src[:i])
 }
 
 // locals evaluates the local values in dependency order, each once;
