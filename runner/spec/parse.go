@@ -64,7 +64,8 @@ type decoder struct {
 // a name is unknown, the detail suggests the closest known one. A problem
 // with a var (an undeclared name, a value that is no valid expression) has
 // no Subject, as the command line is no file, and its detail begins with
-// the flag, "--var NAME=VALUE: ". It returns
+// the flag, "--var NAME=VALUE: "; an error where such a value is used,
+// directly or through a local value, ends by naming the flag too. It returns
 // a nil Experiment if any diagnostic is an error; warnings come with a
 // usable Experiment.
 //
@@ -143,6 +144,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 	if b := d.single(byType[blockOutput]); b != nil {
 		d.output(&exp.Output, b)
 	}
+	d.noteOverrides(body, vars)
 	d.sortDiags()
 	if d.diags.HasErrors() {
 		return nil, d.diags

@@ -147,6 +147,74 @@ func looksLikeExpression(src string) bool {
 	return i > 0 && src[i] == '(' && hclsyntax.ValidIdentifier(src[:i])
 }
 
+// noteOverrides adds to each error about the file whose range holds a
+// reference to a variable set on the command line, directly or through
+// local values, where that value came from: it is wrong only at its use,
+// but the fix is on the command line, not at the line shown.
+func (d *decoder) noteOverrides(body *hclsyntax.Body, overrides map[string]string) {
+	if len(overrides) == 0 {
+		return
+	}
+	locals := make(map[string]hcl.Expression)
+	var refs []hcl.Traversal
+	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.Block:
+			if n.Type != blockLocals {
+				break
+			}
+			for _, a := range n.Body.Attributes {
+				if d.declared[rootLocal][a.Name] == a.NameRange {
+					locals[a.Name] = a.Expr
+				}
+			}
+		case *hclsyntax.ScopeTraversalExpr:
+			refs = append(refs, n.Traversal)
+		}
+		return nil
+	})
+	// from returns the overridden variables t depends on.
+	seen := make(map[string]bool) // locals visited, against cycles
+	var from func(t hcl.Traversal, into map[string]bool)
+	from = func(t hcl.Traversal, into map[string]bool) {
+		if len(t) < 2 {
+			return
+		}
+		step, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			return
+		}
+		switch t.RootName() {
+		case rootVar:
+			if _, given := overrides[step.Name]; given {
+				into[step.Name] = true
+			}
+		case rootLocal:
+			if e, ok := locals[step.Name]; ok && !seen[step.Name] {
+				seen[step.Name] = true
+				for _, t := range e.Variables() {
+					from(t, into)
+				}
+				delete(seen, step.Name)
+			}
+		}
+	}
+	for _, dg := range d.diags {
+		if dg.Severity != hcl.DiagError || dg.Subject == nil || dg.Subject.Filename != d.file {
+			continue
+		}
+		names := make(map[string]bool)
+		for _, t := range refs {
+			if t.SourceRange().Overlaps(*dg.Subject) {
+				from(t, names)
+			}
+		}
+		for _, name := range sortedKeys(names) {
+			dg.Detail += fmt.Sprintf(" The value of var.%s comes from the command line: %s.", name, flagText(name, overrides[name]))
+		}
+	}
+}
+
 // locals evaluates the local values in dependency order, each once;
 // the members of a dependency cycle are reported and left unknown.
 func (d *decoder) locals(blocks []*hclsyntax.Block) {
