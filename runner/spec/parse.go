@@ -57,7 +57,10 @@ type decoder struct {
 // is not one, or that refers to anything (a bare word such as fcfs or a
 // path such as results/x), is taken as the literal string; but a value
 // that opens a list, object, parenthesis, quoted string or function call
-// and does not parse is an error.
+// and does not parse is an error. A variable that declares a type (type =
+// number, list(number), …, as in Terraform) converts its value, from vars
+// or its default, to that type, and a value that does not convert is an
+// error.
 //
 // Parse reports every problem it finds in the file, not just the first,
 // each as a diagnostic with the file, line and column of its cause; where

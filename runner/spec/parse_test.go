@@ -267,6 +267,17 @@ func goodCases() []goodCase {
 				e.Workloads[0].Estimates = "badness:2"
 				e.Sweep.LoadFactors = []float64{0.5, 1.5}
 			})},
+		{"typed variables convert their values",
+			file(`variable "name" { type = string }`, "variable \"loads\" {\n  type    = list(number)\n  default = [1]\n}",
+				"variable \"seed\" {\n  type    = number\n  default = \"7\"\n}", `variable "any" { type = any }`,
+				"experiment \"t\" {\n  description = var.name\n  seed        = var.seed\n}", clusterBlock, lublinBlock, fcfsBlock,
+				"sweep {\n  workloads    = [workload.w]\n  policies     = [policy.fcfs]\n  load_factors = var.loads\n  seeds        = var.any\n}"),
+			map[string]string{"name": "2024", "loads": "[0.5, 1.5]", "any": "[3]"},
+			expect(func(e *Experiment) {
+				e.Description, e.Seed = "2024", 7
+				e.Sweep.LoadFactors = []float64{0.5, 1.5}
+				e.Sweep.Seeds = []uint64{3}
+			})},
 		{"locals in any order, across blocks",
 			file(expBlock, `variable "base" { default = 2 }`, "locals {\n  a = local.b * 2\n}", "locals {\n  b = local.c + 1\n  c = var.base\n}",
 				`cluster "c" { procs = local.a }`, lublinBlock, fcfsBlock, sweepBlock), nil,

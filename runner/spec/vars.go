@@ -4,29 +4,38 @@ package spec
 // and local values (in dependency order).
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
-var variableSchema = schema{what: "a variable block", attrs: []string{"description", "default"}}
+var variableSchema = schema{what: "a variable block", attrs: []string{"description", "type", "default"}}
 
 // variables returns the value of var: each variable's override, else its
-// default. A variable that failed is unknown, so that its uses report
-// nothing more.
+// default, converted to its type if it declares one. A variable that
+// failed is unknown, so that its uses report nothing more.
 func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]string) cty.Value {
 	constCtx := &hcl.EvalContext{Functions: d.ctx.Functions}
 	vals := make(map[string]cty.Value)
+	types := make(map[string]cty.Type) // of the variables whose type is valid
 	for _, b := range blocks {
 		name := b.Labels[0]
 		attrs, _ := d.content(b.Body, variableSchema)
 		d.str(attrs["description"])
 		vals[name] = cty.DynamicVal
+		ty, ok := d.varType(attrs["type"])
+		if !ok {
+			continue
+		}
+		types[name] = ty
 		if _, given := overrides[name]; given {
 			continue
 		}
@@ -36,8 +45,15 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 				"Variable %q has no default; give it one, or a value on the command line with --var %s=VALUE.", name, name)
 			continue
 		}
-		if v, ok := d.evalIn(constCtx, a.Expr); ok {
+		v, ok := d.evalIn(constCtx, a.Expr)
+		if !ok {
+			continue
+		}
+		if v, err := convert.Convert(v, ty); err == nil {
 			vals[name] = v
+		} else {
+			d.errorf(a.Expr.Range(), "Invalid default value for variable",
+				"The default of variable %q does not suit its type, %s: %s.", name, typeexpr.TypeString(ty), convertError(err))
 		}
 	}
 	for _, name := range sortedKeys(overrides) {
@@ -46,11 +62,57 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 			d.unknownOverride(name, src)
 			continue
 		}
-		if v, ok := d.override(constCtx, name, src); ok {
+		ty, ok := types[name]
+		if !ok {
+			continue // its type is reported
+		}
+		v, ok := d.override(constCtx, name, src)
+		if !ok {
+			continue
+		}
+		if v, err := convert.Convert(v, ty); err == nil {
 			vals[name] = v
+		} else {
+			d.commandf(name, src, "Invalid value for variable in --var",
+				"variable %q has type %s, and this value does not suit it: %s.", name, typeexpr.TypeString(ty), convertError(err))
 		}
 	}
 	return cty.ObjectVal(vals)
+}
+
+// varType reads a variable's type constraint, Terraform's: string,
+// number, bool, list(…), set(…), map(…), object({…}), tuple([…]) or any.
+// A variable without one takes any value.
+func (d *decoder) varType(a *hclsyntax.Attribute) (cty.Type, bool) {
+	if a == nil {
+		return cty.DynamicPseudoType, true
+	}
+	ty, diags := typeexpr.TypeConstraint(a.Expr)
+	d.diags = append(d.diags, diags...)
+	return ty, !diags.HasErrors()
+}
+
+// convertError is a conversion error with the place in the value where it
+// arose: "element 1: a number is required".
+func convertError(err error) string {
+	var pe cty.PathError
+	if !errors.As(err, &pe) || len(pe.Path) == 0 {
+		return err.Error()
+	}
+	var at []string
+	for _, step := range pe.Path {
+		switch step := step.(type) {
+		case cty.IndexStep:
+			if step.Key.Type() == cty.Number {
+				at = append(at, "element "+step.Key.AsBigFloat().Text('f', -1))
+			} else if step.Key.Type() == cty.String {
+				at = append(at, fmt.Sprintf("key %q", step.Key.AsString()))
+			}
+		case cty.GetAttrStep:
+			at = append(at, fmt.Sprintf("attribute %q", step.Name))
+		}
+	}
+	return strings.Join(append(at, err.Error()), ": ")
 }
 
 // flagText is a command-line override as the user typed it, the way
