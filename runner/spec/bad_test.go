@@ -3,6 +3,7 @@ package spec
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,7 +14,39 @@ import (
 // comment holding "ERROR: text"; a line may hold several. text must occur
 // in the summary or the detail of an error diagnostic that starts on that
 // line.
+//
+// A line "# --var NAME=VALUE" gives Parse that override, as the command
+// line would; an error about it has no range, and belongs to that line.
 const marker = "ERROR:"
+
+var varLine = regexp.MustCompile(`^# (--var ([^=\s]+)=(.*?))\s*(#.*)?$`)
+
+// overrides returns the --var lines of src as Parse takes them, and the
+// line number of each flag.
+func overrides(src string) (map[string]string, map[string]int) {
+	vars, lines := make(map[string]string), make(map[string]int)
+	for i, line := range strings.Split(src, "\n") {
+		if m := varLine.FindStringSubmatch(line); m != nil {
+			vars[m[2]] = m[3]
+			lines[m[1]] = i + 1
+		}
+	}
+	return vars, lines
+}
+
+// diagLine is the line a diagnostic belongs to: its Subject's, or for one
+// about a --var, the line of that flag; 0 if neither.
+func diagLine(d *hcl.Diagnostic, flags map[string]int) int {
+	if d.Subject != nil {
+		return d.Subject.Start.Line
+	}
+	for f, line := range flags {
+		if strings.HasPrefix(d.Detail, f+": ") {
+			return line
+		}
+	}
+	return 0
+}
 
 // markers returns the expected texts of src by line number.
 func markers(src string) map[int][]string {
@@ -53,7 +86,8 @@ func TestBadFixtures(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatalf("%s marks no error", path)
 			}
-			exp, diags := Parse(path, src, nil)
+			vars, flags := overrides(string(src))
+			exp, diags := Parse(path, src, vars)
 			if exp != nil {
 				t.Errorf("Parse(%s) returned an Experiment despite errors", path)
 			}
@@ -62,7 +96,7 @@ func TestBadFixtures(t *testing.T) {
 					found := false
 					for _, d := range diags.Errs() {
 						d := d.(*hcl.Diagnostic)
-						if d.Subject != nil && d.Subject.Start.Line == line && diagHas(d, text) {
+						if diagLine(d, flags) == line && diagHas(d, text) {
 							found = true
 						}
 					}
@@ -74,10 +108,8 @@ func TestBadFixtures(t *testing.T) {
 			for _, e := range diags.Errs() {
 				d := e.(*hcl.Diagnostic)
 				expected := false
-				if d.Subject != nil {
-					for _, text := range want[d.Subject.Start.Line] {
-						expected = expected || diagHas(d, text)
-					}
+				for _, text := range want[diagLine(d, flags)] {
+					expected = expected || diagHas(d, text)
 				}
 				if !expected {
 					t.Errorf("%s: unexpected error %v", path, d)

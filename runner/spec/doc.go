@@ -16,7 +16,7 @@
 //	schema.go    what a block may hold: unknown arguments and blocks, labels, duplicates
 //	refs.go      references (var, local, cluster, workload, policy) and evaluation
 //	functions.go the functions a file may call
-//	vars.go      variables, command-line overrides, locals in dependency order
+//	vars.go      variables and their types, command-line overrides, locals in dependency order
 //	values.go    strict conversion of values to Go types
 //	blocks.go    experiment, cluster, policy and output blocks
 //	workload.go  workload blocks: model or trace, cuts, estimates
@@ -27,7 +27,9 @@
 //	size.go      memory sizes such as "64GiB"
 //
 // Two choices differ from Terraform. Values are strict: a number argument
-// takes a number, not a string of digits. Filters match vary axes through
+// takes a number, not a string of digits; only a variable's declared type
+// converts, as Terraform's does (type = string makes --var name=2024 the
+// string "2024"). Filters match vary axes through
 // vary = { "workload.NAME.PARAM" = VALUE }, because an argument's name
 // cannot hold the dots of an axis's name.
 package spec

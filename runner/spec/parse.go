@@ -55,11 +55,20 @@ type decoder struct {
 // name to value; each value is read as an HCL expression (so 1.5,
 // [0.5, 1] and "x" are a number, a list and a string), and a value that
 // is not one, or that refers to anything (a bare word such as fcfs or a
-// path such as results/x), is taken as the literal string.
+// path such as results/x), is taken as the literal string; but a value
+// that opens a list, object, parenthesis, quoted string or function call
+// and does not parse is an error. A variable that declares a type (type =
+// number, list(number), …, as in Terraform) converts its value, from vars
+// or its default, to that type, and a value that does not convert is an
+// error.
 //
 // Parse reports every problem it finds in the file, not just the first,
 // each as a diagnostic with the file, line and column of its cause; where
-// a name is unknown, the detail suggests the closest known one. It returns
+// a name is unknown, the detail suggests the closest known one. A problem
+// with a var (an undeclared name, a value that is no valid expression) has
+// no Subject, as the command line is no file, and its detail begins with
+// the flag, "--var NAME=VALUE: "; an error where such a value is used,
+// directly or through a local value, ends by naming the flag too. It returns
 // a nil Experiment if any diagnostic is an error; warnings come with a
 // usable Experiment.
 //
@@ -138,6 +147,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 	if b := d.single(byType[blockOutput]); b != nil {
 		d.output(&exp.Output, b)
 	}
+	d.noteOverrides(body, vars)
 	d.sortDiags()
 	if d.diags.HasErrors() {
 		return nil, d.diags

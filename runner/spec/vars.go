@@ -4,27 +4,38 @@ package spec
 // and local values (in dependency order).
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
-var variableSchema = schema{what: "a variable block", attrs: []string{"description", "default"}}
+var variableSchema = schema{what: "a variable block", attrs: []string{"description", "type", "default"}}
 
 // variables returns the value of var: each variable's override, else its
-// default. A variable that failed is unknown, so that its uses report
-// nothing more.
+// default, converted to its type if it declares one. A variable that
+// failed is unknown, so that its uses report nothing more.
 func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]string) cty.Value {
 	constCtx := &hcl.EvalContext{Functions: d.ctx.Functions}
 	vals := make(map[string]cty.Value)
+	types := make(map[string]cty.Type) // of the variables whose type is valid
 	for _, b := range blocks {
 		name := b.Labels[0]
 		attrs, _ := d.content(b.Body, variableSchema)
 		d.str(attrs["description"])
 		vals[name] = cty.DynamicVal
+		ty, ok := d.varType(attrs["type"])
+		if !ok {
+			continue
+		}
+		types[name] = ty
 		if _, given := overrides[name]; given {
 			continue
 		}
@@ -34,36 +45,124 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 				"Variable %q has no default; give it one, or a value on the command line with --var %s=VALUE.", name, name)
 			continue
 		}
-		if v, ok := d.evalIn(constCtx, a.Expr); ok {
+		v, ok := d.evalIn(constCtx, a.Expr)
+		if !ok {
+			continue
+		}
+		if v, err := convert.Convert(v, ty); err == nil {
 			vals[name] = v
+		} else {
+			d.errorf(a.Expr.Range(), "Invalid default value for variable",
+				"The default of variable %q does not suit its type, %s: %s.", name, typeexpr.TypeString(ty), convertError(err))
 		}
 	}
 	for _, name := range sortedKeys(overrides) {
 		src := overrides[name]
 		if _, ok := d.declared[rootVar][name]; !ok {
-			rng := hcl.Range{Filename: "--var " + name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: len(name) + 1, Byte: len(name)}}
-			d.errorf(rng, "Unknown variable",
-				"--var %s: the file declares no variable %q.%s", name, name, withSuggestion("", name, sortedKeys(d.declared[rootVar])))
+			d.unknownOverride(name, src)
 			continue
 		}
-		if v, ok := d.override(constCtx, name, src); ok {
+		ty, ok := types[name]
+		if !ok {
+			continue // its type is reported
+		}
+		v, ok := d.override(constCtx, name, src)
+		if !ok {
+			continue
+		}
+		if v, err := convert.Convert(v, ty); err == nil {
 			vals[name] = v
+		} else {
+			d.commandf(name, src, "Invalid value for variable in --var",
+				"variable %q has type %s, and this value does not suit it: %s.", name, typeexpr.TypeString(ty), convertError(err))
 		}
 	}
 	return cty.ObjectVal(vals)
 }
 
+// varType reads a variable's type constraint, Terraform's: string,
+// number, bool, list(…), set(…), map(…), object({…}), tuple([…]) or any.
+// A variable without one takes any value.
+func (d *decoder) varType(a *hclsyntax.Attribute) (cty.Type, bool) {
+	if a == nil {
+		return cty.DynamicPseudoType, true
+	}
+	ty, diags := typeexpr.TypeConstraint(a.Expr)
+	d.diags = append(d.diags, diags...)
+	return ty, !diags.HasErrors()
+}
+
+// convertError is a conversion error with the place in the value where it
+// arose: "element 1: a number is required".
+func convertError(err error) string {
+	var pe cty.PathError
+	if !errors.As(err, &pe) || len(pe.Path) == 0 {
+		return err.Error()
+	}
+	var at []string
+	for _, step := range pe.Path {
+		switch step := step.(type) {
+		case cty.IndexStep:
+			if step.Key.Type() == cty.Number {
+				at = append(at, "element "+step.Key.AsBigFloat().Text('f', -1))
+			} else if step.Key.Type() == cty.String {
+				at = append(at, fmt.Sprintf("key %q", step.Key.AsString()))
+			}
+		case cty.GetAttrStep:
+			at = append(at, fmt.Sprintf("attribute %q", step.Name))
+		}
+	}
+	return strings.Join(append(at, err.Error()), ": ")
+}
+
+// flagText is a command-line override as the user typed it, the way
+// diagnostics about it begin: --var name=value.
+func flagText(name, src string) string { return "--var " + name + "=" + src }
+
+// commandf records an error about a command-line override. It has no
+// Subject, as the command line is no file a snippet could show; its detail
+// begins with the flag.
+func (d *decoder) commandf(name, src, summary, format string, args ...any) {
+	d.diags = append(d.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError, Summary: summary,
+		Detail: flagText(name, src) + ": " + fmt.Sprintf(format, args...),
+	})
+}
+
+// unknownOverride reports an override of a variable the file does not
+// declare, suggesting the closest declared one or else listing them.
+func (d *decoder) unknownOverride(name, src string) {
+	declared := sortedKeys(d.declared[rootVar])
+	detail := fmt.Sprintf("the file declares no variable %q.", name)
+	switch s := withSuggestion(detail, name, declared); {
+	case s != detail:
+		detail = s
+	case len(declared) == 0:
+		detail += " It declares no variables at all."
+	default:
+		detail += " Its variables are " + strings.Join(declared, ", ") + "."
+	}
+	d.commandf(name, src, "Unknown variable in --var", "%s", detail)
+}
+
 // override evaluates a command-line value: an HCL expression, or the
-// literal string when it does not parse as one, or when it refers to
-// something and is not a list, object, function call or quoted string (a
-// bare word such as fcfs, a path such as results/x).
+// literal string when it does not parse as one and does not look like one
+// either, or when it refers to something and is not a list, object,
+// function call or quoted string (a bare word such as fcfs, a path such as
+// results/x). Its problems are reported with commandf.
 func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, bool) {
-	expr, diags := hclsyntax.ParseExpression([]byte(src), "<value for var."+name+">", hcl.InitialPos)
+	expr, diags := hclsyntax.ParseExpression([]byte(src), flagText(name, src), hcl.InitialPos)
 	if diags.HasErrors() {
-		return cty.StringVal(src), true
+		if !looksLikeExpression(src) {
+			return cty.StringVal(src), true
+		}
+		d.commandf(name, src, "Invalid expression in --var",
+			"the value starts like an HCL expression but does not parse (%s, at column %d of the value). To pass it as a string, quote it: --var '%s=%q'.",
+			strings.ToLower(diags[0].Summary), diags[0].Subject.Start.Column, name, src)
+		return cty.NilVal, false
 	}
 	if diags := outOfRange(expr); diags.HasErrors() {
-		d.diags = append(d.diags, diags...)
+		d.commandDiags(name, src, diags)
 		return cty.NilVal, false
 	}
 	if len(expr.Variables()) > 0 {
@@ -73,11 +172,109 @@ func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, b
 			return cty.StringVal(src), true
 		}
 	}
-	v, ok := d.evalIn(ctx, expr)
-	if ok && v.IsNull() {
+	v, diags := expr.Value(ctx)
+	d.commandDiags(name, src, diags)
+	switch {
+	case diags.HasErrors():
+		return cty.NilVal, false
+	case v.IsNull():
 		return cty.NullVal(cty.DynamicPseudoType), true
 	}
-	return v, ok
+	return v, v.IsWhollyKnown()
+}
+
+// commandDiags records diagnostics about the expression of a command-line
+// override as commandf does: without a Subject, the detail naming the flag.
+func (d *decoder) commandDiags(name, src string, diags hcl.Diagnostics) {
+	for _, dg := range diags {
+		d.diags = append(d.diags, &hcl.Diagnostic{
+			Severity: dg.Severity, Summary: dg.Summary + " in --var",
+			Detail: flagText(name, src) + ": " + dg.Detail,
+		})
+	}
+}
+
+// looksLikeExpression reports whether src, which does not parse, was
+// surely meant as an HCL expression rather than a bare string: it opens a
+// list, object, parenthesis, quoted string or heredoc, or calls a function.
+func looksLikeExpression(src string) bool {
+	src = strings.TrimSpace(src)
+	if src == "" {
+		return false
+	}
+	if strings.ContainsRune("[{(\"", rune(src[0])) || strings.HasPrefix(src, "<<") {
+		return true
+	}
+	i := strings.IndexFunc(src, func(r rune) bool { return !(r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	return i > 0 && src[i] == '(' && hclsyntax.ValidIdentifier(src[:i])
+}
+
+// noteOverrides adds to each error about the file whose range holds a
+// reference to a variable set on the command line, directly or through
+// local values, where that value came from: it is wrong only at its use,
+// but the fix is on the command line, not at the line shown.
+func (d *decoder) noteOverrides(body *hclsyntax.Body, overrides map[string]string) {
+	if len(overrides) == 0 {
+		return
+	}
+	locals := make(map[string]hcl.Expression)
+	var refs []hcl.Traversal
+	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.Block:
+			if n.Type != blockLocals {
+				break
+			}
+			for _, a := range n.Body.Attributes {
+				if d.declared[rootLocal][a.Name] == a.NameRange {
+					locals[a.Name] = a.Expr
+				}
+			}
+		case *hclsyntax.ScopeTraversalExpr:
+			refs = append(refs, n.Traversal)
+		}
+		return nil
+	})
+	// from returns the overridden variables t depends on.
+	seen := make(map[string]bool) // locals visited, against cycles
+	var from func(t hcl.Traversal, into map[string]bool)
+	from = func(t hcl.Traversal, into map[string]bool) {
+		if len(t) < 2 {
+			return
+		}
+		step, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			return
+		}
+		switch t.RootName() {
+		case rootVar:
+			if _, given := overrides[step.Name]; given {
+				into[step.Name] = true
+			}
+		case rootLocal:
+			if e, ok := locals[step.Name]; ok && !seen[step.Name] {
+				seen[step.Name] = true
+				for _, t := range e.Variables() {
+					from(t, into)
+				}
+				delete(seen, step.Name)
+			}
+		}
+	}
+	for _, dg := range d.diags {
+		if dg.Severity != hcl.DiagError || dg.Subject == nil || dg.Subject.Filename != d.file {
+			continue
+		}
+		names := make(map[string]bool)
+		for _, t := range refs {
+			if t.SourceRange().Overlaps(*dg.Subject) {
+				from(t, names)
+			}
+		}
+		for _, name := range sortedKeys(names) {
+			dg.Detail += fmt.Sprintf(" The value of var.%s comes from the command line: %s.", name, flagText(name, overrides[name]))
+		}
+	}
 }
 
 // locals evaluates the local values in dependency order, each once;
