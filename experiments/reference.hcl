@@ -10,6 +10,7 @@ experiment "reference" {
 # Variables: any number; --var loads=[0.5,1] on the command line overrides a default.
 variable "loads" {
   description = "load factors to sweep" # optional free text
+  type        = list(number)            # optional: string, number, bool, list(…), set(…), map(…), object({…}), tuple([…]) or any; --var values are checked against it
   default     = [0.8, 1.0, 1.2]         # the value when the command line gives none; a constant
 }
 
