@@ -18,7 +18,8 @@ type Experiment struct {
 	Seed uint64
 	// File is the experiment file's path as given; Dir is its directory,
 	// against which relative paths in the file were resolved. Hash is the
-	// hex SHA-256 of the file's bytes.
+	// hex SHA-256 of the file's content: its tokens, without comments and
+	// layout, so that formatting or commenting the file keeps it.
 	File, Dir, Hash string
 
 	// Declared blocks, in file order.

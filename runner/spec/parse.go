@@ -2,6 +2,7 @@ package spec
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"path/filepath"
 	"sort"
@@ -86,8 +87,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 	if diags = append(diags, outOfRange(body)...); diags.HasErrors() {
 		return nil, diags
 	}
-	sum := sha256.Sum256(src)
-	exp := &Experiment{File: filename, Dir: filepath.Dir(filename), Hash: hex.EncodeToString(sum[:])}
+	exp := &Experiment{File: filename, Dir: filepath.Dir(filename), Hash: contentHash(src, filename)}
 	d := &decoder{
 		file: filename, dir: exp.Dir, diags: diags,
 		clusters: map[string]*Cluster{}, workloads: map[string]*Workload{}, policies: map[string]*Policy{},
@@ -200,6 +200,29 @@ func (d *decoder) declare(byType map[string][]*hclsyntax.Block) map[string][]*hc
 		}
 	}
 	return kept
+}
+
+// contentHash is the hex SHA-256 of what src says, not of how it is laid
+// out: its tokens without comments and line breaks, each as its type and
+// its bytes. Reformatting the file (schedsweep fmt) or editing a comment
+// keeps the hash, so a results folder stays resumable; any other change
+// gives another. Line breaks carry no meaning in a file that parses:
+// inside brackets they are free, and between a body's items they are
+// required, so a file's items are the same with or without them.
+func contentHash(src []byte, filename string) string {
+	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	h := sha256.New()
+	var n [binary.MaxVarintLen64]byte
+	for _, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenComment, hclsyntax.TokenNewline, hclsyntax.TokenEOF:
+			continue
+		}
+		h.Write(binary.AppendUvarint(n[:0], uint64(t.Type)))
+		h.Write(binary.AppendUvarint(n[:0], uint64(len(t.Bytes))))
+		h.Write(t.Bytes)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Format returns src in canonical HCL layout (hclwrite's): aligned equals

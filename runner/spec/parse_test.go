@@ -1,8 +1,6 @@
 package spec
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"strings"
 	"testing"
@@ -341,12 +339,51 @@ func TestParseHashAndRanges(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatalf("Parse: %s", render(diags))
 	}
-	sum := sha256.Sum256([]byte(src))
-	if want := hex.EncodeToString(sum[:]); e.Hash != want {
-		t.Errorf("got Hash %s; want %s", e.Hash, want)
+	if len(e.Hash) != 64 {
+		t.Errorf("got Hash %q; want 64 hex digits (SHA-256)", e.Hash)
 	}
 	if got := e.Workloads[0].Range; got.Filename != testFile || got.Start.Line != 5 {
 		t.Errorf("got workload range %v; want %s line 5", got, testFile)
+	}
+}
+
+// TestHashIgnoresLayoutAndComments checks that the experiment hash, which
+// a results folder is tied to, survives reformatting and comments but not
+// a change of what the file says.
+func TestHashIgnoresLayoutAndComments(t *testing.T) {
+	hashOf := func(src string) string {
+		t.Helper()
+		e, diags := Parse(testFile, []byte(src), nil)
+		if diags.HasErrors() {
+			t.Fatalf("Parse: %s\n%s", render(diags), src)
+		}
+		return e.Hash
+	}
+	base := minimal(`policy "easy" {
+  params = { order = "sjf" }
+}`, "locals {\n  loads = [0.8, 1.2]\n}")
+	same := map[string]string{
+		"formatted": string(Format([]byte(base))),
+		"laid out":  strings.NewReplacer("= ", "=   ", "[0.8, 1.2]", "[\n    0.8,\n    1.2\n  ]", "\n\n", "\n\n\n").Replace(base),
+		"commented": "# a study\n" + strings.Replace(strings.Replace(base, `policy "fcfs" {}`, "# first come\npolicy \"fcfs\" {} # first served", 1),
+			"jobs  = 10", "/* few */ jobs  = 10 // enough", 1),
+	}
+	different := map[string]string{
+		"a number":     strings.Replace(base, "procs = 8", "procs = 9", 1),
+		"a string":     strings.Replace(base, `"sjf"`, `"arrival"`, 1),
+		"a list":       strings.Replace(base, "[0.8, 1.2]", "[0.8, 1.2, 1.4]", 1),
+		"a block name": strings.Replace(base, `policy "easy"`, `policy "conservative"`, 1),
+	}
+	want := hashOf(base)
+	for name, src := range same {
+		if got := hashOf(src); got != want {
+			t.Errorf("%s: hash changed\n%s", name, src)
+		}
+	}
+	for name, src := range different {
+		if got := hashOf(src); got == want {
+			t.Errorf("%s changed: hash did not\n%s", name, src)
+		}
 	}
 }
 
