@@ -17,6 +17,9 @@
 //	schedsweep trace models
 //	schedsweep help [COMMAND]
 //
+// Help asked for (-h, --help, help) goes to stdout with exit 0; usage
+// printed because of a mistake goes to stderr with exit 2.
+//
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
 // flag or value) or an experiment file with errors, 130 interrupted.
 package main
@@ -59,7 +62,7 @@ func commands() []command {
 		{"fmt", "format experiment files canonically", runFmt},
 		{"list", "list policies, workload models, estimate models and metrics", runList},
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
-		{"trace", "inspect and generate traces (info, generate, models)", runTrace},
+		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
 	}
 }
@@ -67,14 +70,16 @@ func commands() []command {
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			return run([]string{args[1], "--help"}, stdout, stderr)
+	if len(args) == 0 { // a mistake: the usage goes with the error output
+		printUsage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 { // help trace info: trace info --help
+			return run(append(slices.Clip(args[1:]), "--help"), stdout, stderr)
 		}
 		printUsage(stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
 		return exitOK
 	}
 	for _, c := range commands() {
@@ -116,13 +121,29 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'schedsweep COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, exitCodesHelp)
+}
+
+// exitCodesHelp lists the exit codes, for the top-level help.
+const exitCodesHelp = `Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
+flag or value) or an experiment file with errors, 130 interrupted.`
+
+// newFlagSet returns the flag set of a command. Its output is stdout, where
+// the help a user asks for (-h, --help) goes; parseArgs holds back the flag
+// package's own report of a bad flag, which run prints to stderr.
+func newFlagSet(name string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	return fs
 }
 
 // parseArgs parses a command's arguments with parseInterspersed and returns
 // the positional ones; a bad flag is a usage error, and -h passes through
-// as flag.ErrHelp after printing the command's usage. The flag package's
-// own report of a bad flag, the error followed by every flag, is held
-// back: run prints the error once, with a pointer to --help.
+// as flag.ErrHelp after printing the command's usage to fs's output
+// (stdout: newFlagSet). The flag package's own report of a bad flag, the
+// error followed by every flag, is held back: run prints the error once,
+// to stderr, with a pointer to --help.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	out := fs.Output()
 	fs.SetOutput(io.Discard)

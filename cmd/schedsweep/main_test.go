@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,14 +134,64 @@ func TestSimulateUnwritableOutput(t *testing.T) {
 	}
 }
 
-func TestHelp(t *testing.T) {
-	code, out, _ := runCLI("help")
-	if code != exitOK || !strings.Contains(out, "simulate") {
-		t.Errorf("help: exit %d, output %q", code, out)
+// commandPaths returns every command as its words: {"run"}, …, {"trace"},
+// {"trace", "info"}, ….
+func commandPaths() [][]string {
+	var paths [][]string
+	for _, c := range commands() {
+		paths = append(paths, []string{c.name})
+		if c.name == "trace" {
+			for _, sub := range traceCommands() {
+				paths = append(paths, []string{c.name, sub.name})
+			}
+		}
 	}
-	code, _, errOut := runCLI("simulate", "--help")
-	if code != exitOK || !strings.Contains(errOut, "--procs-field") && !strings.Contains(errOut, "-procs-field") {
-		t.Errorf("simulate --help: exit %d, output %q", code, errOut)
+	return paths
+}
+
+// TestHelp checks that help asked for, in any of its spellings, goes to
+// stdout with exit 0 for every command, and that it is that command's help.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"--help"}} {
+		code, out, errOut := runCLI(args...)
+		if code != exitOK || errOut != "" || !strings.Contains(out, "Usage: schedsweep COMMAND") || !strings.Contains(out, "Exit codes:") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and the usage, exit codes included, on stdout", args, code, out, errOut)
+		}
+	}
+	for _, path := range commandPaths() {
+		name := strings.Join(path, " ")
+		for _, args := range [][]string{
+			append(slices.Clone(path), "--help"),
+			append(slices.Clone(path), "-h"),
+			append([]string{"help"}, path...),
+		} {
+			code, out, errOut := runCLI(args...)
+			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: schedsweep "+name) {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and %q on stdout", args, code, out, errOut, "Usage: schedsweep "+name)
+			}
+		}
+	}
+	if code, out, _ := runCLI("trace", "help", "info"); code != exitOK || !strings.HasPrefix(out, "Usage: schedsweep trace info") {
+		t.Errorf("trace help info: exit %d, stdout %q; want the help of trace info", code, out)
+	}
+}
+
+// TestUsageOnMistake checks that usage printed because of a mistake goes
+// to stderr with the usage exit code, leaving stdout empty.
+func TestUsageOnMistake(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "Usage: schedsweep COMMAND"},
+		{[]string{"bogus"}, "Usage: schedsweep COMMAND"},
+		{[]string{"help", "bogus"}, `unknown command "bogus"`},
+		{[]string{"trace"}, "Usage: schedsweep trace COMMAND"},
+	} {
+		code, out, errOut := runCLI(tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, nothing on stdout and %q on stderr", tc.args, code, out, errOut, exitUsage, tc.want)
+		}
 	}
 }
 
@@ -249,7 +300,7 @@ func TestBadFlagMessage(t *testing.T) {
 		}
 	}
 	// -h still prints the flags.
-	if code, _, errOut := runCLI("run", "-h"); code != exitOK || !strings.Contains(errOut, "-resume") {
-		t.Errorf("run -h: exit %d, stderr %q; want the flags", code, errOut)
+	if code, out, _ := runCLI("run", "-h"); code != exitOK || !strings.Contains(out, "-resume") {
+		t.Errorf("run -h: exit %d, stdout %q; want the flags", code, out)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -115,8 +114,7 @@ func utilization(r *plot.Results, opt plot.Options) (*plot.Figure, string, error
 }
 
 func runPlot(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plot", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), plotUsage)
 		fs.PrintDefaults()

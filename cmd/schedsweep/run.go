@@ -41,8 +41,7 @@ Flags:
 `
 
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("run", stdout)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage); fs.PrintDefaults() }
 	sf := addSweepFlags(fs)
 	workers := fs.Int("jobs", runtime.GOMAXPROCS(0), "`number` of runs simulated at once")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -56,8 +55,7 @@ type simulateConfig struct {
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	var c simulateConfig
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("simulate", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), simulateUsage)
 		fs.PrintDefaults()
