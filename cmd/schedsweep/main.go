@@ -87,6 +87,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		err := c.run(args[1:], stdout, stderr)
+		name := c.name
+		if sub := (subcommandError{}); errors.As(err, &sub) {
+			name += " " + sub.name
+		}
 		switch {
 		case err == nil:
 			return exitOK
@@ -95,13 +99,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case errors.Is(err, errInterrupted):
 			return exitInterrupted
 		case errors.As(err, new(usageError)):
-			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			if !errors.Is(err, errInvalid) { // the diagnostics say what to fix
-				fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+				fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", name)
 			}
 			return exitUsage
 		default:
-			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			return exitFailure
 		}
 	}
@@ -109,6 +113,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	printUsage(stderr)
 	return exitUsage
 }
+
+// subcommandError is an error of a subcommand, such as info of trace: run
+// names the subcommand before the message and points at its own --help.
+type subcommandError struct {
+	name string // "info"
+	err  error
+}
+
+func (e subcommandError) Error() string { return e.err.Error() }
+func (e subcommandError) Unwrap() error { return e.err }
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "schedsweep: what would this scheduling policy do to our users?")

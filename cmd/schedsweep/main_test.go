@@ -195,6 +195,30 @@ func TestUsageOnMistake(t *testing.T) {
 	}
 }
 
+// TestSubcommandErrors checks that an error of a trace subcommand names the
+// subcommand and points at its own --help, not at trace's.
+func TestSubcommandErrors(t *testing.T) {
+	for _, c := range traceCommands() {
+		args := []string{"trace", c.name, "--bogus"}
+		code, out, errOut := runCLI(args...)
+		want := "schedsweep trace " + c.name + ": flag provided but not defined: -bogus\n" +
+			"run 'schedsweep trace " + c.name + " --help' for usage\n"
+		if code != exitUsage || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", args, code, errOut, exitUsage, want)
+		}
+	}
+	// A failure, not a mistake: the message names the subcommand, no hint.
+	code, _, errOut := runCLI("trace", "info", "nowhere.swf")
+	if code != exitFailure || !strings.HasPrefix(errOut, "schedsweep trace info: ") || strings.Contains(errOut, "--help") {
+		t.Errorf("trace info nowhere.swf: exit %d, stderr %q; want exit 1 and the error of trace info", code, errOut)
+	}
+	// An unknown subcommand is trace's mistake.
+	code, _, errOut = runCLI("trace", "inf")
+	if code != exitUsage || !strings.HasSuffix(errOut, "run 'schedsweep trace --help' for usage\n") {
+		t.Errorf("trace inf: exit %d, stderr %q; want the hint at trace --help", code, errOut)
+	}
+}
+
 // TestREADMEExample runs the simulate example of the README and checks that
 // the output shown there is what the command prints (but for the timing).
 func TestREADMEExample(t *testing.T) {

@@ -52,7 +52,7 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 	for _, c := range traceCommands() {
 		if c.name == args[0] {
 			if err := c.run(args[1:], stdout, stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
-				return fmt.Errorf("%s: %w", c.name, err)
+				return subcommandError{c.name, err}
 			}
 			return nil
 		}
