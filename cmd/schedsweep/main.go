@@ -15,6 +15,7 @@
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
 //	schedsweep trace models
+//	schedsweep version
 //	schedsweep help [COMMAND]
 //
 // Help asked for (-h, --help, help) goes to stdout with exit 0; usage
@@ -64,6 +65,7 @@ func commands() []command {
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
+		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
 
@@ -81,6 +83,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		printUsage(stdout)
 		return exitOK
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {

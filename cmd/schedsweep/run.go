@@ -22,9 +22,6 @@ import (
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
-// version is the tool version written into every results file.
-const version = "0.1.0-dev"
-
 const runUsage = `Usage: schedsweep run [flags] FILE
 
 Runs the sweep an experiment file declares and writes its results: one
