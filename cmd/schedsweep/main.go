@@ -101,6 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
 		case errors.Is(err, errInterrupted):
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			return exitInterrupted
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)

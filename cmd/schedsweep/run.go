@@ -83,8 +83,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, filepath.Join(opt.Out, results.JobsDir)+string(filepath.Separator))
 	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "interrupted: finished runs are saved; run again with --resume to continue")
-		return errInterrupted
+		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", errInterrupted)
 	}
 	return err
 }
@@ -118,7 +117,8 @@ func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) 
 	return opt, err
 }
 
-// errInterrupted is returned when Ctrl-C stopped a sweep.
+// errInterrupted is returned, wrapped in what was saved, when Ctrl-C
+// stopped a sweep or a download; run exits with exitInterrupted.
 var errInterrupted = errors.New("interrupted")
 
 // newProgress returns a progress callback, a bar if tty (w is a terminal)

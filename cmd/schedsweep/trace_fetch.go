@@ -155,7 +155,7 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		path, err := workloads.Fetch(ctx, env.client, t, dir, p)
 		if err != nil && ctx.Err() != nil {
 			p.endBar()
-			return fmt.Errorf("interrupted; nothing of %s was saved: %w", t.Name, err)
+			return fmt.Errorf("%w; nothing of %s was saved: %w", errInterrupted, t.Name, err)
 		}
 		if err != nil {
 			p.endBar()
