@@ -148,6 +148,24 @@ func printUsage(w io.Writer) {
 const exitCodesHelp = `Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
 flag or value) or an experiment file with errors, 130 interrupted.`
 
+// exitCodes returns the exit codes of a command ("run", "trace fetch"),
+// which its help ends with.
+func exitCodes(command string) string {
+	switch command {
+	case "run":
+		return "0 success, 1 a run failed or a file or trace could not be read, 2 bad\nusage or an experiment file with errors, 130 interrupted (finished runs are\nsaved)"
+	case "validate", "plan":
+		return "0 success, 1 a file or trace could not be read, 2 bad usage or an\nexperiment file with errors"
+	case "fmt":
+		return "0 success, 1 a file could not be read or written, or --check found one\nnot formatted, 2 bad usage or a file with syntax errors"
+	case "plot":
+		return "0 success, 1 the results could not be read or the figure written, 2 bad\nusage, including a selection or metric the results do not have"
+	case "trace fetch":
+		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 130\ninterrupted (nothing partial is saved)"
+	}
+	return "0 success, 1 the command failed, 2 bad usage"
+}
+
 // newFlagSet returns the flag set of a command. Its output is stdout, where
 // the help a user asks for (-h, --help) goes; parseArgs holds back the flag
 // package's own report of a bad flag, which run prints to stderr.
@@ -159,8 +177,8 @@ func newFlagSet(name string, stdout io.Writer) *flag.FlagSet {
 
 // parseArgs parses a command's arguments with parseInterspersed and returns
 // the positional ones; a bad flag is a usage error, and -h passes through
-// as flag.ErrHelp after printing the command's usage to fs's output
-// (stdout: newFlagSet). The flag package's own report of a bad flag, the
+// as flag.ErrHelp after printing the command's usage and exit codes to fs's
+// output (stdout: newFlagSet). The flag package's own report of a bad flag, the
 // error followed by every flag, is held back: run prints the error once,
 // to stderr, with a pointer to --help.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -171,6 +189,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.Usage()
+		fmt.Fprintf(fs.Output(), "\nExit codes: %s.\n", exitCodes(fs.Name()))
 		return nil, err
 	case err != nil:
 		return nil, usageError{err}

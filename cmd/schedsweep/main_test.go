@@ -166,13 +166,48 @@ func TestHelp(t *testing.T) {
 			append([]string{"help"}, path...),
 		} {
 			code, out, errOut := runCLI(args...)
-			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: schedsweep "+name) {
-				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and %q on stdout", args, code, out, errOut, "Usage: schedsweep "+name)
+			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: schedsweep "+name) || !strings.Contains(out, "\nExit codes: 0 ") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and %q, then the exit codes, on stdout", args, code, out, errOut, "Usage: schedsweep "+name)
 			}
 		}
 	}
 	if code, out, _ := runCLI("trace", "help", "info"); code != exitOK || !strings.HasPrefix(out, "Usage: schedsweep trace info") {
 		t.Errorf("trace help info: exit %d, stdout %q; want the help of trace info", code, out)
+	}
+}
+
+// TestHelpExamples runs every example a command's help shows, in a folder
+// holding what the examples start from: the results of quickstart and of
+// psp2016 (one replicate, to be quick).
+func TestHelpExamples(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{{"run", "--quiet", "quickstart"}, {"run", "--quiet", "--var", "replicates=1", "psp2016"}} {
+		if code, _, errOut := runCLI(args...); code != exitOK {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	n := 0
+	for _, path := range commandPaths() {
+		_, help, _ := runCLI(append(slices.Clone(path), "--help")...)
+		_, examples, ok := strings.Cut(help, "\nExamples")
+		if !ok {
+			continue
+		}
+		examples, _, _ = strings.Cut(examples, "\n\n")
+		for _, line := range strings.Split(examples, "\n")[1:] {
+			args := strings.Fields(line)
+			if len(args) < 2 || args[0] != "schedsweep" {
+				t.Errorf("%s --help: example %q is not a schedsweep command", strings.Join(path, " "), line)
+				continue
+			}
+			n++
+			if code, _, errOut := runCLI(args[1:]...); code != exitOK {
+				t.Errorf("%s --help: example %q: exit %d, stderr %q", strings.Join(path, " "), line, code, errOut)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("found no example in any command's help")
 	}
 }
 

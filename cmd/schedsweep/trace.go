@@ -44,6 +44,7 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 		}
 		fmt.Fprintln(w, "\nRun 'schedsweep trace COMMAND --help' for a command's flags.")
+		fmt.Fprintf(w, "\nExit codes: %s.\n", exitCodes("trace"))
 		if len(args) == 0 {
 			return usagef("trace needs a command")
 		}
@@ -76,8 +77,8 @@ Flags:
 func runTraceInfo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("trace info", stdout)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), traceInfoUsage); fs.PrintDefaults() }
-	procs := fs.Int64("procs", 0, "machine size for the offered load (default: the header's MaxProcs, else MaxNodes)")
-	negative := fs.Bool("negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing")
+	procs := fs.Int64("procs", 0, "`number` of processors for the offered load (default: the header's MaxProcs, else MaxNodes)")
+	negative := fs.Bool("negative-as-missing", false, negativeFlagUsage)
 	cache := fs.String("cache", "", cacheFlagUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
