@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -30,8 +28,7 @@ func (s *stringList) String() string     { return fmt.Sprint(*s) }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("trace generate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("trace generate", stdout)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), generateUsage); fs.PrintDefaults() }
 	var sets stringList
 	fs.Var(&sets, "param", "set a model parameter, `name=value` (repeatable)")
@@ -158,13 +155,16 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 }
 
 func runTraceModels(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("trace models", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	fs := newFlagSet("trace models", stdout)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: schedsweep trace models\n\nLists the synthetic workload models, with their parameters as trace generate\ntakes them (--param name=value), defaults and descriptions.\n")
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("takes no arguments, got %q", pos)
 	}
 	for i, m := range workloads.Models() {
 		if i > 0 {

@@ -15,7 +15,11 @@
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
 //	schedsweep trace models
+//	schedsweep version
 //	schedsweep help [COMMAND]
+//
+// Help asked for (-h, --help, help) goes to stdout with exit 0; usage
+// printed because of a mistake goes to stderr with exit 2.
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
 // flag or value) or an experiment file with errors, 130 interrupted.
@@ -59,44 +63,54 @@ func commands() []command {
 		{"fmt", "format experiment files canonically", runFmt},
 		{"list", "list policies, workload models, estimate models and metrics", runList},
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
-		{"trace", "inspect and generate traces (info, generate, models)", runTrace},
+		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
+		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			return run([]string{args[1], "--help"}, stdout, stderr)
+	if len(args) == 0 { // a mistake: the usage goes with the error output
+		printUsage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 { // help trace info: trace info --help
+			return run(append(slices.Clip(args[1:]), "--help"), stdout, stderr)
 		}
 		printUsage(stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
 		return exitOK
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
 			continue
 		}
 		err := c.run(args[1:], stdout, stderr)
+		name := c.name
+		if sub := (subcommandError{}); errors.As(err, &sub) {
+			name += " " + sub.name
+		}
 		switch {
 		case err == nil:
 			return exitOK
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
 		case errors.Is(err, errInterrupted):
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			return exitInterrupted
 		case errors.As(err, new(usageError)):
-			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			if !errors.Is(err, errInvalid) { // the diagnostics say what to fix
-				fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", c.name)
+				fmt.Fprintf(stderr, "run 'schedsweep %s --help' for usage\n", name)
 			}
 			return exitUsage
 		default:
-			fmt.Fprintf(stderr, "schedsweep %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			return exitFailure
 		}
 	}
@@ -104,6 +118,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	printUsage(stderr)
 	return exitUsage
 }
+
+// subcommandError is an error of a subcommand, such as info of trace: run
+// names the subcommand before the message and points at its own --help.
+type subcommandError struct {
+	name string // "info"
+	err  error
+}
+
+func (e subcommandError) Error() string { return e.err.Error() }
+func (e subcommandError) Unwrap() error { return e.err }
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "schedsweep: what would this scheduling policy do to our users?")
@@ -116,13 +140,47 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'schedsweep COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, exitCodesHelp)
+}
+
+// exitCodesHelp lists the exit codes, for the top-level help.
+const exitCodesHelp = `Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
+flag or value) or an experiment file with errors, 130 interrupted.`
+
+// exitCodes returns the exit codes of a command ("run", "trace fetch"),
+// which its help ends with.
+func exitCodes(command string) string {
+	switch command {
+	case "run":
+		return "0 success, 1 a run failed or a file or trace could not be read, 2 bad\nusage or an experiment file with errors, 130 interrupted (finished runs are\nsaved)"
+	case "validate", "plan":
+		return "0 success, 1 a file or trace could not be read, 2 bad usage or an\nexperiment file with errors"
+	case "fmt":
+		return "0 success, 1 a file could not be read or written, or --check found one\nnot formatted, 2 bad usage or a file with syntax errors"
+	case "plot":
+		return "0 success, 1 the results could not be read or the figure written, 2 bad\nusage, including a selection or metric the results do not have"
+	case "trace fetch":
+		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 130\ninterrupted (nothing partial is saved)"
+	}
+	return "0 success, 1 the command failed, 2 bad usage"
+}
+
+// newFlagSet returns the flag set of a command. Its output is stdout, where
+// the help a user asks for (-h, --help) goes; parseArgs holds back the flag
+// package's own report of a bad flag, which run prints to stderr.
+func newFlagSet(name string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	return fs
 }
 
 // parseArgs parses a command's arguments with parseInterspersed and returns
 // the positional ones; a bad flag is a usage error, and -h passes through
-// as flag.ErrHelp after printing the command's usage. The flag package's
-// own report of a bad flag, the error followed by every flag, is held
-// back: run prints the error once, with a pointer to --help.
+// as flag.ErrHelp after printing the command's usage and exit codes to fs's
+// output (stdout: newFlagSet). The flag package's own report of a bad flag, the
+// error followed by every flag, is held back: run prints the error once,
+// to stderr, with a pointer to --help.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
@@ -131,6 +189,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.Usage()
+		fmt.Fprintf(fs.Output(), "\nExit codes: %s.\n", exitCodes(fs.Name()))
 		return nil, err
 	case err != nil:
 		return nil, usageError{err}

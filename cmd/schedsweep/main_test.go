@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,14 +134,123 @@ func TestSimulateUnwritableOutput(t *testing.T) {
 	}
 }
 
-func TestHelp(t *testing.T) {
-	code, out, _ := runCLI("help")
-	if code != exitOK || !strings.Contains(out, "simulate") {
-		t.Errorf("help: exit %d, output %q", code, out)
+// commandPaths returns every command as its words: {"run"}, …, {"trace"},
+// {"trace", "info"}, ….
+func commandPaths() [][]string {
+	var paths [][]string
+	for _, c := range commands() {
+		paths = append(paths, []string{c.name})
+		if c.name == "trace" {
+			for _, sub := range traceCommands() {
+				paths = append(paths, []string{c.name, sub.name})
+			}
+		}
 	}
-	code, _, errOut := runCLI("simulate", "--help")
-	if code != exitOK || !strings.Contains(errOut, "--procs-field") && !strings.Contains(errOut, "-procs-field") {
-		t.Errorf("simulate --help: exit %d, output %q", code, errOut)
+	return paths
+}
+
+// TestHelp checks that help asked for, in any of its spellings, goes to
+// stdout with exit 0 for every command, and that it is that command's help.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"--help"}} {
+		code, out, errOut := runCLI(args...)
+		if code != exitOK || errOut != "" || !strings.Contains(out, "Usage: schedsweep COMMAND") || !strings.Contains(out, "Exit codes:") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and the usage, exit codes included, on stdout", args, code, out, errOut)
+		}
+	}
+	for _, path := range commandPaths() {
+		name := strings.Join(path, " ")
+		for _, args := range [][]string{
+			append(slices.Clone(path), "--help"),
+			append(slices.Clone(path), "-h"),
+			append([]string{"help"}, path...),
+		} {
+			code, out, errOut := runCLI(args...)
+			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "Usage: schedsweep "+name) || !strings.Contains(out, "\nExit codes: 0 ") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and %q, then the exit codes, on stdout", args, code, out, errOut, "Usage: schedsweep "+name)
+			}
+		}
+	}
+	if code, out, _ := runCLI("trace", "help", "info"); code != exitOK || !strings.HasPrefix(out, "Usage: schedsweep trace info") {
+		t.Errorf("trace help info: exit %d, stdout %q; want the help of trace info", code, out)
+	}
+}
+
+// TestHelpExamples runs every example a command's help shows, in a folder
+// holding what the examples start from: the results of quickstart and of
+// psp2016 (one replicate, to be quick).
+func TestHelpExamples(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{{"run", "--quiet", "quickstart"}, {"run", "--quiet", "--var", "replicates=1", "psp2016"}} {
+		if code, _, errOut := runCLI(args...); code != exitOK {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	n := 0
+	for _, path := range commandPaths() {
+		_, help, _ := runCLI(append(slices.Clone(path), "--help")...)
+		_, examples, ok := strings.Cut(help, "\nExamples")
+		if !ok {
+			continue
+		}
+		examples, _, _ = strings.Cut(examples, "\n\n")
+		for _, line := range strings.Split(examples, "\n")[1:] {
+			args := strings.Fields(line)
+			if len(args) < 2 || args[0] != "schedsweep" {
+				t.Errorf("%s --help: example %q is not a schedsweep command", strings.Join(path, " "), line)
+				continue
+			}
+			n++
+			if code, _, errOut := runCLI(args[1:]...); code != exitOK {
+				t.Errorf("%s --help: example %q: exit %d, stderr %q", strings.Join(path, " "), line, code, errOut)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("found no example in any command's help")
+	}
+}
+
+// TestUsageOnMistake checks that usage printed because of a mistake goes
+// to stderr with the usage exit code, leaving stdout empty.
+func TestUsageOnMistake(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "Usage: schedsweep COMMAND"},
+		{[]string{"bogus"}, "Usage: schedsweep COMMAND"},
+		{[]string{"help", "bogus"}, `unknown command "bogus"`},
+		{[]string{"trace"}, "Usage: schedsweep trace COMMAND"},
+	} {
+		code, out, errOut := runCLI(tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, nothing on stdout and %q on stderr", tc.args, code, out, errOut, exitUsage, tc.want)
+		}
+	}
+}
+
+// TestSubcommandErrors checks that an error of a trace subcommand names the
+// subcommand and points at its own --help, not at trace's.
+func TestSubcommandErrors(t *testing.T) {
+	for _, c := range traceCommands() {
+		args := []string{"trace", c.name, "--bogus"}
+		code, out, errOut := runCLI(args...)
+		want := "schedsweep trace " + c.name + ": flag provided but not defined: -bogus\n" +
+			"run 'schedsweep trace " + c.name + " --help' for usage\n"
+		if code != exitUsage || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", args, code, errOut, exitUsage, want)
+		}
+	}
+	// A failure, not a mistake: the message names the subcommand, no hint.
+	code, _, errOut := runCLI("trace", "info", "nowhere.swf")
+	if code != exitFailure || !strings.HasPrefix(errOut, "schedsweep trace info: ") || strings.Contains(errOut, "--help") {
+		t.Errorf("trace info nowhere.swf: exit %d, stderr %q; want exit 1 and the error of trace info", code, errOut)
+	}
+	// An unknown subcommand is trace's mistake.
+	code, _, errOut = runCLI("trace", "inf")
+	if code != exitUsage || !strings.HasSuffix(errOut, "run 'schedsweep trace --help' for usage\n") {
+		t.Errorf("trace inf: exit %d, stderr %q; want the hint at trace --help", code, errOut)
 	}
 }
 
@@ -249,7 +359,7 @@ func TestBadFlagMessage(t *testing.T) {
 		}
 	}
 	// -h still prints the flags.
-	if code, _, errOut := runCLI("run", "-h"); code != exitOK || !strings.Contains(errOut, "-resume") {
-		t.Errorf("run -h: exit %d, stderr %q; want the flags", code, errOut)
+	if code, out, _ := runCLI("run", "-h"); code != exitOK || !strings.Contains(out, "-resume") {
+		t.Errorf("run -h: exit %d, stdout %q; want the flags", code, out)
 	}
 }

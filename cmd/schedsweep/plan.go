@@ -20,8 +20,7 @@ import (
 )
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("validate", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep validate [--var name=value] FILE\n\nChecks an experiment file and prints its diagnostics; exit 0 when it has no errors.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -35,8 +34,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 }
 
 func runPlan(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plan", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep plan [flags] FILE\n\nShows the expanded grid: how many runs, how many jobs they simulate, where results go, and every run.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -83,8 +81,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("fmt", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep fmt [-w | --check] FILE...\n\nPrints experiment files in canonical HCL formatting, or rewrites them with -w;\n--check lists the files that are not formatted and exits 1 if any. A file\nwith syntax errors is left as it is: its errors are printed, exit 2.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -138,8 +135,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 }
 
 func runList(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("list", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: schedsweep list [policies|models|estimates|metrics]\n\nLists what experiment files can name, with parameters, defaults and descriptions.\n")
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -54,9 +53,9 @@ of the mean over the replicates (Student's t) instead.
 workload, classes runs of one load factor. The figure is PNG (150 dots per inch) or SVG, by --out's
 extension.
 
-Examples:
-  schedsweep plot boxes --out veet.png out/quickstart
-  schedsweep plot boxes --metric weighted_tardiness --load 1 --out wt.svg out/quickstart
+Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
+  schedsweep plot boxes --workload be --out veet.png out/psp2016
+  schedsweep plot boxes --workload be --metric weighted_tardiness --load 1 --out wt.svg out/psp2016
   schedsweep plot means --out means.png out/quickstart
   schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png out/quickstart
   schedsweep plot load --metric wait_mean --out wait.png out/quickstart
@@ -115,8 +114,7 @@ func utilization(r *plot.Results, opt plot.Options) (*plot.Figure, string, error
 }
 
 func runPlot(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plot", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), plotUsage)
 		fs.PrintDefaults()
@@ -124,7 +122,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(fs.Output(), "Metrics of means and load (runs.parquet): %s\n", strings.Join(plot.RunMetrics(), ", "))
 	}
 	metric := fs.String("metric", "", "the `column` to draw (means: a comma-separated list); see the lists below")
-	out := fs.String("out", "", "write the figure to `FILE`.png or FILE.svg (required)")
+	out := fs.String("out", "", "write the figure to `file`, .png or .svg (required)")
 	workload := fs.String("workload", "", "only runs of `workload`")
 	policy := fs.String("policy", "", "only runs of these `policies` (comma-separated)")
 	load := fs.String("load", "", "only runs at these load `factors` (comma-separated)")

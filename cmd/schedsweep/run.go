@@ -22,9 +22,6 @@ import (
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
-// version is the tool version written into every results file.
-const version = "0.1.0-dev"
-
 const runUsage = `Usage: schedsweep run [flags] FILE
 
 Runs the sweep an experiment file declares and writes its results: one
@@ -41,8 +38,7 @@ Flags:
 `
 
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("run", stdout)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage); fs.PrintDefaults() }
 	sf := addSweepFlags(fs)
 	workers := fs.Int("jobs", runtime.GOMAXPROCS(0), "`number` of runs simulated at once")
@@ -87,8 +83,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, filepath.Join(opt.Out, results.JobsDir)+string(filepath.Separator))
 	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "interrupted: finished runs are saved; run again with --resume to continue")
-		return errInterrupted
+		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", errInterrupted)
 	}
 	return err
 }
@@ -122,7 +117,8 @@ func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) 
 	return opt, err
 }
 
-// errInterrupted is returned when Ctrl-C stopped a sweep.
+// errInterrupted is returned, wrapped in what was saved, when Ctrl-C
+// stopped a sweep or a download; run exits with exitInterrupted.
 var errInterrupted = errors.New("interrupted")
 
 // newProgress returns a progress callback, a bar if tty (w is a terminal)

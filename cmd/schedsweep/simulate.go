@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -36,6 +35,9 @@ registry's machine (and its machines file, if it has one). Memory is simulated o
 Flags:
 `
 
+// negativeFlagUsage is the help of every command's --negative-as-missing flag.
+const negativeFlagUsage = "read a negative SWF value (other than -1) as missing instead of failing, and report it"
+
 // simulateConfig is what the simulate command's flags resolve to.
 type simulateConfig struct {
 	policy          string
@@ -56,8 +58,7 @@ type simulateConfig struct {
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	var c simulateConfig
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("simulate", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), simulateUsage)
 		fs.PrintDefaults()
@@ -81,7 +82,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
-	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing; each is reported")
+	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, negativeFlagUsage)
 	fs.StringVar(&c.cache, "cache", "", cacheFlagUsage)
 	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
 	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")

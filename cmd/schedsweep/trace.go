@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -30,8 +31,11 @@ Commands:
 `
 
 func runTrace(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		w := stderr
+	if len(args) > 1 && args[0] == "help" { // trace help info: trace info --help
+		args = append(slices.Clip(args[1:]), "--help")
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		w := stderr // no command is a mistake; help asked for is output
 		if len(args) > 0 {
 			w = stdout
 		}
@@ -39,6 +43,8 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 		for _, c := range traceCommands() {
 			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 		}
+		fmt.Fprintln(w, "\nRun 'schedsweep trace COMMAND --help' for a command's flags.")
+		fmt.Fprintf(w, "\nExit codes: %s.\n", exitCodes("trace"))
 		if len(args) == 0 {
 			return usagef("trace needs a command")
 		}
@@ -47,7 +53,7 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 	for _, c := range traceCommands() {
 		if c.name == args[0] {
 			if err := c.run(args[1:], stdout, stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
-				return fmt.Errorf("%s: %w", c.name, err)
+				return subcommandError{c.name, err}
 			}
 			return nil
 		}
@@ -69,11 +75,10 @@ Flags:
 `
 
 func runTraceInfo(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("trace info", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("trace info", stdout)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), traceInfoUsage); fs.PrintDefaults() }
-	procs := fs.Int64("procs", 0, "machine size for the offered load (default: the header's MaxProcs, else MaxNodes)")
-	negative := fs.Bool("negative-as-missing", false, "read a negative SWF value (other than -1) as missing instead of failing")
+	procs := fs.Int64("procs", 0, "`number` of processors for the offered load (default: the header's MaxProcs, else MaxNodes)")
+	negative := fs.Bool("negative-as-missing", false, negativeFlagUsage)
 	cache := fs.String("cache", "", cacheFlagUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -119,8 +118,7 @@ func runTraceList(args []string, stdout, stderr io.Writer) error {
 }
 
 func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, env traceEnv) error {
-	fs := flag.NewFlagSet("trace fetch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("trace fetch", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), traceFetchUsage)
 		fs.PrintDefaults()
@@ -157,7 +155,7 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		path, err := workloads.Fetch(ctx, env.client, t, dir, p)
 		if err != nil && ctx.Err() != nil {
 			p.endBar()
-			return fmt.Errorf("interrupted; nothing of %s was saved: %w", t.Name, err)
+			return fmt.Errorf("%w; nothing of %s was saved: %w", errInterrupted, t.Name, err)
 		}
 		if err != nil {
 			p.endBar()
@@ -246,8 +244,7 @@ func (p *fetchProgress) endBar() {
 }
 
 func traceList(args []string, stdout, stderr io.Writer, env traceEnv) error {
-	fs := flag.NewFlagSet("trace list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("trace list", stdout)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), traceListUsage)
 		fs.PrintDefaults()

@@ -190,8 +190,8 @@ func TestTraceFetchInterrupted(t *testing.T) {
 	cache := t.TempDir()
 	var out, errb bytes.Buffer
 	err := traceFetch(ctx, []string{"--cache", cache, "KTH-SP2", "wagap-2013"}, &out, &errb, m.env(nil))
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted; nothing of KTH-SP2 was saved") {
-		t.Fatalf("got %v; want an interruption wrapping context.Canceled", err)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, errInterrupted) || !strings.Contains(err.Error(), "interrupted; nothing of KTH-SP2 was saved") {
+		t.Fatalf("got %v; want an interruption (exit 130) wrapping context.Canceled", err)
 	}
 	if entries, _ := os.ReadDir(cache); len(entries) != 0 || out.Len() != 0 {
 		t.Errorf("after the interruption: %d cache entries, stdout %q; want none", len(entries), out.String())
