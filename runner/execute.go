@@ -274,7 +274,9 @@ func ParseShard(s string) (i, n int, err error) {
 	is, ns, _ := strings.Cut(s, "/")
 	i, ierr := strconv.Atoi(is)
 	n, nerr := strconv.Atoi(ns)
-	if ierr != nil || nerr != nil || n < 1 || i < 0 || i >= n {
+	// Atoi takes a sign; a shard is digits only, as Slurm gives them.
+	signed := strings.ContainsAny(s, "+-")
+	if ierr != nil || nerr != nil || signed || n < 1 || i < 0 || i >= n {
 		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, e.g. 0/4 for the first of four (Slurm: $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-3)", s)
 	}
 	return i, n, nil

@@ -353,6 +353,10 @@ func TestParseShard(t *testing.T) {
 		{"1/ 2", 0, 0, false},
 		{"1", 0, 0, false},
 		{"", 0, 0, false},
+		{"+1/2", 0, 0, false},
+		{"1/+2", 0, 0, false},
+		{"-0/2", 0, 0, false},
+		{"01/2", 1, 2, true}, // digits, as the shell may pad them
 	}
 	for _, tc := range tests {
 		i, n, err := ParseShard(tc.in)
