@@ -29,7 +29,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: experiment %q is valid: %d runs\n", pos, e.Name, len(runs))
+	fmt.Fprintf(stdout, "%s: experiment %q is valid: %s\n", pos, e.Name, nouns(len(runs), "run"))
 	return nil
 }
 
@@ -68,7 +68,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, count)
 	}
-	fmt.Fprintf(stdout, "experiment %q (%s): %d runs", e.Name, pos, len(runs))
+	fmt.Fprintf(stdout, "experiment %q (%s): %s", e.Name, pos, nouns(len(runs), "run"))
 	if opt.Shards > 1 {
 		fmt.Fprintf(stdout, ", %d in shard %d/%d", len(sel), opt.Shard, opt.Shards)
 	}
@@ -235,4 +235,12 @@ func parseExperiment(fs *flag.FlagSet, args []string, stderr io.Writer) (string,
 		return "", nil, nil, usageError{err}
 	}
 	return pos[0], e, runs, nil
+}
+
+// nouns is n and noun, plural unless n is 1: "1 run", "18 runs".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -74,7 +74,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d runs simulated", e.Name, sum.Simulated)
+	fmt.Fprintf(stdout, "%s: %s simulated", e.Name, nouns(sum.Simulated, "run"))
 	if sum.Skipped > 0 {
 		fmt.Fprintf(stdout, ", %d already complete", sum.Skipped)
 	}

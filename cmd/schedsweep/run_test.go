@@ -302,3 +302,11 @@ func TestProgressEndsItsLine(t *testing.T) {
 		}
 	}
 }
+
+func TestNouns(t *testing.T) {
+	for n, want := range map[int]string{0: "0 runs", 1: "1 run", 18: "18 runs"} {
+		if got := nouns(n, "run"); got != want {
+			t.Errorf("nouns(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
