@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -412,6 +413,10 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 			filepath.Join(dir, stateDir, journalDir, "."+r.Key+journalExt+".tmp-1"),
 		}
 	}
+	// The killed sweep had written its manifest, as every sweep does first.
+	if _, err := openOutput(e, nil, Options{Out: dir}); err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range append(stale(mine), stale(theirs)...) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			t.Fatal(err)
@@ -436,7 +441,8 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 
 // TestForceKeepsForeignFolder checks that Force clears only a folder that
 // schedsweep wrote (one with a manifest): pointed at a folder of the user's
-// own, it must not delete a jobs/ folder that happens to be there.
+// own that holds a jobs/ folder, a sweep refuses, Force or not, and leaves
+// it and the folder as they were.
 func TestForceKeepsForeignFolder(t *testing.T) {
 	dir := t.TempDir()
 	mine := filepath.Join(dir, "jobs", "submit.sh")
@@ -447,8 +453,16 @@ func TestForceKeepsForeignFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, runs := sweepExperiment(t, dir)
-	execute(t, e, runs, Options{Workers: 2, Force: true})
+	for _, force := range []bool{false, true} {
+		_, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Force: force})
+		if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "jobs/") {
+			t.Errorf("force %t: got %v; want ErrOtherExperiment naming jobs/", force, err)
+		}
+	}
 	if _, err := os.Stat(mine); err != nil {
-		t.Errorf("--force on a folder schedsweep did not write removed %s: %v", mine, err)
+		t.Errorf("a sweep into a folder schedsweep did not write removed %s: %v", mine, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, stateDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused sweep left %s (%v)", stateDir, err)
 	}
 }

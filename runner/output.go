@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
@@ -97,14 +98,16 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		dir = e.Output.Dir
 	}
 	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]bool{}}
-	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o777); err != nil {
-		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
-	}
 	var m manifest
 	data, err := os.ReadFile(filepath.Join(dir, stateDir, manifestName))
 	ours := err == nil // schedsweep wrote results here: Force may clear them
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		// A folder of the user's own: results may go there, but not over
+		// files or folders of the names they take.
+		if err := foreign(dir); err != nil {
+			return nil, err
+		}
 	case err != nil:
 		return nil, fmt.Errorf("output folder %s: %w", dir, err)
 	default:
@@ -114,6 +117,9 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		if err := m.conflict(e, dir); err != nil && !opt.Force {
 			return nil, err
 		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o777); err != nil {
+		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
 	}
 	o.ours = ours
 	if opt.Force && ours {
@@ -144,6 +150,33 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		return nil, fmt.Errorf("cannot write to the output folder %s: %w", dir, err)
 	}
 	return o, nil
+}
+
+// foreign returns an error if dir, which has no manifest, holds a file or
+// folder under a name results take there: the user's own, which a sweep
+// must not overwrite or mix its files into, even with --force (which
+// clears only what schedsweep wrote).
+func foreign(dir string) error {
+	var found []string
+	for _, table := range []string{results.RunsTable, results.UsersTable} {
+		files, err := results.TableFiles(dir, table)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		for _, f := range files {
+			found = append(found, filepath.Base(f))
+		}
+	}
+	for _, sub := range []string{results.JobsDir, results.HeatmapDir, results.UtilizationDir} {
+		if _, err := os.Lstat(filepath.Join(dir, sub)); err == nil {
+			found = append(found, sub+"/")
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s holds %s, which schedsweep did not write (the folder has no %s): choose another folder with --out, or move them away",
+		ErrOtherExperiment, dir, strings.Join(found, ", "), filepath.Join(stateDir, manifestName))
 }
 
 // clear removes what schedsweep wrote in the folder, and nothing else: the

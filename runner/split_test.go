@@ -292,8 +292,9 @@ func TestConcurrentShardsOneSplit(t *testing.T) {
 }
 
 // TestSplitLeavesForeignTables checks that a folder without a manifest,
-// the user's own, is not judged by its table names: the whole sweep leaves
-// a runs-0-of-2.parquet there alone, as Force does.
+// the user's own, is not judged by its table names: the whole sweep does
+// not take a runs-0-of-2.parquet there for a shard's and remove it, but
+// refuses the folder and leaves the file alone.
 func TestSplitLeavesForeignTables(t *testing.T) {
 	dir := t.TempDir()
 	theirs := filepath.Join(dir, "runs-0-of-2.parquet")
@@ -301,7 +302,9 @@ func TestSplitLeavesForeignTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, runs := sweepExperiment(t, dir)
-	execute(t, e, runs, Options{Workers: 2})
+	if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2}); !errors.Is(err, ErrOtherExperiment) {
+		t.Errorf("got %v; want ErrOtherExperiment", err)
+	}
 	if data, err := os.ReadFile(theirs); err != nil || string(data) != "the user's" {
 		t.Errorf("the whole sweep in a folder of the user's own changed %s: %q, %v", theirs, data, err)
 	}
