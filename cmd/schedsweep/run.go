@@ -136,7 +136,7 @@ func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.P
 				name = fmt.Sprintf(" (%s, %s, load %v, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
 					p.Run.LoadFactor, p.Run.Replicate)
 			}
-			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s\n", p.Done, p.Total, name, jobsPerSecond(p))
+			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s; %s\n", p.Done, p.Total, name, jobsPerSecond(p), timeLeft(p))
 		}, func() {}
 	}
 	bar := progressbar.NewOptions(total,
@@ -158,6 +158,28 @@ func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.P
 		}
 	}
 	return report, end
+}
+
+// timeLeft says how long the sweep has run and, from its pace so far over
+// the runs it simulated (not those --resume found complete), about how long
+// the rest will take: what a Slurm log, which gets plain lines, needs in
+// place of the bar's estimate.
+func timeLeft(p runner.Progress) string {
+	simulated := p.Done - p.Skipped
+	if simulated <= 0 || p.Done >= p.Total {
+		return fmt.Sprintf("%v elapsed", roundish(p.Elapsed))
+	}
+	left := time.Duration(float64(p.Elapsed) / float64(simulated) * float64(p.Total-p.Done))
+	return fmt.Sprintf("%v elapsed, about %v left", roundish(p.Elapsed), roundish(left))
+}
+
+// roundish rounds d to tenths of a second under ten seconds, else to
+// seconds.
+func roundish(d time.Duration) time.Duration {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
 }
 
 // jobsPerSecond is the sweep's rate so far; 0 before any time has passed.

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
 
@@ -299,6 +300,24 @@ func TestProgressEndsItsLine(t *testing.T) {
 		end()
 		if got := buf.String(); !strings.HasSuffix(got, "\n") || !strings.Contains(got, "3/5") {
 			t.Errorf("terminal %t: progress after 3 of 5 runs and end: %q; want 3/5 and a final newline", tty, got)
+		}
+	}
+}
+
+// TestPlainProgressTimeLeft checks the estimate of plain progress lines,
+// which is all a Slurm log gets: the pace of the runs simulated so far,
+// not counting those --resume found complete, times the runs left.
+func TestPlainProgressTimeLeft(t *testing.T) {
+	var buf strings.Builder
+	report, _ := newProgress(&buf, 10, 1, false)
+	report(runner.Progress{Done: 6, Skipped: 2, Total: 10, Elapsed: 8 * time.Second})  // 2 s a run, 4 left
+	report(runner.Progress{Done: 7, Skipped: 2, Total: 10, Elapsed: 60 * time.Second}) // 12 s a run, 3 left
+	report(runner.Progress{Done: 10, Skipped: 2, Total: 10, Elapsed: 61*time.Second + 400*time.Millisecond})
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	want := []string{"; 8s elapsed, about 8s left", "; 1m0s elapsed, about 36s left", "; 1m1s elapsed"}
+	for i, w := range want {
+		if len(lines) != len(want) || !strings.HasSuffix(lines[i], w) {
+			t.Fatalf("plain progress:\n%s\nwant lines ending %q", buf.String(), want)
 		}
 	}
 }
