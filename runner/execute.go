@@ -67,6 +67,9 @@ type Summary struct {
 	Selected, Simulated, Skipped int
 	Jobs                         int64 // jobs simulated by this call
 	RunsFile, UsersFile          string
+	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
+	// whole sweep's tables superseded and that were removed.
+	Replaced []string
 }
 
 // ErrOtherExperiment is wrapped by Execute's error for a results folder that
@@ -218,7 +221,9 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	// The whole sweep's tables, once written, hold every complete run, even
 	// after an interruption: the tables of shards they supersede go.
 	if opt.Shards <= 1 {
-		if err := out.removeOtherSplits(); err != nil {
+		removed, err := out.removeOtherSplits()
+		sum.Replaced = removed
+		if err != nil {
 			return sum, errors.Join(runErr, err)
 		}
 	}

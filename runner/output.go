@@ -282,26 +282,29 @@ func (o *output) checkSplit(shards int) error {
 // removeOtherSplits removes the tables of every split of the sweep but the
 // whole: a sweep without shards calls it once it has written its own
 // tables, which hold every complete run and so supersede them. It leaves a
-// folder that was not ours when opened alone.
-func (o *output) removeOtherSplits() error {
+// folder that was not ours when opened alone. It returns the names of the files it removed, sorted.
+func (o *output) removeOtherSplits() ([]string, error) {
 	if !o.ours {
-		return nil
+		return nil, nil
 	}
 	found, err := o.splits()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var removed []string
 	for n, files := range found {
 		if n == 1 {
 			continue
 		}
 		for _, f := range files {
 			if err := os.Remove(filepath.Join(o.dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("removing the tables the whole sweep's replace: %w", err)
+				return removed, fmt.Errorf("removing the tables the whole sweep's replace: %w", err)
 			}
+			removed = append(removed, f)
 		}
 	}
-	return nil
+	slices.Sort(removed)
+	return removed, nil
 }
 
 // removeTemporaries removes the temporary files that a sweep killed

@@ -103,6 +103,9 @@ func TestWholeSweepReplacesShardTables(t *testing.T) {
 		if sum.Skipped != 6 || sum.Simulated != 6 {
 			t.Errorf("the whole sweep after shard 0/2: %+v; want 6 skipped and 6 simulated", sum)
 		}
+		if want := []string{"runs-0-of-2.parquet", "users-0-of-2.parquet"}; !slices.Equal(sum.Replaced, want) {
+			t.Errorf("Summary.Replaced = %v; want %v", sum.Replaced, want)
+		}
 		want := []string{"runs.parquet", "users.parquet"}
 		if got := tableNamesIn(t, dir); !slices.Equal(got, want) {
 			t.Fatalf("tables after shard 0/2 and the whole sweep: got %v; want %v", got, want)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -81,6 +82,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, " of %d, %d jobs in %s\n", sum.Selected, sum.Jobs, took.Round(time.Millisecond))
 	if sum.RunsFile != "" {
 		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, filepath.Join(opt.Out, results.JobsDir)+string(filepath.Separator))
+	}
+	if len(sum.Replaced) > 0 {
+		fmt.Fprintf(stdout, "removed the shards' tables, which these replace: %s\n", strings.Join(sum.Replaced, ", "))
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", errInterrupted)
