@@ -466,3 +466,36 @@ func TestForceKeepsForeignFolder(t *testing.T) {
 		t.Errorf("a refused sweep left %s (%v)", stateDir, err)
 	}
 }
+
+// TestResumeRerunsCutJobsFiles checks that a run whose journal entry
+// survived but whose jobs file did not, whole, is run again on --resume:
+// after a machine crash (not a killed process) a renamed file can be empty
+// or short. A missing file and a file cut short both count.
+func TestResumeRerunsCutJobsFiles(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+	files := jobsFiles(t, dir)
+	whole, err := os.ReadFile(filepath.Join(dir, files[2]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, files[0]), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, files[1]), whole[:len(whole)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, files[2])); err != nil {
+		t.Fatal(err)
+	}
+	sum := execute(t, e, runs, Options{Workers: 2, Resume: true})
+	if sum.Simulated != 3 || sum.Skipped != len(runs)-3 {
+		t.Errorf("resume after cutting three jobs files: %+v; want those 3 simulated again", sum)
+	}
+	for _, f := range files[:3] {
+		if n := rowsOf(t, filepath.Join(dir, f)); n != 76 {
+			t.Errorf("%s has %d rows after the resume; want 76", f, n)
+		}
+	}
+}

@@ -353,6 +353,31 @@ func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
 	return nil
 }
 
+// wholeParquet reports whether path holds what looks like a whole Parquet
+// file: the magic "PAR1" at both ends. Files are renamed into place only
+// when complete, but without an fsync a machine that crashes (rather than
+// a process that is killed) can keep the rename and lose the data, leaving
+// an empty or short file behind a journal entry that says the run is done.
+func wholeParquet(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < 12 { // both magics and the footer length
+		return false
+	}
+	var head, tail [4]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return false
+	}
+	if _, err := f.ReadAt(tail[:], fi.Size()-4); err != nil {
+		return false
+	}
+	return string(head[:]) == "PAR1" && string(tail[:]) == "PAR1"
+}
+
 func (o *output) loadJournal() error {
 	paths, err := filepath.Glob(filepath.Join(o.dir, stateDir, journalDir, "*"+journalExt))
 	if err != nil {
@@ -367,10 +392,8 @@ func (o *output) loadJournal() error {
 		if err != nil {
 			return fmt.Errorf("journal entry %s is damaged (%v); remove it to run that run again", p, err)
 		}
-		if o.jobs && en.JobsFile != "" {
-			if _, err := os.Stat(filepath.Join(o.dir, en.JobsFile)); err != nil {
-				continue // its jobs file is gone: run it again
-			}
+		if o.jobs && en.JobsFile != "" && !wholeParquet(filepath.Join(o.dir, en.JobsFile)) {
+			continue // its jobs file is gone or cut short: run it again
 		}
 		o.journal[strings.TrimSuffix(filepath.Base(p), journalExt)] = true
 	}
