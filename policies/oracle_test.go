@@ -1,0 +1,677 @@
+package policies_test
+
+// A differential oracle for FCFS, EASY and conservative backfilling in arrival
+// order: a deliberately plain, slow re-implementation of the semantics that
+// sim/engine.go, sim/policy.go, list.go, easy.go and conservative.go
+// document, written without calling into any of them (only sim's value
+// types and constants are shared). It keeps no profile, heap or sorted
+// running list between passes: at every event time it loops over all jobs,
+// and every backfilling question is answered from scratch. Its schedules
+// must equal the engine's job for job.
+//
+// Semantics it follows, and where each comes from:
+//
+//   - Events at one time: completions, then arrivals, then one scheduling
+//     pass if a job waits (sim.Run, sim.Policy). A job that starts with a
+//     zero length ends at the same instant, which brings another round of
+//     completions and a second pass at that time (sim.Policy; the zero
+//     golden case).
+//   - A job runs min(run time, estimate) and is Killed if its run time is
+//     longer (sim.Options.AllowOverrun off); with AllowOverrun it runs its
+//     full run time.
+//   - Admission (sim.Admit, in this order): no run time, no processors,
+//     negative estimate or need, too large on some kind; then a missing
+//     estimate becomes the run time (default) or rejects the job.
+//   - FCFS: start jobs in arrival order while they fit; stop at the first
+//     that does not (list.go).
+//   - EASY (easy.go): start jobs in order while they fit; the first that
+//     does not is the head. Its shadow time is the earliest estimated end
+//     of a running job (those started this pass included) at which the
+//     free resources plus everything ending by then fit the head on every
+//     kind; extra is that amount minus the head's need. A running job past
+//     its estimate (AllowOverrun) is taken to end at now+1, and so is one
+//     whose estimate is 0 (easy.go's max(end, now+1), read from the code).
+//     Later jobs are tried in arrival order; one starts if it fits now and
+//     either now+estimate <= shadow or it fits in extra. The oracle
+//     recomputes shadow and extra from scratch before every candidate
+//     instead of updating extra in place, which easy.go's comment claims
+//     is equivalent; this checks that claim.
+//   - Conservative (conservative.go): every waiting job holds a
+//     reservation; a job occupies [start, start+max(estimate, 1)) of the
+//     plan (sim.Span). At a pass, if a job has ended before the end of
+//     that span since the last pass (or at the very first pass), every
+//     waiting job in arrival order has its reservation lifted and is laid
+//     again at its earliest fit with all others in place (one sweep, not
+//     repeated to a fixed point); otherwise only new jobs are laid, in
+//     arrival order, at their earliest fit. A job whose reservation is now
+//     starts; the earliest reservation in the future brings a pass then
+//     (the engine's WakeAt). With AllowOverrun the engine rebuilds and may
+//     withdraw every reservation, a deviation the oracle does not model:
+//     conservative is compared with kills at the estimate only.
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/simtest"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+var oracleLong = flag.Bool("oracle.long", false, "compare the oracle with the engine on whole traces (slow)")
+
+// longOracle reports whether the slow comparisons should run: never under
+// -short, otherwise with -oracle.long or SCHEDSWEEP_ORACLE_LONG=1.
+func longOracle() bool {
+	return !testing.Short() && (*oracleLong || os.Getenv("SCHEDSWEEP_ORACLE_LONG") == "1")
+}
+
+// oracleJob is one job's state in the oracle.
+type oracleJob struct {
+	sim.Record
+	phase      int // oWaiting, oRunning, oDone
+	start, end sim.Time
+	state      sim.State
+	reason     sim.Reason
+	resv       sim.Time // conservative: reservation, -1 for none
+}
+
+const (
+	oWaiting = iota
+	oRunning
+	oDone
+)
+
+// span is how long a job occupies a plan: at least one second.
+func oracleSpan(est sim.Time) sim.Time {
+	if est < 1 {
+		return 1
+	}
+	return est
+}
+
+func fitsAll(need, avail sim.Resources) bool {
+	for k := range need {
+		if need[k] > avail[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// oracleAdmit returns why r cannot run on capacity c (sim.NoReason if it
+// can) and its estimate once a missing one is filled.
+func oracleAdmit(r sim.Record, c sim.Resources, reject bool) (sim.Reason, sim.Time) {
+	if r.Runtime < 0 {
+		return sim.NoRuntime, r.Estimate
+	}
+	if r.Need[sim.Procs] == 0 {
+		return sim.NoProcessors, r.Estimate
+	}
+	if r.Estimate < -1 {
+		return sim.NegativeRequest, r.Estimate
+	}
+	for _, v := range r.Need {
+		if v < 0 {
+			return sim.NegativeRequest, r.Estimate
+		}
+	}
+	for k := range r.Need {
+		if r.Need[k] > c[k] {
+			return sim.TooLarge, r.Estimate
+		}
+	}
+	if r.Estimate == sim.Missing {
+		if reject {
+			return sim.NoEstimate, r.Estimate
+		}
+		return sim.NoReason, r.Runtime
+	}
+	return sim.NoReason, r.Estimate
+}
+
+// oracle simulates policy ("fcfs", "easy" or "conservative") on a pool of
+// capacity c and returns the schedule as scheduleLines renders it.
+func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
+	jobs := make([]*oracleJob, len(recs))
+	for i, r := range recs {
+		jobs[i] = &oracleJob{Record: r, start: -1, end: -1, resv: -1}
+	}
+	next := 0        // jobs[:next] have arrived
+	compress := true // conservative: re-lay every reservation at the next pass
+	now := sim.Time(-1)
+	for {
+		// The next event: a completion, an arrival or a reservation coming.
+		t := sim.Time(math.MaxInt64)
+		for _, j := range jobs[:next] {
+			if j.phase == oRunning && j.end < t {
+				t = j.end
+			}
+			if policy == "conservative" && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
+				if j.resv <= now {
+					return nil, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, now)
+				}
+				t = j.resv
+			}
+		}
+		if next < len(jobs) && jobs[next].Submit < t {
+			t = jobs[next].Submit
+		}
+		if t == math.MaxInt64 {
+			break
+		}
+		now = t
+		for _, j := range jobs[:next] {
+			if j.phase == oRunning && j.end == now {
+				j.phase = oDone
+				if now < j.start+oracleSpan(j.Estimate) {
+					compress = true
+				}
+			}
+		}
+		for next < len(jobs) && jobs[next].Submit == now {
+			j := jobs[next]
+			next++
+			reason, est := oracleAdmit(j.Record, c, opt.MissingEstimate == sim.RejectMissingEstimate)
+			if reason != sim.NoReason {
+				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
+				continue
+			}
+			j.Estimate = est
+		}
+		var waiting, running []*oracleJob
+		for _, j := range jobs[:next] {
+			switch j.phase {
+			case oWaiting:
+				waiting = append(waiting, j)
+			case oRunning:
+				running = append(running, j)
+			}
+		}
+		if len(waiting) == 0 {
+			continue
+		}
+		var start []*oracleJob
+		switch policy {
+		case "fcfs":
+			start = oracleFCFS(c, waiting, running)
+		case "easy":
+			start = oracleEASY(now, c, waiting, running)
+		case "conservative":
+			var err error
+			if start, err = oracleConservative(now, c, waiting, running, compress); err != nil {
+				return nil, err
+			}
+			compress = false
+		default:
+			return nil, fmt.Errorf("oracle: no policy %q", policy)
+		}
+		for _, j := range start {
+			if !fitsAll(j.Need, freeOf(c, running)) {
+				return nil, fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", policy, j.ID, now)
+			}
+			j.phase, j.start, j.state = oRunning, now, sim.Finished
+			run := j.Runtime
+			if !opt.AllowOverrun && run > j.Estimate {
+				run, j.state = j.Estimate, sim.Killed
+			}
+			j.end = now + run
+			running = append(running, j)
+		}
+	}
+	lines := make([]string, len(jobs))
+	for i, j := range jobs {
+		if j.phase != oDone {
+			return nil, fmt.Errorf("oracle: job %d never ran", j.ID)
+		}
+		status := j.state.String()
+		if j.state == sim.Rejected {
+			status += ":" + j.reason.String()
+		}
+		lines[i] = fmt.Sprintf("%d %d %d %d %d %s", j.ID, j.Submit, j.start, j.end, j.Need[sim.Procs], status)
+	}
+	return lines, nil
+}
+
+// freeOf returns what the running jobs leave free.
+func freeOf(c sim.Resources, running []*oracleJob) sim.Resources {
+	free := c
+	for _, j := range running {
+		free = free.Sub(j.Need)
+	}
+	return free
+}
+
+func oracleFCFS(c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
+	free := freeOf(c, running)
+	var start []*oracleJob
+	for _, j := range waiting {
+		if !fitsAll(j.Need, free) {
+			break
+		}
+		free = free.Sub(j.Need)
+		start = append(start, j)
+	}
+	return start
+}
+
+// runningJob is a job holding resources until its estimated end, as EASY
+// sees it.
+type runningJob struct {
+	need sim.Resources
+	end  sim.Time
+}
+
+func oracleEASY(now sim.Time, c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
+	var held []runningJob
+	for _, j := range running {
+		held = append(held, runningJob{j.Need, j.start + j.Estimate})
+	}
+	free := freeOf(c, running)
+	var start []*oracleJob
+	i := 0
+	for ; i < len(waiting) && fitsAll(waiting[i].Need, free); i++ {
+		j := waiting[i]
+		free = free.Sub(j.Need)
+		start = append(start, j)
+		held = append(held, runningJob{j.Need, now + j.Estimate})
+	}
+	if i == len(waiting) {
+		return start
+	}
+	head := waiting[i]
+	for _, j := range waiting[i+1:] {
+		if !fitsAll(j.Need, free) {
+			continue
+		}
+		shadow, extra := oracleShadow(now, head.Need, free, held)
+		if now+j.Estimate <= shadow || fitsAll(j.Need, extra) {
+			free = free.Sub(j.Need)
+			start = append(start, j)
+			held = append(held, runningJob{j.Need, now + j.Estimate})
+		}
+	}
+	return start
+}
+
+// oracleShadow returns the earliest estimated end (never before now+1) at
+// which free plus everything ending by then fits need, and what is left
+// then once need is taken.
+func oracleShadow(now sim.Time, need, free sim.Resources, held []runningJob) (sim.Time, sim.Resources) {
+	end := func(r runningJob) sim.Time { return max(r.end, now+1) }
+	var times []sim.Time
+	for _, r := range held {
+		times = append(times, end(r))
+	}
+	slices.Sort(times)
+	for _, t := range slices.Compact(times) {
+		avail := free
+		for _, r := range held {
+			if end(r) <= t {
+				avail = avail.Add(r.need)
+			}
+		}
+		if fitsAll(need, avail) {
+			return t, avail.Sub(need)
+		}
+	}
+	panic("oracle: the EASY head never fits") // admitted jobs fit the empty machine
+}
+
+// planned is a job's claim on the conservative plan: need on [from, to).
+type planned struct {
+	job      *oracleJob
+	from, to sim.Time
+}
+
+func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracleJob, compress bool) ([]*oracleJob, error) {
+	var plan []planned
+	for _, j := range running {
+		plan = append(plan, planned{j, j.start, j.start + oracleSpan(j.Estimate)})
+	}
+	for _, j := range waiting {
+		if j.resv >= 0 {
+			plan = append(plan, planned{j, j.resv, j.resv + oracleSpan(j.Estimate)})
+		}
+	}
+	var start []*oracleJob
+	for _, j := range waiting {
+		if j.resv < 0 || compress {
+			plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job == j })
+			t := earliestFit(now, oracleSpan(j.Estimate), j.Need, c, plan)
+			if t < 0 {
+				return nil, fmt.Errorf("oracle: job %d fits nowhere", j.ID)
+			}
+			if j.resv >= 0 && t > j.resv {
+				return nil, fmt.Errorf("oracle: job %d's reservation moved later, %d to %d", j.ID, j.resv, t)
+			}
+			j.resv = t
+			plan = append(plan, planned{j, t, t + oracleSpan(j.Estimate)})
+		}
+		if j.resv == now {
+			start = append(start, j)
+		}
+	}
+	return start, nil
+}
+
+// earliestFit returns the earliest time from now on at which need fits
+// for dur seconds beside everything in plan, or -1. The free resources
+// are rebuilt from scratch as steps: they change only where a claim
+// begins or ends, and a fit can begin only now or where one ends.
+func earliestFit(now, dur sim.Time, need, c sim.Resources, plan []planned) sim.Time {
+	type delta struct {
+		at   sim.Time
+		need sim.Resources
+		sign int64
+	}
+	ds := []delta{{at: now}}
+	for _, p := range plan {
+		if p.to <= now {
+			continue
+		}
+		ds = append(ds, delta{max(p.from, now), p.job.Need, -1}, delta{p.to, p.job.Need, +1})
+	}
+	slices.SortStableFunc(ds, func(a, b delta) int { return cmp.Compare(a.at, b.at) })
+	var at []sim.Time
+	var free []sim.Resources
+	cur := c
+	for i, d := range ds {
+		for k := range cur {
+			cur[k] += d.sign * d.need[k]
+		}
+		if i+1 == len(ds) || ds[i+1].at != d.at {
+			at, free = append(at, d.at), append(free, cur)
+		}
+	}
+	for i, t := range at {
+		ok := true
+		for k := i; k < len(at) && at[k] < t+dur; k++ {
+			if !fitsAll(need, free[k]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return t
+		}
+	}
+	return -1
+}
+
+// oracleCase is one workload to compare on.
+type oracleCase struct {
+	name string
+	c    sim.Resources
+	recs []sim.Record
+}
+
+// oraclePolicies are the registered policies the oracle re-implements.
+var oraclePolicies = []string{"fcfs", "easy", "conservative"}
+
+// oracleOptions are the engine options each policy is compared under.
+func oracleOptions(policy string) []sim.Options {
+	opts := []sim.Options{{}, {MissingEstimate: sim.RejectMissingEstimate}}
+	if policy != "conservative" {
+		opts = append(opts, sim.Options{AllowOverrun: true})
+	}
+	return opts
+}
+
+// optName names the options that matter to the oracle.
+func optName(o sim.Options) string {
+	var parts []string
+	if o.AllowOverrun {
+		parts = append(parts, "overrun")
+	}
+	if o.MissingEstimate == sim.RejectMissingEstimate {
+		parts = append(parts, "reject-missing")
+	}
+	if len(parts) == 0 {
+		return "default options"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// engineLines runs the registered policy on the engine, checked by Verify.
+func engineLines(t *testing.T, policy string, c sim.Resources, recs []sim.Record, opt sim.Options) []string {
+	t.Helper()
+	p, err := policies.New(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chk := simtest.Checks{}
+	switch policy {
+	case "easy":
+		chk.MaxOpen = 1
+	case "conservative":
+		chk.PromiseOnWait = true
+	}
+	res, _ := simtest.Run(t, c, p, recs, opt, chk)
+	return scheduleLines(res)
+}
+
+// mismatch reports whether the oracle and the engine disagree on recs
+// (without failing t), for minimising.
+func mismatch(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) bool {
+	want, err := oracle(policy, c, recs, opt)
+	if err != nil {
+		return true
+	}
+	p, _ := policies.New(policy)
+	res, err := sim.Run(sim.NewPool(c), p, sim.NewSliceSource(recs), opt)
+	if err != nil {
+		return true
+	}
+	return !slices.Equal(want, scheduleLines(res))
+}
+
+// minimise drops jobs from recs while the mismatch persists, halves first,
+// then one job at a time, and renders what is left as simtest.J calls.
+func minimise(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) string {
+	recs = slices.Clone(recs)
+	for chunk := len(recs) / 2; chunk >= 1; chunk /= 2 {
+		for i := 0; i+chunk <= len(recs); {
+			try := slices.Concat(recs[:i], recs[i+chunk:])
+			if len(try) > 0 && mismatch(policy, c, try, opt) {
+				recs = try
+			} else {
+				i += chunk
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "machine %v, %d jobs:\n", c, len(recs))
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\tsimtest.J(%d, %d, %d, %d, %d, simtest.Mem(%d)) // gpus %d\n",
+			r.ID, r.Submit, r.Runtime, r.Estimate, r.Need[sim.Procs], r.Need[sim.Memory], r.Need[sim.GPUs])
+	}
+	return b.String()
+}
+
+// compareOracle fails t if the oracle and the engine disagree on the case
+// under any policy and option, showing a minimised workload. It returns
+// the number of jobs compared (per policy and option).
+func compareOracle(t *testing.T, oc oracleCase) int {
+	t.Helper()
+	n := 0
+	for _, policy := range oraclePolicies {
+		for _, opt := range oracleOptions(policy) {
+			want, err := oracle(policy, oc.c, oc.recs, opt)
+			if err != nil {
+				t.Errorf("%s, %s, %s: %v\nminimised: %s", oc.name, policy, optName(opt), err, minimise(policy, oc.c, oc.recs, opt))
+				continue
+			}
+			got := engineLines(t, policy, oc.c, oc.recs, opt)
+			if diff := gocmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, %s, %s: engine differs from oracle (-oracle +engine):\n%s\nminimised: %s",
+					oc.name, policy, optName(opt), diff, minimise(policy, oc.c, oc.recs, opt))
+				continue
+			}
+			n += len(oc.recs)
+		}
+	}
+	return n
+}
+
+// withGPUs gives a random third of the jobs a GPU need, up to the
+// cluster's, so that three kinds are checked.
+func withGPUs(rng *rand.Rand, c sim.Resources, recs []sim.Record) {
+	for i := range recs {
+		if rng.IntN(3) == 0 {
+			recs[i].Need[sim.GPUs] = rng.Int64N(c[sim.GPUs] + 1)
+		}
+	}
+}
+
+// tieWorkload draws n jobs whose times come from a handful of small values,
+// so that submits, ends, estimated ends and shadow times coincide often:
+// the boundaries (a backfilled job ending exactly at the shadow time, a
+// completion and an arrival at one instant, zero-length jobs and zero
+// estimates) that randomWorkload's wide ranges rarely hit.
+func tieWorkload(rng *rand.Rand, n int, c sim.Resources) []sim.Record {
+	lengths := []sim.Time{0, 1, 2, 5, 10, 10, 20}
+	recs := make([]sim.Record, n)
+	var t sim.Time
+	for i := range recs {
+		if rng.IntN(2) == 0 {
+			t += lengths[rng.IntN(len(lengths))]
+		}
+		run := lengths[rng.IntN(len(lengths))]
+		est := lengths[rng.IntN(len(lengths))]
+		switch rng.IntN(8) {
+		case 0:
+			est = sim.Missing
+		case 1, 2:
+			est = run
+		}
+		procs := 1 + rng.Int64N(c[sim.Procs])
+		if rng.IntN(30) == 0 {
+			procs = 0
+		}
+		recs[i] = simtest.J(int64(i+1), t, run, est, procs)
+		for k := sim.Memory; k < sim.MaxKinds; k++ {
+			if c[k] > 0 {
+				recs[i].Need[k] = rng.Int64N(c[k] + 1)
+			}
+		}
+	}
+	return recs
+}
+
+// TestOracleRandom compares the oracle with the engine on random
+// workloads: underloaded and overloaded, processors only, with memory, and
+// with memory and GPUs.
+func TestOracleRandom(t *testing.T) {
+	seeds, size := 60, 60
+	if longOracle() {
+		seeds, size = 600, 300
+	}
+	gaps := []int{2, 10, 100, 400}
+	jobs := 0
+	for seed := range uint64(seeds) {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		c := simtest.Cluster(1+rng.Int64N(32), 0)
+		switch seed % 3 {
+		case 1:
+			c[sim.Memory] = 1 << 20
+		case 2:
+			c[sim.Memory], c[sim.GPUs] = 1<<20, 4
+		}
+		gap := gaps[int(seed/3)%len(gaps)]
+		recs := randomWorkload(rng, 1+rng.IntN(size), c, gap)
+		if c[sim.GPUs] > 0 {
+			withGPUs(rng, c, recs)
+		}
+		jobs += compareOracle(t, oracleCase{fmt.Sprintf("seed %d (gap %d)", seed, gap), c, recs})
+		small := c
+		small[sim.Procs] = 1 + rng.Int64N(8)
+		if small[sim.Memory] > 0 {
+			small[sim.Memory] = 4
+		}
+		ties := tieWorkload(rng, 1+rng.IntN(size), small)
+		jobs += compareOracle(t, oracleCase{fmt.Sprintf("seed %d (ties)", seed), small, ties})
+	}
+	t.Logf("%d job schedules agreed", jobs)
+}
+
+// TestOracleGolden checks the oracle against the hand-worked goldens of
+// FCFS, EASY and conservative, then compares it with the engine on every
+// golden case.
+func TestOracleGolden(t *testing.T) {
+	for _, policy := range oraclePolicies {
+		goldens, err := filepath.Glob(filepath.Join("testdata", policy, "*.golden"))
+		if err != nil || len(goldens) == 0 {
+			t.Fatalf("%s: no golden files (%v)", policy, err)
+		}
+		for _, golden := range goldens {
+			name := strings.TrimSuffix(filepath.Base(golden), ".golden")
+			path := casePath(name)
+			if _, err := os.Stat(path); err != nil {
+				continue // tiny.swf without the shared workloads
+			}
+			tc := loadCase(t, path)
+			got, err := oracle(policy, tc.capacity, tc.jobs, sim.Options{})
+			if err != nil {
+				t.Errorf("%s on %s: %v", policy, name, err)
+				continue
+			}
+			_, want := readGolden(t, golden)
+			if diff := gocmp.Diff(want, got); diff != "" {
+				t.Errorf("oracle %s on %s differs from %s (-want +got):\n%s", policy, name, golden, diff)
+			}
+		}
+	}
+	cases, err := filepath.Glob(filepath.Join("testdata", "cases", "*.swf"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases (%v)", err)
+	}
+	cases = append(cases, casePath("tiny"))
+	for _, path := range cases {
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		tc := loadCase(t, path)
+		compareOracle(t, oracleCase{filepath.Base(path), tc.capacity, tc.jobs})
+	}
+}
+
+// TestOracleTraces compares the oracle with the engine on a prefix of the
+// shared real traces (the whole traces in the long mode).
+func TestOracleTraces(t *testing.T) {
+	traces := []struct {
+		file  string
+		procs int64
+		short int // jobs compared by default; 0: only in the long mode
+		long  int // jobs compared in the long mode; 0: all
+	}{
+		{"KTH-SP2-1996-2.1-cln.swf.gz", 100, 300, 0},
+		{"METACENTRUM-2009-2.swf.gz", 806, 0, 20000},
+	}
+	for _, tr := range traces {
+		t.Run(tr.file, func(t *testing.T) {
+			n := tr.short
+			if longOracle() {
+				n = tr.long
+			} else if n == 0 {
+				t.Skip("run with -oracle.long or SCHEDSWEEP_ORACLE_LONG=1")
+			}
+			recs := readTrace(t, tr.file, workloads.SWFOptions{})
+			if n > 0 && n < len(recs) {
+				recs = recs[:n]
+			}
+			jobs := compareOracle(t, oracleCase{tr.file, sim.Resources{tr.procs}, recs})
+			t.Logf("%d job schedules agreed", jobs)
+		})
+	}
+}
