@@ -45,9 +45,12 @@ package policies_test
 //     repeated to a fixed point); otherwise only new jobs are laid, in
 //     arrival order, at their earliest fit. A job whose reservation is now
 //     starts; the earliest reservation in the future brings a pass then
-//     (the engine's WakeAt). With AllowOverrun the engine rebuilds and may
-//     withdraw every reservation, a deviation the oracle does not model:
-//     conservative is compared with kills at the estimate only.
+//     (the engine's WakeAt). With AllowOverrun (conservative.go's
+//     deviation, details read from its Schedule and rebuild): while a job
+//     runs past its estimate it is taken to end at now+1, no timer is set,
+//     and at that pass and the next the plan is rebuilt: if a reservation
+//     has passed or the reservations no longer fit, all are withdrawn; then
+//     every job is laid again as in a compression.
 
 import (
 	"cmp"
@@ -149,6 +152,11 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 	}
 	next := 0        // jobs[:next] have arrived
 	compress := true // conservative: re-lay every reservation at the next pass
+	// guessing: conservative's last pass saw a job past its estimate
+	// (AllowOverrun); its reservations rest on a guess, so it set no timer
+	// and the next pass rebuilds the plan.
+	guessing := false
+	first := true
 	now := sim.Time(-1)
 	for {
 		// The next event: a completion, an arrival or a reservation coming.
@@ -157,7 +165,7 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 			if j.phase == oRunning && j.end < t {
 				t = j.end
 			}
-			if policy == "conservative" && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
+			if policy == "conservative" && !guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
 				if j.resv <= now {
 					return nil, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, now)
 				}
@@ -208,14 +216,20 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 		case "easy":
 			start = oracleEASY(now, c, waiting, running)
 		case "conservative":
+			overrun := false
+			for _, j := range running {
+				overrun = overrun || j.start+j.Estimate <= now
+			}
+			rebuild := first || overrun || guessing
 			var err error
-			if start, err = oracleConservative(now, c, waiting, running, compress); err != nil {
+			if start, err = oracleConservative(now, c, waiting, running, compress || rebuild, rebuild); err != nil {
 				return nil, err
 			}
-			compress = false
+			compress, guessing = false, overrun
 		default:
 			return nil, fmt.Errorf("oracle: no policy %q", policy)
 		}
+		first = false
 		for _, j := range start {
 			if !fitsAll(j.Need, freeOf(c, running)) {
 				return nil, fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", policy, j.ID, now)
@@ -334,15 +348,28 @@ type planned struct {
 	from, to sim.Time
 }
 
-func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracleJob, compress bool) ([]*oracleJob, error) {
+func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracleJob, compress, rebuild bool) ([]*oracleJob, error) {
 	var plan []planned
 	for _, j := range running {
-		plan = append(plan, planned{j, j.start, j.start + oracleSpan(j.Estimate)})
+		// A job past its estimate (AllowOverrun) is taken to end at now+1.
+		plan = append(plan, planned{j, j.start, max(j.start+oracleSpan(j.Estimate), now+1)})
 	}
+	stale := false
 	for _, j := range waiting {
-		if j.resv >= 0 {
+		switch {
+		case j.resv >= now:
 			plan = append(plan, planned{j, j.resv, j.resv + oracleSpan(j.Estimate)})
+		case j.resv >= 0:
+			stale = true
 		}
+	}
+	if rebuild && (stale || overcommitted(now, c, plan)) {
+		// The guess about an overrunning job broke the plan: every
+		// reservation is withdrawn and the jobs laid from scratch.
+		for _, j := range waiting {
+			j.resv = -1
+		}
+		plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job.phase == oWaiting })
 	}
 	var start []*oracleJob
 	for _, j := range waiting {
@@ -363,6 +390,30 @@ func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracl
 		}
 	}
 	return start, nil
+}
+
+// overcommitted reports whether the plan asks for more than c at some
+// instant from now on. Use changes only where a claim begins, so those
+// instants (and now) are the ones to check.
+func overcommitted(now sim.Time, c sim.Resources, plan []planned) bool {
+	points := []sim.Time{now}
+	for _, p := range plan {
+		if p.from > now {
+			points = append(points, p.from)
+		}
+	}
+	for _, at := range points {
+		var used sim.Resources
+		for _, p := range plan {
+			if p.from <= at && at < p.to {
+				used = used.Add(p.job.Need)
+			}
+		}
+		if !fitsAll(used, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // earliestFit returns the earliest time from now on at which need fits
@@ -421,11 +472,7 @@ var oraclePolicies = []string{"fcfs", "easy", "conservative"}
 
 // oracleOptions are the engine options each policy is compared under.
 func oracleOptions(policy string) []sim.Options {
-	opts := []sim.Options{{}, {MissingEstimate: sim.RejectMissingEstimate}}
-	if policy != "conservative" {
-		opts = append(opts, sim.Options{AllowOverrun: true})
-	}
-	return opts
+	return []sim.Options{{}, {MissingEstimate: sim.RejectMissingEstimate}, {AllowOverrun: true}}
 }
 
 // optName names the options that matter to the oracle.
