@@ -1,0 +1,462 @@
+package policies_test
+
+// A differential oracle for FCFS, EASY and conservative backfilling in arrival
+// order: a deliberately plain, slow re-implementation of the semantics that
+// sim/engine.go, sim/policy.go, list.go, easy.go and conservative.go
+// document, written without calling into any of them (only sim's value
+// types and constants are shared). It keeps no profile, heap or sorted
+// running list between passes: at every event time it loops over every job
+// in the system, and every backfilling question is answered from scratch.
+// Its schedules must equal the engine's job for job; oracle_diff_test.go
+// compares them.
+//
+// Semantics it follows, and where each comes from:
+//
+//   - Events at one time: completions, then arrivals, then one scheduling
+//     pass if a job waits (sim.Run, sim.Policy). A job that starts with a
+//     zero length ends at the same instant, which brings another round of
+//     completions and a second pass at that time (sim.Policy; the zero
+//     golden case).
+//   - A job runs min(run time, estimate) and is Killed if its run time is
+//     longer (sim.Options.AllowOverrun off); with AllowOverrun it runs its
+//     full run time.
+//   - Admission (sim.Admit, in this order): no run time, no processors,
+//     negative estimate or need, too large on some kind; then a missing
+//     estimate becomes the run time (default) or rejects the job.
+//   - FCFS: start jobs in arrival order while they fit; stop at the first
+//     that does not (list.go).
+//   - EASY (easy.go): start jobs in order while they fit; the first that
+//     does not is the head. Its shadow time is the earliest estimated end
+//     of a running job (those started this pass included) at which the
+//     free resources plus everything ending by then fit the head on every
+//     kind; extra is that amount minus the head's need. A running job past
+//     its estimate (AllowOverrun) is taken to end at now+1, and so is one
+//     whose estimate is 0 (easy.go's max(end, now+1), read from the code).
+//     Later jobs are tried in arrival order; one starts if it fits now and
+//     either now+estimate <= shadow or it fits in extra. The oracle
+//     recomputes shadow and extra from scratch before every candidate
+//     instead of updating extra in place, which easy.go's comment claims
+//     is equivalent; this checks that claim.
+//   - Conservative (conservative.go): every waiting job holds a
+//     reservation; a job occupies [start, start+max(estimate, 1)) of the
+//     plan (sim.Span). At a pass, if a job has ended before the end of
+//     that span since the last pass (or at the very first pass), every
+//     waiting job in arrival order has its reservation lifted and is laid
+//     again at its earliest fit with all others in place (one sweep, not
+//     repeated to a fixed point); otherwise only new jobs are laid, in
+//     arrival order, at their earliest fit. A job whose reservation is now
+//     starts; the earliest reservation in the future brings a pass then
+//     (the engine's WakeAt). With AllowOverrun (conservative.go's
+//     deviation, details read from its Schedule and rebuild): while a job
+//     runs past its estimate it is taken to end at now+1, no timer is set,
+//     and at that pass and the next the plan is rebuilt: if a reservation
+//     has passed or the reservations no longer fit, all are withdrawn; then
+//     every job is laid again as in a compression.
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// oracleJob is one job's state in the oracle.
+type oracleJob struct {
+	sim.Record
+	phase      int // oWaiting, oRunning, oDone
+	start, end sim.Time
+	state      sim.State
+	reason     sim.Reason
+	resv       sim.Time // conservative: reservation, -1 for none
+}
+
+const (
+	oWaiting = iota
+	oRunning
+	oDone
+)
+
+// span is how long a job occupies a plan: at least one second.
+func oracleSpan(est sim.Time) sim.Time {
+	if est < 1 {
+		return 1
+	}
+	return est
+}
+
+func fitsAll(need, avail sim.Resources) bool {
+	for k := range need {
+		if need[k] > avail[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// oracleAdmit returns why r cannot run on capacity c (sim.NoReason if it
+// can) and its estimate once a missing one is filled.
+func oracleAdmit(r sim.Record, c sim.Resources, reject bool) (sim.Reason, sim.Time) {
+	if r.Runtime < 0 {
+		return sim.NoRuntime, r.Estimate
+	}
+	if r.Need[sim.Procs] == 0 {
+		return sim.NoProcessors, r.Estimate
+	}
+	if r.Estimate < -1 {
+		return sim.NegativeRequest, r.Estimate
+	}
+	for _, v := range r.Need {
+		if v < 0 {
+			return sim.NegativeRequest, r.Estimate
+		}
+	}
+	for k := range r.Need {
+		if r.Need[k] > c[k] {
+			return sim.TooLarge, r.Estimate
+		}
+	}
+	if r.Estimate == sim.Missing {
+		if reject {
+			return sim.NoEstimate, r.Estimate
+		}
+		return sim.NoReason, r.Runtime
+	}
+	return sim.NoReason, r.Estimate
+}
+
+// oracle simulates policy ("fcfs", "easy" or "conservative") on a pool of
+// capacity c and returns the schedule as scheduleLines renders it, then
+// summaryLine's line of counts.
+func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
+	jobs := make([]*oracleJob, len(recs))
+	for i, r := range recs {
+		jobs[i] = &oracleJob{Record: r, start: -1, end: -1, resv: -1}
+	}
+	next := 0             // jobs[:next] have arrived
+	var live []*oracleJob // arrived and not done, in arrival order
+	passes, filled := 0, 0
+	compress := true // conservative: re-lay every reservation at the next pass
+	// guessing: conservative's last pass saw a job past its estimate
+	// (AllowOverrun); its reservations rest on a guess, so it set no timer
+	// and the next pass rebuilds the plan.
+	guessing := false
+	first := true
+	now := sim.Time(-1)
+	for {
+		// The next event: a completion, an arrival or a reservation coming.
+		t := sim.Time(math.MaxInt64)
+		for _, j := range live {
+			if j.phase == oRunning && j.end < t {
+				t = j.end
+			}
+			if policy == "conservative" && !guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
+				if j.resv <= now {
+					return nil, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, now)
+				}
+				t = j.resv
+			}
+		}
+		if next < len(jobs) && jobs[next].Submit < t {
+			t = jobs[next].Submit
+		}
+		if t == math.MaxInt64 {
+			break
+		}
+		now = t
+		for _, j := range live {
+			if j.phase == oRunning && j.end == now {
+				j.phase = oDone
+				if now < j.start+oracleSpan(j.Estimate) {
+					compress = true
+				}
+			}
+		}
+		for next < len(jobs) && jobs[next].Submit == now {
+			j := jobs[next]
+			next++
+			reason, est := oracleAdmit(j.Record, c, opt.MissingEstimate == sim.RejectMissingEstimate)
+			if reason != sim.NoReason {
+				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
+				continue
+			}
+			if est != j.Estimate {
+				filled++
+			}
+			j.Estimate = est
+			live = append(live, j)
+		}
+		live = slices.DeleteFunc(live, func(j *oracleJob) bool { return j.phase == oDone })
+		var waiting, running []*oracleJob
+		for _, j := range live {
+			switch j.phase {
+			case oWaiting:
+				waiting = append(waiting, j)
+			case oRunning:
+				running = append(running, j)
+			}
+		}
+		if len(waiting) == 0 {
+			continue
+		}
+		passes++
+		var start []*oracleJob
+		switch policy {
+		case "fcfs":
+			start = oracleFCFS(c, waiting, running)
+		case "easy":
+			start = oracleEASY(now, c, waiting, running)
+		case "conservative":
+			overrun := false
+			for _, j := range running {
+				overrun = overrun || j.start+j.Estimate <= now
+			}
+			rebuild := first || overrun || guessing
+			var err error
+			if start, err = oracleConservative(now, c, waiting, running, compress || rebuild, rebuild); err != nil {
+				return nil, err
+			}
+			compress, guessing = false, overrun
+		default:
+			return nil, fmt.Errorf("oracle: no policy %q", policy)
+		}
+		first = false
+		for _, j := range start {
+			if !fitsAll(j.Need, freeOf(c, running)) {
+				return nil, fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", policy, j.ID, now)
+			}
+			j.phase, j.start, j.state = oRunning, now, sim.Finished
+			run := j.Runtime
+			if !opt.AllowOverrun && run > j.Estimate {
+				run, j.state = j.Estimate, sim.Killed
+			}
+			j.end = now + run
+			running = append(running, j)
+		}
+	}
+	lines := make([]string, len(jobs), len(jobs)+1)
+	var count [sim.Rejected + 1]int
+	for i, j := range jobs {
+		if j.phase != oDone {
+			return nil, fmt.Errorf("oracle: job %d never ran", j.ID)
+		}
+		status := j.state.String()
+		if j.state == sim.Rejected {
+			status += ":" + j.reason.String()
+		}
+		lines[i] = fmt.Sprintf("%d %d %d %d %d %s", j.ID, j.Submit, j.start, j.end, j.Need[sim.Procs], status)
+		count[j.state]++
+	}
+	return append(lines, summaryLine(passes, count[sim.Finished], count[sim.Killed], count[sim.Rejected], filled)), nil
+}
+
+// summaryLine renders a run's counts: scheduling passes (one per distinct
+// event time with a job waiting, plus one after zero-length jobs end),
+// jobs by state, and estimates filled from the run time.
+func summaryLine(passes, finished, killed, rejected, filled int) string {
+	return fmt.Sprintf("passes=%d finished=%d killed=%d rejected=%d filled=%d", passes, finished, killed, rejected, filled)
+}
+
+// freeOf returns what the running jobs leave free.
+func freeOf(c sim.Resources, running []*oracleJob) sim.Resources {
+	free := c
+	for _, j := range running {
+		free = free.Sub(j.Need)
+	}
+	return free
+}
+
+func oracleFCFS(c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
+	free := freeOf(c, running)
+	var start []*oracleJob
+	for _, j := range waiting {
+		if !fitsAll(j.Need, free) {
+			break
+		}
+		free = free.Sub(j.Need)
+		start = append(start, j)
+	}
+	return start
+}
+
+// runningJob is a job holding resources until its estimated end, as EASY
+// sees it.
+type runningJob struct {
+	need sim.Resources
+	end  sim.Time
+}
+
+func oracleEASY(now sim.Time, c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
+	var held []runningJob
+	for _, j := range running {
+		held = append(held, runningJob{j.Need, j.start + j.Estimate})
+	}
+	free := freeOf(c, running)
+	var start []*oracleJob
+	i := 0
+	for ; i < len(waiting) && fitsAll(waiting[i].Need, free); i++ {
+		j := waiting[i]
+		free = free.Sub(j.Need)
+		start = append(start, j)
+		held = append(held, runningJob{j.Need, now + j.Estimate})
+	}
+	if i == len(waiting) {
+		return start
+	}
+	head := waiting[i]
+	for _, j := range waiting[i+1:] {
+		if !fitsAll(j.Need, free) {
+			continue
+		}
+		shadow, extra := oracleShadow(now, head.Need, free, held)
+		if now+j.Estimate <= shadow || fitsAll(j.Need, extra) {
+			free = free.Sub(j.Need)
+			start = append(start, j)
+			held = append(held, runningJob{j.Need, now + j.Estimate})
+		}
+	}
+	return start
+}
+
+// oracleShadow returns the earliest estimated end (never before now+1) at
+// which free plus everything ending by then fits need, and what is left
+// then once need is taken.
+func oracleShadow(now sim.Time, need, free sim.Resources, held []runningJob) (sim.Time, sim.Resources) {
+	end := func(r runningJob) sim.Time { return max(r.end, now+1) }
+	var times []sim.Time
+	for _, r := range held {
+		times = append(times, end(r))
+	}
+	slices.Sort(times)
+	for _, t := range slices.Compact(times) {
+		avail := free
+		for _, r := range held {
+			if end(r) <= t {
+				avail = avail.Add(r.need)
+			}
+		}
+		if fitsAll(need, avail) {
+			return t, avail.Sub(need)
+		}
+	}
+	panic("oracle: the EASY head never fits") // admitted jobs fit the empty machine
+}
+
+// planned is a job's claim on the conservative plan: need on [from, to).
+type planned struct {
+	job      *oracleJob
+	from, to sim.Time
+}
+
+func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracleJob, compress, rebuild bool) ([]*oracleJob, error) {
+	var plan []planned
+	for _, j := range running {
+		// A job past its estimate (AllowOverrun) is taken to end at now+1.
+		plan = append(plan, planned{j, j.start, max(j.start+oracleSpan(j.Estimate), now+1)})
+	}
+	stale := false
+	for _, j := range waiting {
+		switch {
+		case j.resv >= now:
+			plan = append(plan, planned{j, j.resv, j.resv + oracleSpan(j.Estimate)})
+		case j.resv >= 0:
+			stale = true
+		}
+	}
+	if rebuild && (stale || overcommitted(now, c, plan)) {
+		// The guess about an overrunning job broke the plan: every
+		// reservation is withdrawn and the jobs laid from scratch.
+		for _, j := range waiting {
+			j.resv = -1
+		}
+		plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job.phase == oWaiting })
+	}
+	var start []*oracleJob
+	for _, j := range waiting {
+		if j.resv < 0 || compress {
+			plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job == j })
+			t := earliestFit(now, oracleSpan(j.Estimate), j.Need, c, plan)
+			if t < 0 {
+				return nil, fmt.Errorf("oracle: job %d fits nowhere", j.ID)
+			}
+			if j.resv >= 0 && t > j.resv {
+				return nil, fmt.Errorf("oracle: job %d's reservation moved later, %d to %d", j.ID, j.resv, t)
+			}
+			j.resv = t
+			plan = append(plan, planned{j, t, t + oracleSpan(j.Estimate)})
+		}
+		if j.resv == now {
+			start = append(start, j)
+		}
+	}
+	return start, nil
+}
+
+// overcommitted reports whether the plan asks for more than c at some
+// instant from now on. Use changes only where a claim begins, so those
+// instants (and now) are the ones to check.
+func overcommitted(now sim.Time, c sim.Resources, plan []planned) bool {
+	points := []sim.Time{now}
+	for _, p := range plan {
+		if p.from > now {
+			points = append(points, p.from)
+		}
+	}
+	for _, at := range points {
+		var used sim.Resources
+		for _, p := range plan {
+			if p.from <= at && at < p.to {
+				used = used.Add(p.job.Need)
+			}
+		}
+		if !fitsAll(used, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// earliestFit returns the earliest time from now on at which need fits
+// for dur seconds beside everything in plan, or -1. The free resources
+// are rebuilt from scratch as steps: they change only where a claim
+// begins or ends, and a fit can begin only now or where one ends.
+func earliestFit(now, dur sim.Time, need, c sim.Resources, plan []planned) sim.Time {
+	type delta struct {
+		at   sim.Time
+		need sim.Resources
+		sign int64
+	}
+	ds := []delta{{at: now}}
+	for _, p := range plan {
+		if p.to <= now {
+			continue
+		}
+		ds = append(ds, delta{max(p.from, now), p.job.Need, -1}, delta{p.to, p.job.Need, +1})
+	}
+	slices.SortStableFunc(ds, func(a, b delta) int { return cmp.Compare(a.at, b.at) })
+	var at []sim.Time
+	var free []sim.Resources
+	cur := c
+	for i, d := range ds {
+		for k := range cur {
+			cur[k] += d.sign * d.need[k]
+		}
+		if i+1 == len(ds) || ds[i+1].at != d.at {
+			at, free = append(at, d.at), append(free, cur)
+		}
+	}
+	for i, t := range at {
+		ok := true
+		for k := i; k < len(at) && at[k] < t+dur; k++ {
+			if !fitsAll(need, free[k]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return t
+		}
+	}
+	return -1
+}
