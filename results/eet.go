@@ -353,8 +353,11 @@ func (r CapacityRule) capacities(res *sim.Result, users [][]int) ([][sim.MaxKind
 			}
 		}
 	case ProportionalShare:
+		// need × work overflows int64 for memory in bytes, so the sums
+		// are big; the product goes through one reused scratch value.
 		var work [][sim.MaxKinds]*big.Int
 		var total [sim.MaxKinds]big.Int
+		var prod, a, b big.Int
 		for _, jobs := range users {
 			var w [sim.MaxKinds]*big.Int
 			for k := range w {
@@ -365,8 +368,12 @@ func (r CapacityRule) capacities(res *sim.Result, users [][]int) ([][sim.MaxKind
 				if o.State == sim.Rejected {
 					continue
 				}
+				b.SetInt64(int64(o.Work()))
 				for k, need := range o.Need {
-					w[k].Add(w[k], new(big.Int).Mul(big.NewInt(need), big.NewInt(int64(o.Work()))))
+					if need == 0 {
+						continue
+					}
+					w[k].Add(w[k], prod.Mul(a.SetInt64(need), &b))
 				}
 			}
 			for k := range w {
