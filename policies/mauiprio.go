@@ -62,8 +62,11 @@ func (w MauiWeights) static() bool { return w.XFactor == 0 && w.Fairshare == 0 }
 // end), so that with whole or binary-fraction weights the queue-time,
 // size and QoS terms are exact and the expansion factor is rounded once:
 // a float sum of minutes such as 16/60 would round, and priorities that
-// are equal would rank by rounding error, not by arrival. The fairshare factor reads
-// the usage a Fairshare keeps; mauiOrder forwards it the run's events.
+// are equal would rank by rounding error, not by arrival. (Equal
+// priorities whose expansion factors are not binary fractions, or that
+// differ in fairshare, may still differ in the last bit.) The fairshare
+// factor reads the usage a Fairshare keeps; mauiOrder forwards it the
+// run's events.
 type mauiOrder struct {
 	w     MauiWeights
 	qos   map[int32]float64 // QoS priority by SWF queue number
