@@ -57,8 +57,16 @@ func (w MauiWeights) static() bool { return w.XFactor == 0 && w.Fairshare == 0 }
 // arrival. Jobs are compared by key = priority − QueueTime·now/60: the term
 // dropped is the same for every job at a pass, so the ranking is that of
 // the priority, and without the expansion factor and fairshare a job's key
-// does not depend on time at all (mauiStatic). The fairshare factor reads
-// the usage a Fairshare keeps; mauiOrder forwards it the run's events.
+// does not depend on time at all (mauiStatic). Keys are summed in
+// sixtieths of a unit (60·priority − QueueTime·now, divided by 60 at the
+// end), so that with whole or binary-fraction weights the queue-time,
+// size and QoS terms are exact and the expansion factor is rounded once:
+// a float sum of minutes such as 16/60 would round, and priorities that
+// are equal would rank by rounding error, not by arrival. (Equal
+// priorities whose expansion factors are not binary fractions, or that
+// differ in fairshare, may still differ in the last bit.) The fairshare
+// factor reads the usage a Fairshare keeps; mauiOrder forwards it the
+// run's events.
 type mauiOrder struct {
 	w     MauiWeights
 	qos   map[int32]float64 // QoS priority by SWF queue number
@@ -99,9 +107,10 @@ func newMauiOrder(w MauiWeights, qos map[int32]float64, fs FairshareConfig) (Ord
 // Name returns "maui-priority".
 func (o *mauiOrder) Name() string { return "maui-priority" }
 
-// base is the part of j's key that does not change while it waits.
+// base is the part of j's key that does not change while it waits, in
+// sixtieths: 60 × (Procs·processors + QoS·priority) − QueueTime·submit.
 func (o *mauiOrder) base(j *sim.Job) float64 {
-	return o.w.Procs*float64(j.Need[sim.Procs]) + o.w.QoS*o.qos[j.Queue] - o.w.QueueTime*float64(j.Submit)/60
+	return 60*o.w.Procs*float64(j.Need[sim.Procs]) + 60*o.w.QoS*o.qos[j.Queue] - o.w.QueueTime*float64(j.Submit)
 }
 
 // cachedBase is base(j) as Submitted recorded it.
@@ -112,19 +121,15 @@ func (o *mauiOrder) cachedBase(j *sim.Job) float64 { return o.bases[j.Seq] }
 func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
 	k := base
 	if o.w.XFactor != 0 {
-		k += o.w.XFactor * xfactor(now, j)
+		// The expansion factor, (wait + requested)/requested, a
+		// requested time below one second counting as one second.
+		req := float64(max(j.Estimate, 1))
+		k += 60 * o.w.XFactor * (float64(now-j.Submit) + req) / req
 	}
 	if o.fs != nil {
-		k += o.w.Fairshare * o.fairshare(now, j.User, total)
+		k += 60 * o.w.Fairshare * o.fairshare(now, j.User, total)
 	}
-	return k
-}
-
-// xfactor is (wait + requested)/requested, a requested time below one
-// second counting as one second.
-func xfactor(now sim.Time, j *sim.Job) float64 {
-	req := float64(max(j.Estimate, 1))
-	return (float64(now-j.Submit) + req) / req
+	return k / 60
 }
 
 // fairshare returns user's target share minus their share of the total

@@ -1,0 +1,442 @@
+package policies_test
+
+// A differential oracle for the maui policy, in the manner of
+// oracle_test.go (whose event loop, admission and plan helpers it shares:
+// oracleAdmit, oracleSpan, fitsAll, freeOf, planned, earliestFit,
+// overcommitted, summaryLine). It keeps no profile between passes and
+// calls nothing in maui.go or mauiprio.go: at every pass it ranks the
+// queue from scratch, rebuilds the plan from the running jobs and the
+// reservations held, and walks the queue. oracle_maui_diff_test.go
+// compares it with the engine.
+//
+// Semantics it follows, and where each comes from:
+//
+//   - Priority (MauiWeights' comment, the registry's parameter docs, the
+//     maui-xfactor golden): QueueTime·(minutes waited, a real number) +
+//     XFactor·(wait + requested)/requested (requested below 1 s counts as
+//     1 s) + Procs·(processors) + Fairshare·FS + QoS·(the qos priority of
+//     the job's SWF queue, 0 if unlisted). Highest first, ties by arrival.
+//     Recomputed at every pass (Maui's deviations: "ranks the queue ... at
+//     every event").
+//   - FS (MauiWeights, Maui's deviations, Fairshare's accounting comment):
+//     100·(share − used), share = the user's weight (shares, default 1)
+//     over the weights of the users seen so far (those with an admitted
+//     job), used = the user's decayed usage over everyone's (0 if there is
+//     no usage). A job charges rate·2^(−(now−x)/H) for every second x it
+//     has run, rate being its processors (usage=procs) or its dominant
+//     share of the machine (usage=dominant). The oracle integrates this in
+//     closed form over every started job at every pass.
+//   - The pass (Maui's comment, bullets; the maui/, maui-depth2/,
+//     maui-nobackfill/ and maui-xfactor/ goldens). The plan holds the
+//     running jobs over [start, start+max(estimate, 1)) (an overrunning
+//     job until now+1) and the reservations held. Walking the ranked
+//     queue with n = reservations kept or made so far in this pass:
+//     a job holding a reservation keeps it if n < reservation_depth,
+//     moved to its earliest fit with every other reservation in place
+//     (those of lower-ranked jobs included), starting if that is now;
+//     otherwise it loses it and is treated as any other job. Any other
+//     job is not bound by the reservations of jobs ranked below it (the
+//     maui-xfactor golden: "3 outranks 2, so 2's reservation does not
+//     bind it"): those are lifted while it is placed, or released
+//     outright when n ≥ reservation_depth (they rank below that many
+//     reserved jobs). It starts if it fits now for its whole estimate
+//     (without backfill: only while no job ranked above it waits); else,
+//     if n < reservation_depth, it is reserved at its earliest fit. Then
+//     the lifted reservations are laid back, one by one in the order of
+//     the last pass's walk, each where it was if it still fits there and
+//     withdrawn otherwise (maui.go's relay comment; the order is left
+//     open by the bullets, and read from relay's code).
+//   - Without backfill a reservation is sought from the latest one kept
+//     or made above it (the bullets), so no job starts before one above
+//     it; a kept one may then move later (move's comment).
+//   - A timer brings a pass at the earliest reservation (the comment);
+//     none while a job runs past its estimate (maui.go's overrun
+//     deviation: "all are withdrawn and made again"; when exactly is read
+//     from Schedule and rebuild, as for conservative in oracle_test.go: at
+//     a pass where a job runs past its estimate, and at the pass after,
+//     if a reservation has passed or (at the first) the reservations no
+//     longer fit, every reservation is withdrawn before the walk).
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// mauiOracleConfig are the maui parameters the oracle reads, with the
+// registry's names.
+type mauiOracleConfig struct {
+	queueTime, xfactor, procs, fairshare, qos float64
+	qosTable                                  map[int32]float64 // qos: priority by SWF queue
+	halfLife                                  sim.Time          // half_life; 0 is the default day
+	dominant                                  bool              // usage = dominant
+	shares                                    map[int32]float64 // shares: weight by user
+	depth                                     int               // reservation_depth
+	backfill                                  bool
+
+	// broken names a rule the oracle breaks on purpose, to show that the
+	// comparison can fail; "" for none.
+	broken string
+}
+
+// defaultMauiOracle is maui's registry defaults.
+func defaultMauiOracle() mauiOracleConfig {
+	return mauiOracleConfig{queueTime: 1, depth: 1, backfill: true}
+}
+
+// settings renders c as registry settings for policies.New("maui", ...).
+func (c mauiOracleConfig) settings() []string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	table := func(m map[int32]float64) string {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			parts = append(parts, fmt.Sprintf("%d:%s", k, f(m[k])))
+		}
+		return strings.Join(parts, ",")
+	}
+	s := []string{
+		"queue_time_weight=" + f(c.queueTime), "xfactor_weight=" + f(c.xfactor), "proc_weight=" + f(c.procs),
+		"fairshare_weight=" + f(c.fairshare), "qos_weight=" + f(c.qos),
+		"reservation_depth=" + strconv.Itoa(c.depth), "backfill=" + strconv.FormatBool(c.backfill),
+	}
+	if len(c.qosTable) > 0 {
+		s = append(s, "qos="+table(c.qosTable))
+	}
+	if c.halfLife > 0 {
+		s = append(s, "half_life="+strconv.FormatInt(int64(c.halfLife), 10))
+	}
+	if c.dominant {
+		s = append(s, "usage=dominant")
+	}
+	if len(c.shares) > 0 {
+		s = append(s, "shares="+table(c.shares))
+	}
+	return s
+}
+
+// oracleMaui simulates maui configured by mc on a pool of capacity c and
+// returns the schedule as oracle does: scheduleLines' lines, then
+// summaryLine's.
+func oracleMaui(mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
+	jobs := make([]*oracleJob, len(recs))
+	for i, r := range recs {
+		jobs[i] = &oracleJob{Record: r, start: -1, end: -1, resv: -1}
+	}
+	next := 0
+	var live, admitted []*oracleJob
+	var held []*oracleJob // the reservations held, in the last pass's walk order
+	passes, filled := 0, 0
+	first, guessing := true, false
+	now := sim.Time(-1)
+	for {
+		t := sim.Time(math.MaxInt64)
+		for _, j := range live {
+			if j.phase == oRunning && j.end < t {
+				t = j.end
+			}
+			if !guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
+				if j.resv <= now {
+					return nil, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, now)
+				}
+				t = j.resv
+			}
+		}
+		if next < len(jobs) && jobs[next].Submit < t {
+			t = jobs[next].Submit
+		}
+		if t == math.MaxInt64 {
+			break
+		}
+		now = t
+		for _, j := range live {
+			if j.phase == oRunning && j.end == now {
+				j.phase = oDone
+			}
+		}
+		for next < len(jobs) && jobs[next].Submit == now {
+			j := jobs[next]
+			next++
+			reason, est := oracleAdmit(j.Record, c, opt.MissingEstimate == sim.RejectMissingEstimate)
+			if reason != sim.NoReason {
+				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
+				continue
+			}
+			if est != j.Estimate {
+				filled++
+			}
+			j.Estimate = est
+			live = append(live, j)
+			admitted = append(admitted, j)
+		}
+		live = slices.DeleteFunc(live, func(j *oracleJob) bool { return j.phase == oDone })
+		var waiting, running []*oracleJob
+		for _, j := range live {
+			switch j.phase {
+			case oWaiting:
+				waiting = append(waiting, j)
+			case oRunning:
+				running = append(running, j)
+			}
+		}
+		if len(waiting) == 0 {
+			continue
+		}
+		passes++
+		overrun := false
+		for _, j := range running {
+			overrun = overrun || j.start+j.Estimate <= now
+		}
+		rankMaui(mc, now, c, waiting, admitted)
+		start, err := mauiPass(mc, now, c, waiting, running, &held, first || overrun || guessing, overrun)
+		if err != nil {
+			return nil, err
+		}
+		first, guessing = false, overrun
+		for _, j := range start {
+			if !fitsAll(j.Need, freeOf(c, running)) {
+				return nil, fmt.Errorf("oracle: maui starts job %d at %d, which does not fit", j.ID, now)
+			}
+			j.phase, j.start, j.state, j.resv = oRunning, now, sim.Finished, -1
+			run := j.Runtime
+			if !opt.AllowOverrun && run > j.Estimate {
+				run, j.state = j.Estimate, sim.Killed
+			}
+			j.end = now + run
+			running = append(running, j)
+		}
+	}
+	lines := make([]string, len(jobs), len(jobs)+1)
+	var count [sim.Rejected + 1]int
+	for i, j := range jobs {
+		if j.phase != oDone {
+			return nil, fmt.Errorf("oracle: job %d never ran", j.ID)
+		}
+		status := j.state.String()
+		if j.state == sim.Rejected {
+			status += ":" + j.reason.String()
+		}
+		lines[i] = fmt.Sprintf("%d %d %d %d %d %s", j.ID, j.Submit, j.start, j.end, j.Need[sim.Procs], status)
+		count[j.state]++
+	}
+	return append(lines, summaryLine(passes, count[sim.Finished], count[sim.Killed], count[sim.Rejected], filled)), nil
+}
+
+// rankMaui sorts waiting by Maui priority at now, highest first, ties by
+// arrival. admitted are every job admitted so far, for fairshare. The
+// priority is exact but for fairshare: the other terms are rationals (a
+// float64 weight is one), so equal priorities tie whatever the minutes;
+// the fairshare terms are floats, which cancel exactly between two jobs of
+// one user.
+func rankMaui(mc mauiOracleConfig, now sim.Time, c sim.Resources, waiting, admitted []*oracleJob) {
+	fs := map[int32]float64{}
+	if mc.fairshare != 0 {
+		fs = fairshareFactors(mc, now, c, admitted)
+	}
+	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	integer := func(v int64) *big.Rat { return new(big.Rat).SetInt64(v) }
+	qt, xf, procs, qos := rat(mc.queueTime), rat(mc.xfactor), rat(mc.procs), rat(mc.qos)
+	prio := make(map[*oracleJob]*big.Rat, len(waiting))
+	for _, j := range waiting {
+		req, wait := max(j.Estimate, 1), now-j.Submit
+		p := new(big.Rat).Mul(qt, new(big.Rat).SetFrac64(int64(wait), 60))
+		p.Add(p, new(big.Rat).Mul(xf, new(big.Rat).SetFrac64(int64(wait+req), int64(req))))
+		p.Add(p, new(big.Rat).Mul(procs, integer(j.Need[sim.Procs])))
+		p.Add(p, new(big.Rat).Mul(qos, rat(mc.qosTable[j.Queue])))
+		prio[j] = p
+	}
+	if mc.broken == "ties-last-first" {
+		slices.Reverse(waiting) // equal priorities by reverse arrival
+	}
+	// waiting is in arrival order: a stable sort breaks ties by arrival.
+	slices.SortStableFunc(waiting, func(a, b *oracleJob) int {
+		d := new(big.Rat).Sub(prio[b], prio[a])
+		f := mc.fairshare * (fs[b.User] - fs[a.User])
+		if f == 0 {
+			return d.Sign()
+		}
+		v, _ := d.Float64()
+		return cmp.Compare(v+f, 0)
+	})
+}
+
+// fairshareFactors returns FS by user at now: 100·(share − used).
+func fairshareFactors(mc mauiOracleConfig, now sim.Time, c sim.Resources, admitted []*oracleJob) map[int32]float64 {
+	h := float64(mc.halfLife)
+	if h == 0 {
+		h = 86400
+	}
+	usage := map[int32]float64{}
+	weight := map[int32]float64{}
+	total, weights := 0.0, 0.0
+	for _, j := range admitted {
+		if _, seen := weight[j.User]; !seen {
+			w, ok := mc.shares[j.User]
+			if !ok {
+				w = 1
+			}
+			weight[j.User] = w
+			weights += w
+		}
+		if j.start < 0 || j.start > now {
+			continue
+		}
+		end := min(j.end, now) // a running job's end is in the future
+		rate := float64(j.Need[sim.Procs])
+		if mc.dominant {
+			rate = 0
+			for k := range c {
+				if c[k] > 0 {
+					rate = max(rate, float64(j.Need[k])/float64(c[k]))
+				}
+			}
+		}
+		// ∫ rate·2^(−(now−x)/h) dx over [start, end].
+		u := rate * h / math.Ln2 * (math.Exp2(-float64(now-end)/h) - math.Exp2(-float64(now-j.start)/h))
+		usage[j.User] += u
+		total += u
+	}
+	fs := make(map[int32]float64, len(weight))
+	for user, w := range weight {
+		used := 0.0
+		if total > 0 {
+			used = usage[user] / total
+		}
+		fs[user] = 100 * (w/weights - used)
+	}
+	return fs
+}
+
+// mauiPass walks the ranked queue once and returns the jobs to start now;
+// held is updated to the reservations held after the pass. rebuild says
+// the plan is laid anew (first pass, overrun now or at the last pass):
+// then a passed reservation, or (overrun) reservations that no longer
+// fit, withdraw every reservation.
+func mauiPass(mc mauiOracleConfig, now sim.Time, c sim.Resources, ranked, running []*oracleJob, held *[]*oracleJob, rebuild, overrun bool) ([]*oracleJob, error) {
+	var plan []planned
+	for _, j := range running {
+		plan = append(plan, planned{j, j.start, max(j.start+oracleSpan(j.Estimate), now+1)})
+	}
+	claim := func(j *oracleJob, t sim.Time) planned { return planned{j, t, t + oracleSpan(j.Estimate)} }
+	stale := false
+	for _, j := range *held {
+		if j.resv < now {
+			stale = true
+			continue
+		}
+		plan = append(plan, claim(j, j.resv))
+	}
+	if stale && !rebuild {
+		return nil, fmt.Errorf("oracle: a reservation has passed at %d with no overrun", now)
+	}
+	if rebuild && (stale || overrun && len(*held) > 0 && overcommitted(now, c, plan)) {
+		for _, j := range *held {
+			j.resv = -1
+		}
+		*held = nil
+		plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job.phase == oWaiting })
+	}
+	unclaim := func(j *oracleJob) {
+		plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job == j })
+	}
+	fitsAt := func(j *oracleJob, t sim.Time) bool {
+		if !fitsAll(j.Need, freeAt(c, plan, t)) {
+			return false
+		}
+		return earliestFit(t, oracleSpan(j.Estimate), j.Need, c, plan) == t
+	}
+	pending := slices.Clone(*held) // held reservations of jobs not reached yet
+	var next, start []*oracleJob
+	last, blocked := now, false
+	from := func() sim.Time {
+		if mc.backfill {
+			return now
+		}
+		return last
+	}
+	reserve := func(j *oracleJob, t sim.Time) {
+		j.resv = t
+		plan = append(plan, claim(j, t))
+		next = append(next, j)
+		last, blocked = max(last, t), true
+	}
+	for _, j := range ranked {
+		if j.resv >= 0 {
+			pending = slices.DeleteFunc(pending, func(p *oracleJob) bool { return p == j })
+			unclaim(j)
+			if len(next) < mc.depth {
+				old := j.resv
+				t := earliestFit(from(), oracleSpan(j.Estimate), j.Need, c, plan)
+				if t < 0 || from() <= old && t > old {
+					return nil, fmt.Errorf("oracle: job %d's reservation moved from %d to %d at %d", j.ID, old, t, now)
+				}
+				if mc.broken == "keep-in-place" && t < old {
+					t = old
+				}
+				if t == now {
+					j.resv = -1
+					plan = append(plan, claim(j, now))
+					start = append(start, j)
+				} else {
+					reserve(j, t)
+				}
+				continue
+			}
+			j.resv = -1 // reservation_depth jobs above it hold one
+		}
+		var lifted []*oracleJob
+		if len(pending) > 0 && mc.broken != "bound-by-lower" {
+			for _, p := range pending {
+				unclaim(p)
+			}
+			if len(next) >= mc.depth {
+				for _, p := range pending {
+					p.resv = -1
+				}
+			} else {
+				lifted = pending
+			}
+			pending = nil
+		}
+		switch {
+		case (mc.backfill || !blocked) && fitsAt(j, now):
+			plan = append(plan, claim(j, now))
+			start = append(start, j)
+		case len(next) < mc.depth:
+			t := earliestFit(from(), oracleSpan(j.Estimate), j.Need, c, plan)
+			if t <= now {
+				return nil, fmt.Errorf("oracle: job %d that cannot start now is reserved at %d (now %d)", j.ID, t, now)
+			}
+			reserve(j, t)
+		default:
+			blocked = true
+		}
+		for _, p := range lifted {
+			if fitsAt(p, p.resv) {
+				plan = append(plan, claim(p, p.resv))
+				pending = append(pending, p)
+			} else {
+				p.resv = -1
+			}
+		}
+	}
+	*held = next
+	return start, nil
+}
+
+// freeAt returns what the plan leaves free at instant t.
+func freeAt(c sim.Resources, plan []planned, t sim.Time) sim.Resources {
+	free := c
+	for _, p := range plan {
+		if p.from <= t && t < p.to {
+			free = free.Sub(p.job.Need)
+		}
+	}
+	return free
+}
