@@ -236,6 +236,9 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 			start = oracleEASY(now, c, waiting, running)
 		case "pbs":
 			start, wake = oraclePBS(now, c, waiting, running, cfg.guard, cfg.maxStarve)
+			if wake != 0 && wake <= now {
+				return nil, fmt.Errorf("oracle: timer at %d, not after %d", wake, now)
+			}
 		case "bb", "ibb":
 			start = oracleBalanced(now, c, waiting, running, cfg.disc == "ibb", cfg.once)
 		case "conservative":
