@@ -236,6 +236,12 @@ func TestOracleMoreTraces(t *testing.T) {
 			agreed, undecided := compareWith(t, oracleCase{tr.file, tr.c, recs}, pols,
 				func(oraclePolicy) []sim.Options { return []sim.Options{{}} })
 			t.Logf("%d job schedules agreed; %d runs undecided", agreed, undecided)
+			// The trace's own half-lives keep usage far from underflow on
+			// the prefix; the long mode's short ones (made for small
+			// workloads) leave most of a day's usage at zero and may not.
+			if !longOracle() && undecided > 0 {
+				t.Errorf("%d runs undecided; want 0 with the trace's half-lives", undecided)
+			}
 			if tr.c[sim.Memory] > 0 {
 				// IBB with processors alone is EASY: if memory never
 				// changed a choice, the prefix tested nothing of it.
