@@ -1,10 +1,13 @@
 package policies_test
 
-// A differential oracle for FCFS, EASY and conservative backfilling in arrival
-// order: a deliberately plain, slow re-implementation of the semantics that
-// sim/engine.go, sim/policy.go, list.go, easy.go and conservative.go
-// document, written without calling into any of them (only sim's value
-// types and constants are shared). It keeps no profile, heap or sorted
+// A differential oracle for FCFS, EASY and conservative backfilling, in
+// arrival, shortest-first or fairshare order (oracle_order_test.go), PBS's
+// FIFO scheduler (below), and Backfill Balanced and Improved Backfill
+// Balanced (oracle_balanced_test.go): a deliberately plain, slow
+// re-implementation of the semantics that sim/engine.go, sim/policy.go,
+// list.go, easy.go, conservative.go, order.go, fairshare.go, pbs.go and
+// balanced.go document, written without calling into any of them (only
+// sim's value types and constants are shared). It keeps no profile, heap or sorted
 // running list between passes: at every event time it loops over every job
 // in the system, and every backfilling question is answered from scratch.
 // Its schedules must equal the engine's job for job; oracle_diff_test.go
@@ -52,6 +55,15 @@ package policies_test
 //     and at that pass and the next the plan is rebuilt: if a reservation
 //     has passed or the reservations no longer fit, all are withdrawn; then
 //     every job is laid again as in a compression.
+//   - PBS FIFO (pbs.go): first fit in arrival order; the first job that
+//     does not fit is the head, and if it has waited max_starve or more
+//     (now - submit >= max_starve, with the guard on) nothing after it
+//     starts. A blocked head that does not starve yet sets the engine's
+//     timer at submit + max_starve; each pass replaces the timer and a
+//     pass at the timer clears it (sim.Decision.WakeAt, sim/engine.go).
+//   - Under an order other than arrival, every discipline takes the
+//     waiting jobs in that order instead (order.go); the policy is named
+//     as the registry names it, with its settings (oraclePolicy).
 
 import (
 	"cmp"
@@ -126,10 +138,15 @@ func oracleAdmit(r sim.Record, c sim.Resources, reject bool) (sim.Reason, sim.Ti
 	return sim.NoReason, r.Estimate
 }
 
-// oracle simulates policy ("fcfs", "easy" or "conservative") on a pool of
-// capacity c and returns the schedule as scheduleLines renders it, then
-// summaryLine's line of counts.
-func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
+// oracle simulates policy on a pool of capacity c and returns the schedule
+// as scheduleLines renders it, then summaryLine's line of counts. An error
+// wrapping errOracleTie says the schedule hangs on a near-tie of fairshare
+// priorities that float64 rounding decides, so the oracle cannot say it.
+func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
+	cfg, err := policy.config()
+	if err != nil {
+		return nil, err
+	}
 	jobs := make([]*oracleJob, len(recs))
 	for i, r := range recs {
 		jobs[i] = &oracleJob{Record: r, start: -1, end: -1, resv: -1}
@@ -143,6 +160,7 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 	// and the next pass rebuilds the plan.
 	guessing := false
 	first := true
+	var wake sim.Time // pbs: the engine's timer, 0 for none
 	now := sim.Time(-1)
 	for {
 		// The next event: a completion, an arrival or a reservation coming.
@@ -151,7 +169,7 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 			if j.phase == oRunning && j.end < t {
 				t = j.end
 			}
-			if policy == "conservative" && !guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
+			if cfg.disc == "conservative" && !guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
 				if j.resv <= now {
 					return nil, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, now)
 				}
@@ -160,6 +178,9 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 		}
 		if next < len(jobs) && jobs[next].Submit < t {
 			t = jobs[next].Submit
+		}
+		if wake > 0 && wake < t {
+			t = wake
 		}
 		if t == math.MaxInt64 {
 			break
@@ -187,6 +208,9 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 			j.Estimate = est
 			live = append(live, j)
 		}
+		if wake == now {
+			wake = 0
+		}
 		live = slices.DeleteFunc(live, func(j *oracleJob) bool { return j.phase == oDone })
 		var waiting, running []*oracleJob
 		for _, j := range live {
@@ -201,12 +225,22 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 			continue
 		}
 		passes++
+		if err := cfg.rank(now, c, waiting, jobs[:next]); err != nil {
+			return nil, err
+		}
 		var start []*oracleJob
-		switch policy {
+		switch cfg.disc {
 		case "fcfs":
 			start = oracleFCFS(c, waiting, running)
 		case "easy":
 			start = oracleEASY(now, c, waiting, running)
+		case "pbs":
+			start, wake = oraclePBS(now, c, waiting, running, cfg.guard, cfg.maxStarve)
+			if wake != 0 && wake <= now {
+				return nil, fmt.Errorf("oracle: timer at %d, not after %d", wake, now)
+			}
+		case "bb", "ibb":
+			start = oracleBalanced(now, c, waiting, running, cfg.disc == "ibb", cfg.once)
 		case "conservative":
 			overrun := false
 			for _, j := range running {
@@ -219,12 +253,12 @@ func oracle(policy string, c sim.Resources, recs []sim.Record, opt sim.Options) 
 			}
 			compress, guessing = false, overrun
 		default:
-			return nil, fmt.Errorf("oracle: no policy %q", policy)
+			return nil, fmt.Errorf("oracle: no discipline %q", cfg.disc)
 		}
 		first = false
 		for _, j := range start {
 			if !fitsAll(j.Need, freeOf(c, running)) {
-				return nil, fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", policy, j.ID, now)
+				return nil, fmt.Errorf("oracle: %v starts job %d at %d, which does not fit", policy, j.ID, now)
 			}
 			j.phase, j.start, j.state = oRunning, now, sim.Finished
 			run := j.Runtime
@@ -278,6 +312,31 @@ func oracleFCFS(c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
 		start = append(start, j)
 	}
 	return start
+}
+
+// oraclePBS is one pass of PBS's FIFO scheduler. It returns the jobs to
+// start and the timer to set (0 for none).
+func oraclePBS(now sim.Time, c sim.Resources, waiting, running []*oracleJob, guard bool, maxStarve sim.Time) ([]*oracleJob, sim.Time) {
+	free := freeOf(c, running)
+	var start []*oracleJob
+	var head *oracleJob
+	for _, j := range waiting {
+		if fitsAll(j.Need, free) {
+			free = free.Sub(j.Need)
+			start = append(start, j)
+			continue
+		}
+		if head == nil {
+			head = j
+			if guard && now-j.Submit >= maxStarve {
+				return start, 0
+			}
+		}
+	}
+	if head != nil && guard {
+		return start, head.Submit + maxStarve
+	}
+	return start, 0
 }
 
 // runningJob is a job holding resources until its estimated end, as EASY
