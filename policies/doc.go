@@ -27,6 +27,9 @@
 //
 // Policies decide and the engine in package sim acts: a policy returns a
 // sim.Decision and the engine validates it. Reservations are reported as
-// promises so simtest.Verify can check that none is ever delayed.
+// promises so simtest.Verify can check that none is ever delayed. Besides
+// hand-worked goldens (testdata), the oracle*_test.go files hold
+// independent, slow re-implementations of most policies that must produce
+// the engine's schedule job for job.
 // Start with EASY.
 package policies
