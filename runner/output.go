@@ -98,6 +98,10 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		dir = e.Output.Dir
 	}
 	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]bool{}}
+	// Files under result names first, then the manifest: a sweep writes its
+	// manifest before any of them, so a shard starting beside another in a
+	// new folder sees the manifest of any results it sees.
+	foreignErr := foreign(dir)
 	var m manifest
 	data, err := os.ReadFile(filepath.Join(dir, stateDir, manifestName))
 	ours := err == nil // schedsweep wrote results here: Force may clear them
@@ -105,8 +109,8 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		// A folder of the user's own: results may go there, but not over
 		// files or folders of the names they take.
-		if err := foreign(dir); err != nil {
-			return nil, err
+		if foreignErr != nil {
+			return nil, foreignErr
 		}
 	case err != nil:
 		return nil, fmt.Errorf("output folder %s: %w", dir, err)
