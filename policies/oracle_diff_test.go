@@ -100,14 +100,15 @@ func mismatch(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.O
 	return !slices.Equal(want, engineSummary(res))
 }
 
-// minimise drops jobs from recs while the mismatch persists, halves first,
-// then one job at a time, and renders what is left as simtest.J calls.
-func minimise(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Options) string {
+// minimise drops jobs from recs while differs still holds, halves first,
+// then one job at a time, and renders what is left as simtest.J calls on
+// machine c.
+func minimise(c sim.Resources, recs []sim.Record, differs func([]sim.Record) bool) string {
 	recs = slices.Clone(recs)
 	for chunk := len(recs) / 2; chunk >= 1; chunk /= 2 {
 		for i := 0; i+chunk <= len(recs); {
 			try := slices.Concat(recs[:i], recs[i+chunk:])
-			if len(try) > 0 && mismatch(policy, c, try, opt) {
+			if len(try) > 0 && differs(try) {
 				recs = try
 			} else {
 				i += chunk
@@ -117,10 +118,16 @@ func minimise(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.O
 	var b strings.Builder
 	fmt.Fprintf(&b, "machine %v, %d jobs:\n", c, len(recs))
 	for _, r := range recs {
-		fmt.Fprintf(&b, "\tsimtest.J(%d, %d, %d, %d, %d, simtest.Mem(%d), simtest.User(%d)) // gpus %d\n",
-			r.ID, r.Submit, r.Runtime, r.Estimate, r.Need[sim.Procs], r.Need[sim.Memory], r.User, r.Need[sim.GPUs])
+		fmt.Fprintf(&b, "\tsimtest.J(%d, %d, %d, %d, %d, simtest.Mem(%d), simtest.User(%d)) // queue %d, gpus %d\n",
+			r.ID, r.Submit, r.Runtime, r.Estimate, r.Need[sim.Procs], r.Need[sim.Memory], r.User, r.Queue, r.Need[sim.GPUs])
 	}
 	return b.String()
+}
+
+// minimiseOracle is minimise for a disagreement between the oracle and
+// the engine on policy under opt.
+func minimiseOracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Options) string {
+	return minimise(c, recs, func(try []sim.Record) bool { return mismatch(policy, c, try, opt) })
 }
 
 // compareOracle fails t if the oracle and the engine disagree on the case
@@ -145,13 +152,13 @@ func compareWith(t *testing.T, oc oracleCase, pols []oraclePolicy, opts func(ora
 				continue
 			}
 			if err != nil {
-				t.Errorf("%s, %s, %s: %v\nminimised: %s", oc.name, policy, optName(opt), err, minimise(policy, oc.c, oc.recs, opt))
+				t.Errorf("%s, %s, %s: %v\nminimised: %s", oc.name, policy, optName(opt), err, minimiseOracle(policy, oc.c, oc.recs, opt))
 				continue
 			}
 			got := engineLines(t, policy, oc.c, oc.recs, opt)
 			if diff := gocmp.Diff(want, got); diff != "" {
 				t.Errorf("%s, %s, %s: engine differs from oracle (-oracle +engine):\n%s\nminimised: %s",
-					oc.name, policy, optName(opt), diff, minimise(policy, oc.c, oc.recs, opt))
+					oc.name, policy, optName(opt), diff, minimiseOracle(policy, oc.c, oc.recs, opt))
 				continue
 			}
 			agreed += len(oc.recs)

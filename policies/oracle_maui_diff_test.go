@@ -93,27 +93,10 @@ func mauiDiffers(mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt si
 	return err != nil || !slices.Equal(want, got)
 }
 
-// minimiseMaui drops jobs while the disagreement persists, halves first,
-// then one job at a time, and renders what is left.
+// minimiseMaui is minimise for a disagreement between the Maui oracle
+// under mc and the engine.
 func minimiseMaui(mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt sim.Options) string {
-	recs = slices.Clone(recs)
-	for chunk := len(recs) / 2; chunk >= 1; chunk /= 2 {
-		for i := 0; i+chunk <= len(recs); {
-			try := slices.Concat(recs[:i], recs[i+chunk:])
-			if len(try) > 0 && mauiDiffers(mc, c, try, opt) {
-				recs = try
-			} else {
-				i += chunk
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "machine %v, %d jobs:\n", c, len(recs))
-	for _, r := range recs {
-		fmt.Fprintf(&b, "\tsimtest.J(%d, %d, %d, %d, %d, simtest.Mem(%d), simtest.User(%d)) // queue %d, gpus %d\n",
-			r.ID, r.Submit, r.Runtime, r.Estimate, r.Need[sim.Procs], r.Need[sim.Memory], r.User, r.Queue, r.Need[sim.GPUs])
-	}
-	return b.String()
+	return minimise(c, recs, func(try []sim.Record) bool { return mauiDiffers(mc, c, try, opt) })
 }
 
 // compareMaui fails t where the oracle and the engine disagree on oc under

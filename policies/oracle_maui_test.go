@@ -200,32 +200,13 @@ func oracleMaui(mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt sim
 		}
 		first, guessing = false, overrun
 		for _, j := range start {
-			if !fitsAll(j.Need, freeOf(c, running)) {
-				return nil, fmt.Errorf("oracle: maui starts job %d at %d, which does not fit", j.ID, now)
-			}
-			j.phase, j.start, j.state, j.resv = oRunning, now, sim.Finished, -1
-			run := j.Runtime
-			if !opt.AllowOverrun && run > j.Estimate {
-				run, j.state = j.Estimate, sim.Killed
-			}
-			j.end = now + run
-			running = append(running, j)
+			j.resv = -1
+		}
+		if running, err = startAll("maui", c, running, start, now, opt); err != nil {
+			return nil, err
 		}
 	}
-	lines := make([]string, len(jobs), len(jobs)+1)
-	var count [sim.Rejected + 1]int
-	for i, j := range jobs {
-		if j.phase != oDone {
-			return nil, fmt.Errorf("oracle: job %d never ran", j.ID)
-		}
-		status := j.state.String()
-		if j.state == sim.Rejected {
-			status += ":" + j.reason.String()
-		}
-		lines[i] = fmt.Sprintf("%d %d %d %d %d %s", j.ID, j.Submit, j.start, j.end, j.Need[sim.Procs], status)
-		count[j.state]++
-	}
-	return append(lines, summaryLine(passes, count[sim.Finished], count[sim.Killed], count[sim.Rejected], filled)), nil
+	return scheduleOf(jobs, passes, filled)
 }
 
 // rankMaui sorts waiting by Maui priority at now, highest first, ties by

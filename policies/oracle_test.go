@@ -256,19 +256,37 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 			return nil, fmt.Errorf("oracle: no discipline %q", cfg.disc)
 		}
 		first = false
-		for _, j := range start {
-			if !fitsAll(j.Need, freeOf(c, running)) {
-				return nil, fmt.Errorf("oracle: %v starts job %d at %d, which does not fit", policy, j.ID, now)
-			}
-			j.phase, j.start, j.state = oRunning, now, sim.Finished
-			run := j.Runtime
-			if !opt.AllowOverrun && run > j.Estimate {
-				run, j.state = j.Estimate, sim.Killed
-			}
-			j.end = now + run
-			running = append(running, j)
+		var err error
+		if running, err = startAll(fmt.Sprint(policy), c, running, start, now, opt); err != nil {
+			return nil, err
 		}
 	}
+	return scheduleOf(jobs, passes, filled)
+}
+
+// startAll starts jobs start at now beside running on machine c, each to
+// run its run time or, unless opt allows overruns, to be killed at its
+// estimate, and returns the running jobs. A job that does not fit is the
+// oracle's error; what names the discipline in the message.
+func startAll(what string, c sim.Resources, running, start []*oracleJob, now sim.Time, opt sim.Options) ([]*oracleJob, error) {
+	for _, j := range start {
+		if !fitsAll(j.Need, freeOf(c, running)) {
+			return nil, fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", what, j.ID, now)
+		}
+		j.phase, j.start, j.state = oRunning, now, sim.Finished
+		run := j.Runtime
+		if !opt.AllowOverrun && run > j.Estimate {
+			run, j.state = j.Estimate, sim.Killed
+		}
+		j.end = now + run
+		running = append(running, j)
+	}
+	return running, nil
+}
+
+// scheduleOf renders the oracle's schedule as engineSchedule does the
+// engine's: a line per job, then summaryLine. Every job must have ended.
+func scheduleOf(jobs []*oracleJob, passes, filled int) ([]string, error) {
 	lines := make([]string, len(jobs), len(jobs)+1)
 	var count [sim.Rejected + 1]int
 	for i, j := range jobs {
