@@ -100,6 +100,27 @@ func mismatch(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.O
 	return !slices.Equal(want, engineSummary(res))
 }
 
+// drawOracleCase draws seed's random case from rng: a machine of up to 32
+// processors, with memory when seed%3 is 1 and memory and GPUs when it is
+// 2; a mean gap between submits of 2, 10, 100 or 400 s by seed/3; and up
+// to size jobs of randomWorkload on it.
+func drawOracleCase(rng *rand.Rand, seed uint64, size int) (sim.Resources, int, []sim.Record) {
+	gaps := []int{2, 10, 100, 400}
+	c := simtest.Cluster(1+rng.Int64N(32), 0)
+	switch seed % 3 {
+	case 1:
+		c[sim.Memory] = 1 << 20
+	case 2:
+		c[sim.Memory], c[sim.GPUs] = 1<<20, 4
+	}
+	gap := gaps[int(seed/3)%len(gaps)]
+	recs := randomWorkload(rng, 1+rng.IntN(size), c, gap)
+	if c[sim.GPUs] > 0 {
+		withGPUs(rng, c, recs)
+	}
+	return c, gap, recs
+}
+
 // minimise drops jobs from recs while differs still holds, halves first,
 // then one job at a time, and renders what is left as simtest.J calls on
 // machine c.
@@ -234,22 +255,10 @@ func TestOracleRandom(t *testing.T) {
 	if longOracle() {
 		seeds, size = 600, 300
 	}
-	gaps := []int{2, 10, 100, 400}
 	jobs := 0
 	for seed := range uint64(seeds) {
 		rng := rand.New(rand.NewPCG(seed, 17))
-		c := simtest.Cluster(1+rng.Int64N(32), 0)
-		switch seed % 3 {
-		case 1:
-			c[sim.Memory] = 1 << 20
-		case 2:
-			c[sim.Memory], c[sim.GPUs] = 1<<20, 4
-		}
-		gap := gaps[int(seed/3)%len(gaps)]
-		recs := randomWorkload(rng, 1+rng.IntN(size), c, gap)
-		if c[sim.GPUs] > 0 {
-			withGPUs(rng, c, recs)
-		}
+		c, gap, recs := drawOracleCase(rng, seed, size)
 		jobs += compareOracle(t, oracleCase{fmt.Sprintf("seed %d (gap %d)", seed, gap), c, recs})
 		small := c
 		small[sim.Procs] = 1 + rng.Int64N(8)

@@ -137,22 +137,10 @@ func withQueues(seed uint64, recs []sim.Record) {
 // users; processors only, with memory, with memory and GPUs) and
 // tieWorkload's, given three users.
 func mauiRandomCases(seeds, size int) []oracleCase {
-	gaps := []int{2, 10, 100, 400}
 	var cases []oracleCase
 	for seed := range uint64(seeds) {
 		rng := rand.New(rand.NewPCG(seed, 29))
-		c := simtest.Cluster(1+rng.Int64N(32), 0)
-		switch seed % 3 {
-		case 1:
-			c[sim.Memory] = 1 << 20
-		case 2:
-			c[sim.Memory], c[sim.GPUs] = 1<<20, 4
-		}
-		gap := gaps[int(seed/3)%len(gaps)]
-		recs := randomWorkload(rng, 1+rng.IntN(size), c, gap)
-		if c[sim.GPUs] > 0 {
-			withGPUs(rng, c, recs)
-		}
+		c, gap, recs := drawOracleCase(rng, seed, size)
 		withQueues(seed, recs)
 		cases = append(cases, oracleCase{fmt.Sprintf("seed %d (gap %d)", seed, gap), c, recs})
 		small := c

@@ -17,7 +17,6 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/schedsweep/schedsweep/sim"
-	"github.com/schedsweep/schedsweep/sim/simtest"
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
@@ -73,22 +72,10 @@ func TestOracleMoreRandom(t *testing.T) {
 	if longOracle() {
 		seeds, size = 200, 200
 	}
-	gaps := []int{2, 10, 100, 400}
 	agreed, undecided, runs := 0, 0, 0
 	for seed := range uint64(seeds) {
 		rng := rand.New(rand.NewPCG(seed, 29))
-		c := simtest.Cluster(1+rng.Int64N(32), 0)
-		switch seed % 3 {
-		case 1:
-			c[sim.Memory] = 1 << 20
-		case 2:
-			c[sim.Memory], c[sim.GPUs] = 1<<20, 4
-		}
-		gap := gaps[int(seed/3)%len(gaps)]
-		recs := randomWorkload(rng, 1+rng.IntN(size), c, gap)
-		if c[sim.GPUs] > 0 {
-			withGPUs(rng, c, recs)
-		}
+		c, gap, recs := drawOracleCase(rng, seed, size)
 		small := c
 		small[sim.Procs] = 1 + rng.Int64N(8)
 		if small[sim.Memory] > 0 {
