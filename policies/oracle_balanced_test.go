@@ -33,19 +33,7 @@ import "github.com/schedsweep/schedsweep/sim"
 // oracleBalanced is one BB pass (IBB if improved; BB one backfill per pass
 // if once).
 func oracleBalanced(now sim.Time, c sim.Resources, waiting, running []*oracleJob, improved, once bool) []*oracleJob {
-	var held []runningJob
-	for _, j := range running {
-		held = append(held, runningJob{j.Need, j.start + j.Estimate})
-	}
-	free := freeOf(c, running)
-	var start []*oracleJob
-	i := 0
-	for ; i < len(waiting) && fitsAll(waiting[i].Need, free); i++ {
-		j := waiting[i]
-		free = free.Sub(j.Need)
-		start = append(start, j)
-		held = append(held, runningJob{j.Need, now + j.Estimate})
-	}
+	start, free, held, i := easyHead(now, c, waiting, running)
 	if i == len(waiting) {
 		return start
 	}

@@ -364,20 +364,26 @@ type runningJob struct {
 	end  sim.Time
 }
 
-func oracleEASY(now sim.Time, c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
-	var held []runningJob
+// easyHead begins an EASY pass: it starts waiting jobs in order while they
+// fit and returns them, what is left free, what the machine holds (the
+// running jobs and those started, to their estimated ends) and the index in
+// waiting of the head that does not fit, len(waiting) if every job fits.
+func easyHead(now sim.Time, c sim.Resources, waiting, running []*oracleJob) (start []*oracleJob, free sim.Resources, held []runningJob, i int) {
 	for _, j := range running {
 		held = append(held, runningJob{j.Need, j.start + j.Estimate})
 	}
-	free := freeOf(c, running)
-	var start []*oracleJob
-	i := 0
+	free = freeOf(c, running)
 	for ; i < len(waiting) && fitsAll(waiting[i].Need, free); i++ {
 		j := waiting[i]
 		free = free.Sub(j.Need)
 		start = append(start, j)
 		held = append(held, runningJob{j.Need, now + j.Estimate})
 	}
+	return start, free, held, i
+}
+
+func oracleEASY(now sim.Time, c sim.Resources, waiting, running []*oracleJob) []*oracleJob {
+	start, free, held, i := easyHead(now, c, waiting, running)
 	if i == len(waiting) {
 		return start
 	}
