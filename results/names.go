@@ -126,3 +126,7 @@ func PartKey(name string) (key string, ok bool) {
 func RunFile(dir string, axes []Param, key string) string {
 	return path.Join(dir, PartitionDir(axes), PartFile(key))
 }
+
+// RunDirs returns the folders that hold one file per run: JobsDir,
+// HeatmapDir and UtilizationDir.
+func RunDirs() []string { return []string{JobsDir, HeatmapDir, UtilizationDir} }

@@ -3,6 +3,7 @@ package results_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,6 +30,7 @@ func TestNames(t *testing.T) {
 		{results.RunFile(results.JobsDir, axes, "k1"), "jobs/workload=lublin%20256/policy=easy/load_factor=0.8/replicate=1/part-k1.parquet"},
 		{results.RunFile(results.HeatmapDir, axes, "k1"), "heatmap/workload=lublin%20256/policy=easy/load_factor=0.8/replicate=1/part-k1.parquet"},
 		{results.RunFile(results.UtilizationDir, axes, "k1"), "utilization/workload=lublin%20256/policy=easy/load_factor=0.8/replicate=1/part-k1.parquet"},
+		{strings.Join(results.RunDirs(), " "), "jobs heatmap utilization"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q; want %q", tc.got, tc.want)

@@ -80,11 +80,8 @@ type entry struct {
 }
 
 type output struct {
-	dir  string
-	jobs bool
-	// ours is whether the folder held a manifest when opened: schedsweep
-	// wrote its tables, and its journal covers their rows.
-	ours    bool
+	dir     string
+	jobs    bool
 	journal map[string]bool // keys of the runs the journal holds as complete
 }
 
@@ -125,7 +122,6 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o777); err != nil {
 		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
 	}
-	o.ours = ours
 	if opt.Force && ours {
 		if err := o.clear(); err != nil {
 			return nil, err
@@ -161,17 +157,11 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 // must not overwrite or mix its files into, even with --force (which
 // clears only what schedsweep wrote).
 func foreign(dir string) error {
-	var found []string
-	for _, table := range []string{results.RunsTable, results.UsersTable} {
-		files, err := results.TableFiles(dir, table)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return fmt.Errorf("output folder %s: %w", dir, err)
-		}
-		for _, f := range files {
-			found = append(found, filepath.Base(f))
-		}
+	found, err := tablesIn(dir)
+	if err != nil {
+		return err
 	}
-	for _, sub := range []string{results.JobsDir, results.HeatmapDir, results.UtilizationDir} {
+	for _, sub := range results.RunDirs() {
 		if _, err := os.Lstat(filepath.Join(dir, sub)); err == nil {
 			found = append(found, sub+"/")
 		}
@@ -188,19 +178,12 @@ func foreign(dir string) error {
 // called for a folder with a manifest: in a folder of the user's own, a
 // jobs/ or users.parquet is the user's.
 func (o *output) clear() error {
-	var paths []string
-	for _, table := range []string{results.RunsTable, results.UsersTable} {
-		files, err := results.TableFiles(o.dir, table)
-		if err != nil {
-			return fmt.Errorf("clearing %s: %w", o.dir, err)
-		}
-		paths = append(paths, files...)
+	names, err := tablesIn(o.dir)
+	if err != nil {
+		return err
 	}
-	for _, sub := range []string{results.JobsDir, results.HeatmapDir, results.UtilizationDir, stateDir} {
-		paths = append(paths, filepath.Join(o.dir, sub))
-	}
-	for _, p := range paths {
-		if err := os.RemoveAll(p); err != nil {
+	for _, name := range append(append(names, results.RunDirs()...), stateDir) {
+		if err := os.RemoveAll(filepath.Join(o.dir, name)); err != nil {
 			return fmt.Errorf("clearing %s: %w", o.dir, err)
 		}
 	}
@@ -212,22 +195,50 @@ func (o *output) clear() error {
 // runs an earlier process of another split wrote included (the journal is
 // shared), so tables of two splits would hold those runs twice for a
 // reader of runs*.parquet. A split is its number of shards, 1 for the whole
-// sweep. Only a folder with a manifest is judged: in a folder of the user's
-// own, a runs.parquet is the user's (as for clear).
+// sweep. Every table in the folder is a sweep's: openOutput refuses a
+// folder without a manifest that holds one (foreign).
+
+// tablesIn returns the names of the table files in dir, of the whole sweep
+// and of every shard (results.TableFiles): the runs tables, then the users
+// tables, each sorted. A folder that does not exist holds none.
+func tablesIn(dir string) ([]string, error) {
+	var names []string
+	for _, table := range []string{results.RunsTable, results.UsersTable} {
+		files, err := results.TableFiles(dir, table)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		for _, f := range files {
+			names = append(names, filepath.Base(f))
+		}
+	}
+	return names, nil
+}
+
+// splitOf returns the number of shards of the split a table file name
+// tablesIn gave belongs to, 1 for the whole sweep.
+func splitOf(name string) int {
+	if _, n, ok := results.TableShard(results.RunsTable, name); ok {
+		return n
+	}
+	_, n, _ := results.TableShard(results.UsersTable, name)
+	return n
+}
 
 // splits returns the table files of the folder by split (shards, 1 for the
 // whole sweep): the file names, runs table first, each sorted.
 func (o *output) splits() (map[int][]string, error) {
+	names, err := tablesIn(o.dir)
+	if err != nil {
+		return nil, err
+	}
 	found := map[int][]string{}
-	for _, table := range []string{results.RunsTable, results.UsersTable} {
-		files, err := results.TableFiles(o.dir, table)
-		if err != nil {
-			return nil, fmt.Errorf("output folder %s: %w", o.dir, err)
-		}
-		for _, f := range files {
-			_, n, _ := results.TableShard(table, filepath.Base(f))
-			found[n] = append(found[n], filepath.Base(f))
-		}
+	for _, name := range names {
+		n := splitOf(name)
+		found[n] = append(found[n], name)
 	}
 	return found, nil
 }
@@ -240,7 +251,7 @@ func (o *output) splits() (map[int][]string, error) {
 // split may run at once: none removes another's tables.
 func (o *output) checkSplit(shards int) error {
 	shards = max(shards, 1)
-	if !o.ours || shards == 1 {
+	if shards == 1 {
 		return nil
 	}
 	found, err := o.splits()
@@ -285,29 +296,23 @@ func (o *output) checkSplit(shards int) error {
 
 // removeOtherSplits removes the tables of every split of the sweep but the
 // whole: a sweep without shards calls it once it has written its own
-// tables, which hold every complete run and so supersede them. It leaves a
-// folder that was not ours when opened alone. It returns the names of the files it removed, sorted.
+// tables, which hold every complete run and so supersede them. It returns
+// the names of the files it removed, sorted.
 func (o *output) removeOtherSplits() ([]string, error) {
-	if !o.ours {
-		return nil, nil
-	}
-	found, err := o.splits()
+	names, err := tablesIn(o.dir)
 	if err != nil {
 		return nil, err
 	}
-	var removed []string
-	for n, files := range found {
-		if n == 1 {
+	var removed []string // in tablesIn's order: runs-… before users-…, each sorted
+	for _, name := range names {
+		if splitOf(name) == 1 {
 			continue
 		}
-		for _, f := range files {
-			if err := os.Remove(filepath.Join(o.dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return removed, fmt.Errorf("removing the tables the whole sweep's replace: %w", err)
-			}
-			removed = append(removed, f)
+		if err := os.Remove(filepath.Join(o.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, fmt.Errorf("removing the tables the whole sweep's replace: %w", err)
 		}
+		removed = append(removed, name)
 	}
-	slices.Sort(removed)
 	return removed, nil
 }
 
@@ -322,7 +327,7 @@ func (o *output) removeOtherSplits() ([]string, error) {
 // enough to raise its peak memory by 9 MiB.
 func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
 	var found []string
-	for _, sub := range []string{".", results.JobsDir, results.HeatmapDir, results.UtilizationDir, filepath.Join(stateDir, journalDir)} {
+	for _, sub := range append(results.RunDirs(), ".", filepath.Join(stateDir, journalDir)) {
 		root := filepath.Join(o.dir, sub)
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			switch {
