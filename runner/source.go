@@ -189,9 +189,9 @@ func policy(r *Run) (sim.Policy, error) {
 
 // simulate runs r to its result and says how long the simulation took:
 // from the start of sim.Run, which draws a model's jobs as it goes, to its
-// end. Reading a trace, which happens once per sweep in whichever run
-// needs it first, is not counted. Cancelling ctx ends the run within a few
-// thousand jobs.
+// end; building the policy and the job stream is not counted (Execute
+// reads every trace before the runs start: readTraces). Cancelling ctx
+// ends the run within a few thousand jobs.
 func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, time.Duration, error) {
 	src, size, err := s.source(r)
 	if err != nil {
