@@ -202,7 +202,7 @@ func oracleMaui(mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt sim
 		for _, j := range start {
 			j.resv = -1
 		}
-		if running, err = startAll("maui", c, running, start, now, opt); err != nil {
+		if err := startAll("maui", c, running, start, now, opt); err != nil {
 			return nil, err
 		}
 	}

@@ -256,8 +256,7 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 			return nil, fmt.Errorf("oracle: no discipline %q", cfg.disc)
 		}
 		first = false
-		var err error
-		if running, err = startAll(fmt.Sprint(policy), c, running, start, now, opt); err != nil {
+		if err := startAll(fmt.Sprint(policy), c, running, start, now, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -266,12 +265,14 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 
 // startAll starts jobs start at now beside running on machine c, each to
 // run its run time or, unless opt allows overruns, to be killed at its
-// estimate, and returns the running jobs. A job that does not fit is the
+// estimate. The jobs' phases say what runs: the caller keeps no list. A
+// job that does not fit, beside running and those started before it, is the
 // oracle's error; what names the discipline in the message.
-func startAll(what string, c sim.Resources, running, start []*oracleJob, now sim.Time, opt sim.Options) ([]*oracleJob, error) {
+func startAll(what string, c sim.Resources, running, start []*oracleJob, now sim.Time, opt sim.Options) error {
+	running = slices.Clip(running) // appended to below, not the caller's
 	for _, j := range start {
 		if !fitsAll(j.Need, freeOf(c, running)) {
-			return nil, fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", what, j.ID, now)
+			return fmt.Errorf("oracle: %s starts job %d at %d, which does not fit", what, j.ID, now)
 		}
 		j.phase, j.start, j.state = oRunning, now, sim.Finished
 		run := j.Runtime
@@ -281,7 +282,7 @@ func startAll(what string, c sim.Resources, running, start []*oracleJob, now sim
 		j.end = now + run
 		running = append(running, j)
 	}
-	return running, nil
+	return nil
 }
 
 // scheduleOf renders the oracle's schedule as engineSchedule does the
