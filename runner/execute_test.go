@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -471,6 +472,79 @@ func TestForceKeepsForeignFolder(t *testing.T) {
 // survived but whose jobs file did not, whole, is run again on --resume:
 // after a machine crash (not a killed process) a renamed file can be empty
 // or short. A missing file and a file cut short both count.
+// TestResumeRerunsDamagedRuns checks that --resume runs again a run whose
+// journal entry a crash left empty, and runs whose heatmap or utilization
+// file it cut short, and that the files end as an uninterrupted sweep's.
+func TestResumeRerunsDamagedRuns(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	e.Output.Heatmaps = true
+	execute(t, e, runs, Options{Workers: 2})
+	want := readTree(t, dir)
+	entries, err := filepath.Glob(filepath.Join(dir, stateDir, journalDir, "*"+journalExt))
+	if err != nil || len(entries) != len(runs) {
+		t.Fatalf("journal: %d entries (%v); want %d", len(entries), err, len(runs))
+	}
+	if err := os.WriteFile(entries[0], nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut := func(sub string, i int) {
+		t.Helper()
+		path := runFile(dir, sub, &runs[i])
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// entries are in key order, runs in grid order: pick runs whose entries
+	// are not the one emptied.
+	first := strings.TrimSuffix(filepath.Base(entries[0]), journalExt)
+	var others []int
+	for i := range runs {
+		if runs[i].Key != first {
+			others = append(others, i)
+		}
+	}
+	cut(results.HeatmapDir, others[0])
+	cut(results.UtilizationDir, others[1])
+	sum := execute(t, e, runs, Options{Workers: 2, Resume: true})
+	if sum.Simulated != 3 || sum.Skipped != len(runs)-3 {
+		t.Errorf("resume after damaging three runs: %+v; want those 3 simulated again", sum)
+	}
+	if got := readTree(t, dir); !maps.EqualFunc(got, want, bytes.Equal) {
+		t.Error("the resumed folder differs from the uninterrupted sweep's")
+	}
+}
+
+// readTree returns the bytes of every file under dir that two sweeps of one
+// experiment write alike: all but the runs table (wall_seconds) and the
+// journal (which holds the runs table's rows).
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.IsDir() && rel == stateDir:
+			return filepath.SkipDir
+		case d.IsDir() || strings.HasPrefix(rel, results.RunsTable):
+			return nil
+		}
+		files[rel], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 func TestResumeRerunsCutJobsFiles(t *testing.T) {
 	dir := t.TempDir()
 	e, runs := sweepExperiment(t, dir)

@@ -31,8 +31,9 @@ import (
 //	.schedsweep/manifest.json          which experiment the folder belongs to
 //	.schedsweep/runs/KEY.gob           a finished run's table rows, the journal
 //
-// A run is complete when its journal entry exists; the entry is written
-// after the run's jobs file, each to a temporary name and renamed. Entries
+// A run is complete when its journal entry exists, decodes, and every file
+// it names looks whole (wholeParquet); the entry is written after the run's
+// files, each to a temporary name and renamed. Entries
 // are gob-encoded: reading them back is the serial end of every sweep, and
 // JSON took most of it.
 const (
@@ -72,11 +73,14 @@ func (m manifest) conflict(e *spec.Experiment, dir string) error {
 }
 
 // entry is a finished run as the journal keeps it (gob-encoded): its rows
-// of the runs and users tables, and its jobs file relative to the folder.
+// of the runs and users tables, and the files it wrote.
 type entry struct {
-	Row      results.RunRow
-	Users    []results.UserRow
-	JobsFile string
+	Row   results.RunRow
+	Users []results.UserRow
+	// The run's files, relative to the results folder; "" for those the
+	// sweep does not write. On resume the run counts as complete only if
+	// each looks whole (wholeParquet).
+	JobsFile, HeatmapFile, UtilizationFile string
 }
 
 type output struct {
@@ -403,6 +407,16 @@ func wholeParquet(path string) bool {
 	return string(head[:]) == "PAR1" && string(tail[:]) == "PAR1"
 }
 
+// whole reports whether every file en names looks whole.
+func (o *output) whole(en *entry) bool {
+	for _, f := range []string{en.JobsFile, en.HeatmapFile, en.UtilizationFile} {
+		if f != "" && !wholeParquet(filepath.Join(o.dir, f)) {
+			return false
+		}
+	}
+	return true
+}
+
 func (o *output) loadJournal() error {
 	paths, err := filepath.Glob(filepath.Join(o.dir, stateDir, journalDir, "*"+journalExt))
 	if err != nil {
@@ -415,10 +429,13 @@ func (o *output) loadJournal() error {
 		}
 		en, err := decodeEntry(data)
 		if err != nil {
-			return fmt.Errorf("journal entry %s is damaged (%v); remove it to run that run again", p, err)
+			// Cut short or emptied, as a machine crash can leave a file
+			// renamed into place without its data: the run is not
+			// complete, and running it again writes the entry anew.
+			continue
 		}
-		if o.jobs && en.JobsFile != "" && !wholeParquet(filepath.Join(o.dir, en.JobsFile)) {
-			continue // its jobs file is gone or cut short: run it again
+		if !o.whole(en) {
+			continue // one of its files is gone or cut short: run it again
 		}
 		o.journal[strings.TrimSuffix(filepath.Base(p), journalExt)] = true
 	}
@@ -428,9 +445,9 @@ func (o *output) loadJournal() error {
 // finish turns a simulated run into its journal entry: its rows of the
 // runs and users tables, with the EET metric, and its files: the jobs table,
 // the violated-EET heatmap and the utilization series, which it writes.
-// Workers call it; it touches only files of this run. The jobs file is
-// written last: its presence is what marks the run's files complete on
-// resume.
+// Workers call it; it touches only files of this run. The journal entry,
+// written after all of them, is what marks the run complete on resume, and
+// then only while every file it names looks whole.
 func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.Duration, meta results.Metadata) (*entry, error) {
 	eet, err := results.ComputeEET(res, eetRule(e.Output.EETCapacity))
 	if err != nil {
@@ -440,13 +457,17 @@ func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.D
 	en := &entry{Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
 	if e.Output.Heatmaps {
 		cells := results.Violations(res, eet, heatmapBucket)
-		if err := results.WriteHeatmap(runFile(o.dir, results.HeatmapDir, r), r.Key, heatmapBucket, cells, meta); err != nil {
+		path := runFile(o.dir, results.HeatmapDir, r)
+		if err := results.WriteHeatmap(path, r.Key, heatmapBucket, cells, meta); err != nil {
 			return nil, err
 		}
+		en.HeatmapFile, _ = filepath.Rel(o.dir, path)
 		pts := results.Utilization(res, heatmapBucket)
-		if err := results.WriteUtilization(runFile(o.dir, results.UtilizationDir, r), r.Key, heatmapBucket, pts, meta); err != nil {
+		path = runFile(o.dir, results.UtilizationDir, r)
+		if err := results.WriteUtilization(path, r.Key, heatmapBucket, pts, meta); err != nil {
 			return nil, err
 		}
+		en.UtilizationFile, _ = filepath.Rel(o.dir, path)
 	}
 	if o.jobs {
 		path := JobsPath(o.dir, r)
