@@ -379,23 +379,30 @@ func (f *Fairshare) Usage(user int32, now sim.Time) float64 {
 	if !ok {
 		return 0
 	}
-	return f.decayed(u, now)
+	return f.decayed(u, now, f.epochDecay(now))
 }
 
 // TotalUsage returns the sum of every user's Usage at now, O(users).
 func (f *Fairshare) TotalUsage(now sim.Time) float64 {
 	total := 0.0
+	scale := f.epochDecay(now)
 	for i := range f.users {
-		total += f.decayed(&f.users[i], now)
+		total += f.decayed(&f.users[i], now, scale)
 	}
 	return total
 }
 
-// decayed returns u's decayed usage at now.
-func (f *Fairshare) decayed(u *fsUser, now sim.Time) float64 {
+// epochDecay returns 2^(−(now−epoch)/H), which decayed scales every user's
+// charge by: the same for all of them at one time.
+func (f *Fairshare) epochDecay(now sim.Time) float64 {
+	return math.Exp2(-float64(now-f.epoch) / float64(f.halfLife))
+}
+
+// decayed returns u's decayed usage at now; scale is epochDecay(now).
+func (f *Fairshare) decayed(u *fsUser, now sim.Time, scale float64) float64 {
 	// charge(u, now)/2^((now−epoch)/H), rearranged so that a time far
 	// past the epoch underflows to 0 rather than overflowing.
-	usage := u.charged * math.Exp2(-float64(now-f.epoch)/float64(f.halfLife))
+	usage := u.charged * scale
 	if u.rate != 0 {
 		usage += float64(u.rate * f.k * -math.Expm1(-float64(now-u.last)*f.perSec))
 	}

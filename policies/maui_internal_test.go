@@ -2,6 +2,8 @@ package policies
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -111,5 +113,39 @@ func TestMauiStaticOrder(t *testing.T) {
 	}
 	if st.Compare(a, tie) >= 0 {
 		t.Errorf("Compare of equal priorities: want arrival order")
+	}
+}
+
+// TestSortKeyed checks sortKeyed against slices.SortFunc on lists sorted,
+// nearly sorted, reversed and shuffled, with ties: the insertion sort, its
+// hand-over and the fallback must all give the one order.
+func TestSortKeyed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 400 {
+		n := rng.IntN(200)
+		k := make([]keyedJob, n)
+		for i := range k {
+			k[i] = keyedJob{key: float64(rng.IntN(max(n/4, 1))), seq: i}
+		}
+		slices.SortFunc(k, compareKeyed)
+		switch trial % 4 {
+		case 1: // a few swaps
+			for range rng.IntN(5) {
+				if n > 1 {
+					i, j := rng.IntN(n), rng.IntN(n)
+					k[i], k[j] = k[j], k[i]
+				}
+			}
+		case 2:
+			slices.Reverse(k)
+		case 3:
+			rng.Shuffle(n, func(i, j int) { k[i], k[j] = k[j], k[i] })
+		}
+		want := slices.Clone(k)
+		slices.SortFunc(want, compareKeyed)
+		sortKeyed(k)
+		if !slices.Equal(k, want) {
+			t.Fatalf("trial %d (n %d): sortKeyed gave %v; want %v", trial, n, k, want)
+		}
 	}
 }

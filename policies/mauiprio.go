@@ -73,10 +73,17 @@ type mauiOrder struct {
 	fs    *Fairshare        // nil unless w.Fairshare != 0
 	bases []float64         // base by Job.Seq, from Submitted
 	keyed []keyedJob        // scratch for Sort
+	// shares caches, within one Sort, each user's fairshare factor: the
+	// same for all of a user's jobs at one time, and two exponentials
+	// to compute. It is nil outside Sort; sharesMap is its storage.
+	shares, sharesMap map[int32]float64
+	pass              int   // Sort's count
+	stamp             []int // by Job.Seq: pass it was last seen waiting
 }
 
 type keyedJob struct {
 	key float64
+	seq int // j.Seq, kept beside the key so that ties need not follow j
 	j   *sim.Job
 }
 
@@ -94,6 +101,7 @@ func newMauiOrder(w MauiWeights, qos map[int32]float64, fs FairshareConfig) (Ord
 			return nil, nil, err
 		}
 		o.fs = f
+		o.sharesMap = make(map[int32]float64)
 	}
 	switch {
 	case w.static() && w.Procs == 0 && (w.QoS == 0 || len(qos) == 0) && w.QueueTime >= 0:
@@ -134,7 +142,19 @@ func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
 
 // fairshare returns user's target share minus their share of the total
 // usage, in percentage points; with no usage at all, the target share.
+// Within one Sort (o.shares non-nil) each user's is computed once.
 func (o *mauiOrder) fairshare(now sim.Time, user int32, total float64) float64 {
+	if f, ok := o.shares[user]; ok {
+		return f
+	}
+	f := o.userFairshare(now, user, total)
+	if o.shares != nil {
+		o.shares[user] = f
+	}
+	return f
+}
+
+func (o *mauiOrder) userFairshare(now sim.Time, user int32, total float64) float64 {
 	used := 0.0
 	if total > 0 {
 		used = o.fs.Usage(user, now) / total
@@ -147,14 +167,29 @@ func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
 	total := 0.0
 	if o.fs != nil {
 		total = o.fs.TotalUsage(now)
+		o.shares = o.sharesMap
+		defer func() { clear(o.shares); o.shares = nil }()
 	}
-	o.keyed = o.keyed[:0]
+	// Start from the last pass's ranking, the jobs still waiting in it,
+	// then the new ones: keys move little between passes.
+	o.pass++
 	for _, j := range q {
-		o.keyed = append(o.keyed, keyedJob{o.key(now, j, o.cachedBase(j), total), j})
+		o.stamp[j.Seq] = o.pass
 	}
-	slices.SortFunc(o.keyed, func(a, b keyedJob) int {
-		return cmp.Or(cmp.Compare(b.key, a.key), cmp.Compare(a.j.Seq, b.j.Seq))
-	})
+	next := o.keyed[:0]
+	for _, k := range o.keyed {
+		if o.stamp[k.seq] == o.pass {
+			next = append(next, keyedJob{o.key(now, k.j, o.cachedBase(k.j), total), k.seq, k.j})
+			o.stamp[k.seq] = o.pass - 1 // placed
+		}
+	}
+	for _, j := range q {
+		if o.stamp[j.Seq] == o.pass {
+			next = append(next, keyedJob{o.key(now, j, o.cachedBase(j), total), j.Seq, j})
+		}
+	}
+	o.keyed = next
+	sortKeyed(o.keyed)
 	for i := range o.keyed {
 		q[i] = o.keyed[i].j
 	}
@@ -167,6 +202,9 @@ func (o *mauiOrder) Submitted(now sim.Time, j *sim.Job) {
 		o.bases = append(o.bases, 0)
 	}
 	o.bases[j.Seq] = o.base(j)
+	for len(o.stamp) <= j.Seq {
+		o.stamp = append(o.stamp, 0)
+	}
 	if o.fs != nil {
 		o.fs.Submitted(now, j)
 	}
@@ -199,3 +237,35 @@ func (o mauiStatic) Compare(a, b *sim.Job) int {
 
 // Sort orders q by Compare.
 func (o mauiStatic) Sort(_ sim.Time, q []*sim.Job) { slices.SortFunc(q, o.Compare) }
+
+// compareKeyed orders keyed jobs by key, highest first, then by arrival.
+func compareKeyed(a, b keyedJob) int {
+	// Not cmp.Or, which would compare the arrivals of every pair.
+	if c := cmp.Compare(b.key, a.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
+}
+
+// sortKeyed sorts k by compareKeyed. Sort hands it the last pass's ranking
+// with the new jobs at the end, and keys move little between passes, so k
+// is mostly sorted already: an insertion sort puts it right, handing over
+// to slices.SortFunc once it has moved more than four places per job.
+// (key, seq) is a total order, so the result is the same either way. On
+// METACENTRUM-2009-2 with xfactor_weight=100 and reservation_depth=5 this
+// took the simulation from 1.6 s to 0.4 s (BenchmarkSimulate).
+func sortKeyed(k []keyedJob) {
+	budget := 4 * len(k)
+	for i := 1; i < len(k); i++ {
+		x, j := k[i], i
+		for j > 0 && compareKeyed(x, k[j-1]) < 0 {
+			k[j] = k[j-1]
+			j--
+		}
+		k[j] = x
+		if budget -= i - j; budget < 0 {
+			slices.SortFunc(k, compareKeyed)
+			return
+		}
+	}
+}

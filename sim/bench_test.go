@@ -69,7 +69,8 @@ type benchPolicy struct {
 }
 
 // benchPolicies are the policies measured: every registered one with its
-// defaults, and the three disciplines with fairshare priorities.
+// defaults, the three disciplines with fairshare priorities, and Maui with
+// fairshare and expansion-factor weights.
 func benchPolicies() []benchPolicy {
 	var ps []benchPolicy
 	for _, e := range policies.Entries() {
@@ -77,7 +78,10 @@ func benchPolicies() []benchPolicy {
 	}
 	fs := []string{"order=fairshare"}
 	return append(ps, benchPolicy{"fairshare-fifo", "fcfs", fs},
-		benchPolicy{"fairshare-easy", "easy", fs}, benchPolicy{"fairshare-conservative", "conservative", fs})
+		benchPolicy{"fairshare-easy", "easy", fs}, benchPolicy{"fairshare-conservative", "conservative", fs},
+		// Maui with the weights that re-rank jobs at every pass.
+		benchPolicy{"maui-fairshare", "maui", []string{"fairshare_weight=10"}},
+		benchPolicy{"maui-xfactor-depth5", "maui", []string{"xfactor_weight=100", "reservation_depth=5"}})
 }
 
 // BenchmarkSimulate runs each policy over each full trace held in memory,
