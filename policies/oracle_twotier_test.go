@@ -295,7 +295,9 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 		st.live = slices.DeleteFunc(st.live, func(j *ttJob) bool { return j.phase == oDone })
 		if changed && slices.ContainsFunc(st.live, func(j *ttJob) bool { return j.phase == oWaiting || j.tier == ttBg }) {
 			st.passes++
-			st.pass()
+			if err := st.pass(); err != nil {
+				return nil, err
+			}
 		}
 		for _, j := range st.live {
 			if j.phase != oRunning {
@@ -597,7 +599,8 @@ func (st *ttState) dispatch(j *ttJob, t int, avoid []int) []int {
 }
 
 // reserve returns the head's shadow time and extra foreground VMs, and the
-// processors a job using the extra VMs must avoid.
+// processors a job using the extra VMs must avoid; a shadow time of -1 if
+// the head never fits.
 func (st *ttState) reserve(head *ttJob) (sim.Time, int, []int) {
 	fg, _ := st.board()
 	idle := st.idleFg()
@@ -632,11 +635,11 @@ func (st *ttState) reserve(head *ttJob) (sim.Time, int, []int) {
 			return t, avail - head.need(), nil
 		}
 	}
-	panic("oracle: the two-tier head never fits") // admitted jobs fit the machine
+	return -1, 0, nil // admitted jobs fit the machine: pass reports it
 }
 
 // pass is one scheduling pass: steps 1, 2 and 3.
-func (st *ttState) pass() {
+func (st *ttState) pass() error {
 	var waiting, u []*ttJob // by arrival
 	for _, j := range st.live {
 		if j.phase == oWaiting {
@@ -658,6 +661,9 @@ func (st *ttState) pass() {
 	if i < len(u) {
 		head = u[i]
 		shadow, extra, avoid := st.reserve(head)
+		if shadow < 0 {
+			return fmt.Errorf("oracle: head %d never fits at %d", head.ID, st.now)
+		}
 		for _, j := range u[i+1:] {
 			m, ok := st.move(j)
 			if !ok || j.need() > st.idleFg() {
@@ -692,6 +698,7 @@ func (st *ttState) pass() {
 			st.place(j, tier.Start, ttBg, procs)
 		}
 	}
+	return nil
 }
 
 // renderEvents renders events as lines, "t=T job ID what". Within one
