@@ -87,6 +87,22 @@ package policies_test
 //     process as no neighbour (usage 0), since it leaves that VM.
 //   - The processors of a placement are compared as a set: the order in
 //     which the engine lists them means nothing.
+//
+// Arithmetic: times are whole seconds and progress integers, so schedules
+// are compared exactly. The only floating point is a process's speed (1 −
+// loss, α × min(u, idle), α × min(1, idle / u)) and the draws; the oracle
+// writes each as the same IEEE operations on the same operands as the
+// documented formula, and RateOf's rounding down then makes the rates
+// integers. Rates are compared exactly too; on an architecture where Go
+// fuses a multiply-add (arm64, ppc64le, s390x) both sides would have to be
+// fused alike, which nothing guarantees, and a one-millionth difference
+// there would show as a rate mismatch, not as a wrong policy.
+//
+// REASY's count of extra VMs for a head pinned in the background adds no
+// check of its own: a job using them must avoid the head's processors, and
+// the idle VMs off them are never more than that count, so Dispatch (or a
+// swap onto the job's own idle processors) is the tighter bound. Counting
+// the head's own idle VMs as extra cannot change a schedule.
 
 import (
 	"cmp"
