@@ -47,12 +47,12 @@ package policies_test
 //     and α are drawn per admitted job, in arrival order, from a PCG
 //     stream seeded with the run's seed: loss uniform, then α uniform for
 //     one process or normal (drawn again while outside its range) for
-//     several. The oracle draws them itself (see ttDraw).
+//     several. The oracle draws them itself (ttState.draw).
 //
 // Policy semantics (oracle_twotier_policy_test.go; twotier.go's doc
-// comment; Algorithms 1–3): steps 1
-// (FCFS of the merged list into the foreground), 2 (EASY reservation for
-// the head, backfill), 3 (SJF of the waiting jobs into the background),
+// comment; Algorithms 1–3): steps 1 (FCFS of the merged list into the
+// foreground), 2 (EASY reservation for the head, backfill), 3 (SJF of the
+// waiting jobs into the background),
 // Deploy (swap if every foreground VM of the job's processors is idle,
 // else KEASY restarts, MEASY migrates, REASY leaves it), Dispatch (idle VMs
 // whose processor's other VM uses the least CPU, ties by the highest
