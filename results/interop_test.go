@@ -18,8 +18,8 @@ import (
 const interopDirEnv = "SCHEDSWEEP_INTEROP_DIR"
 
 // TestInteropFixture writes the results of a small sweep, laid out as the
-// runner lays them out, for .ci/interop/check.mjs to read with DuckDB and
-// hyparquet:
+// runner lays them out, for .ci/interop/check.mjs to read with DuckDB,
+// hyparquet and Polars:
 //
 //	SCHEDSWEEP_INTEROP_DIR=/tmp/fx go test -run TestInteropFixture ./results
 //	node .ci/interop/check.mjs /tmp/fx --runs 18 --users 1800 --jobs 18000 --partition policy=easy

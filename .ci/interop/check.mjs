@@ -1,6 +1,7 @@
-// check.mjs reads a schedsweep results folder with two independent Parquet
-// readers, DuckDB and hyparquet, and fails on anything a user loading the
-// results would trip over.
+// check.mjs reads a schedsweep results folder with three independent Parquet
+// readers, DuckDB, hyparquet and Polars (nodejs-polars, the Node binding of
+// the Rust engine Python's Polars runs on), and fails on anything a user
+// loading the results would trip over.
 //
 //   node check.mjs DIR [--runs N] [--users N] [--jobs N]
 //                      [--partition KEY=VALUE [--partition-jobs N]]
@@ -12,8 +13,11 @@
 // equal DuckDB's avg and quantile_disc over each run's jobs. --partition
 // (default policy=easy) picks one Hive partition; its job count must equal
 // the jobs of the runs it holds, and those runs must be the ones
-// runs.parquet gives that parameter value. Both readers check every
-// column's name, DuckDB its type too, and both the key-value metadata.
+// runs.parquet gives that parameter value. Every reader checks every
+// column's name, DuckDB and Polars its type too, DuckDB and hyparquet the
+// key-value metadata; Polars reads the jobs folder as the README's snippet
+// does (a glob with Hive partitioning) and must count what DuckDB counts,
+// in all and in the partition.
 //
 // Install the pinned readers beside this file first: npm install.
 //
@@ -22,6 +26,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
+import pl from 'nodejs-polars'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 
@@ -90,6 +95,10 @@ const usersColumns = {
   mean_wait: 'DOUBLE', mean_response: 'DOUBLE', mean_bounded_slowdown: 'DOUBLE',
   eet_violated: 'BIGINT', veet_share: 'DOUBLE', weighted_tardiness: 'BIGINT', recent_accuracy: 'DOUBLE',
 }
+// polarsTypes maps DuckDB's column types to the Polars types the same
+// columns must load as.
+const polarsTypes = { BIGINT: 'Int64', DOUBLE: 'Float64', VARCHAR: 'String', BOOLEAN: 'Bool' }
+
 const metadataKeys = ['schedsweep.tool_version', 'schedsweep.experiment_file', 'schedsweep.experiment_hash']
 
 const runsPath = join(opt.dir, 'runs.parquet')
@@ -108,8 +117,9 @@ const partFiles = jobFiles.filter(f => relative(jobsDir, f).split(sep).includes(
 if (partFiles.length === 0) fail(`no jobs file under a ${partKey}=${hiveEscape(partValue)} directory`)
 
 try {
-  await checkDuckDB()
+  const counts = await checkDuckDB()
   await checkHyparquet()
+  checkPolars(counts)
 } catch (err) {
   fail(`reading ${opt.dir} failed: ${err.message ?? err}`)
 }
@@ -194,6 +204,44 @@ async function checkDuckDB() {
     `${partJobs} jobs in partition ${opt.partition}`)
   con.closeSync()
   db.closeSync()
+  return { nRuns, nUsers, nJobs, partJobs }
+}
+
+// checkPolars reads the folder as results/README.md's Polars snippet does
+// and compares its counts with DuckDB's.
+function checkPolars(duck) {
+  const check = (what, df, want) => {
+    const schema = df.schema
+    for (const [col, type] of Object.entries(want)) {
+      const got = schema[col]
+      if (got === undefined) fail(`polars: ${what} has no column ${col}`)
+      else expectEqual(`polars: ${what} column ${col} type`, String(got.variant ?? got), polarsTypes[type])
+    }
+  }
+  const runs = pl.readParquet(runsPath)
+  check('runs.parquet', runs, runsColumns)
+  expectEqual('polars: runs.parquet rows', BigInt(runs.height), duck.nRuns)
+  const users = pl.readParquet(usersPath)
+  check('users.parquet', users, usersColumns)
+  expectEqual('polars: users.parquet rows', BigInt(users.height), duck.nUsers)
+
+  const jobs = pl.scanParquet(join(jobsDir, '**', '*.parquet'), { hivePartitioning: true })
+  const all = jobs.collectSync()
+  check('jobs', all, jobsColumns)
+  expectEqual('polars: jobs rows', BigInt(all.height), duck.nJobs)
+  const partType = all.schema[partKey]
+  if (partType === undefined) {
+    fail(`polars: jobs has no Hive partition column ${partKey}`)
+    return
+  }
+  // A numeric partition value compares as a number: Polars types
+  // load_factor=1 as the float 1.
+  const numeric = /^(Int|UInt|Float)/.test(String(partType.variant ?? partType))
+  const value = numeric ? pl.lit(Number(partValue)) : pl.lit(partValue)
+  const part = jobs.filter(pl.col(partKey).eq(value)).collectSync()
+  expectEqual(`polars: jobs in partition ${opt.partition}`, BigInt(part.height), duck.partJobs)
+  console.log(`polars: ${runs.height} runs, ${users.height} user rows, ${all.height} jobs; ` +
+    `${part.height} jobs in partition ${opt.partition}`)
 }
 
 async function checkHyparquet() {
