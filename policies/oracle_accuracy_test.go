@@ -34,7 +34,8 @@ package policies_test
 //   - The priority is the class of the mean by Table 1: 1 for [0, 0.2),
 //     2 for [0.2, 0.4), 3 for [0.4, 0.6), 4 for [0.6, 0.8), 5 for
 //     [0.8, 1]. The oracle computes the mean exactly (math/big), so a mean
-//     on a boundary falls in the class above it, as the intervals say.
+//     on a boundary falls in the class above it, as the intervals say
+//     (accuracy.go, psp.MeanClass).
 //   - A user none of whose jobs has ended has new_user_priority (5 by
 //     default), whatever they have submitted or started (accuracy.go,
 //     registry). Users are SWF user numbers; -1 is one user like any
@@ -52,12 +53,19 @@ package policies_test
 //     takes sim.Run's completion order (by start), which is what
 //     accuracy.go sees through Finished. It keeps, for each job, how many
 //     jobs started before it (oracleJob.nth).
-//   - accuracy.go's comment says "a mean mathematically on a class
-//     boundary may round to either side of it". The paper's Table 1 is
-//     exact, and with integer times boundary means are common (0.2, 0, 1
-//     average to 0.4). The oracle takes Table 1 at its word; a run whose
-//     order hangs on a boundary mean is, for now, undecided (see
-//     errOracleTie).
+//   - The paper recomputes priorities at each submission and
+//     periodically too; accuracy.go says those change nothing, and the
+//     oracle's recomputing at every pass is the same.
+//   - The order in which one pass starts its jobs (which decides the
+//     order of their ends at one instant) is queue order in every
+//     discipline, as the oracle's disciplines start them: list.go's and
+//     easy.go's comments say so ("jobs start in queue order");
+//     conservative.go's does not, and its Schedule starts them so.
+//   - accuracy.go's comment used to say "a mean mathematically on a
+//     class boundary may round to either side of it", and the engine put
+//     (0.2 + 0 + 1)/3 in class 2. The paper's Table 1 is exact, and with
+//     integer times boundary means are common; the oracle takes Table 1
+//     at its word, and so does the engine now. No run is undecided.
 
 import (
 	"cmp"
@@ -75,14 +83,6 @@ import (
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
-// accPriority is a user's PSP priority at a pass: lo and hi are equal
-// unless the user's mean accuracy lies exactly on a class boundary, when
-// hi is its class by Table 1 and lo the class below.
-type accPriority struct {
-	lo, hi      int
-	first, last int // positions in the arrival-ordered queue of the user's first and last waiting job
-}
-
 // jobAccuracy is an ended job's accuracy, exactly: the seconds it ran over
 // the seconds it asked for, 1 if it ran as long as it asked or longer.
 func jobAccuracy(j *oracleJob) *big.Rat {
@@ -93,10 +93,10 @@ func jobAccuracy(j *oracleJob) *big.Rat {
 	return big.NewRat(int64(run), int64(j.Estimate))
 }
 
-// accuracy puts waiting, in arrival order, into PSP order at now: by the
+// accuracy puts waiting, in arrival order, into PSP order: by the
 // priority of each job's user, highest first, then arrival. Each user's
 // priority is recomputed from every job of arrived that has ended.
-func (cfg *oracleConfig) accuracy(now sim.Time, waiting, arrived []*oracleJob) error {
+func (cfg *oracleConfig) accuracy(waiting, arrived []*oracleJob) {
 	var ended []*oracleJob
 	for _, j := range arrived {
 		if j.phase == oDone && j.start >= 0 {
@@ -104,14 +104,12 @@ func (cfg *oracleConfig) accuracy(now sim.Time, waiting, arrived []*oracleJob) e
 		}
 	}
 	slices.SortFunc(ended, func(a, b *oracleJob) int { return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.nth, b.nth)) })
-	prio := map[int32]*accPriority{}
-	for i, j := range waiting {
-		if p := prio[j.User]; p != nil {
-			p.last = i
+	prio := map[int32]int{}
+	for _, j := range waiting {
+		if _, ok := prio[j.User]; ok {
 			continue
 		}
-		p := &accPriority{lo: cfg.newUser, hi: cfg.newUser, first: i, last: i}
-		prio[j.User] = p
+		prio[j.User] = cfg.newUser
 		var mine []*oracleJob
 		for _, e := range ended {
 			if e.User == j.User {
@@ -130,25 +128,9 @@ func (cfg *oracleConfig) accuracy(now sim.Time, waiting, arrived []*oracleJob) e
 		// whole part of 5·mean, at most 4.
 		five := new(big.Rat).Mul(sum, big.NewRat(5, int64(len(mine))))
 		whole := new(big.Int).Quo(five.Num(), five.Denom()).Int64()
-		p.lo = min(int(whole)+1, 5)
-		p.hi = p.lo
-		if five.IsInt() && whole >= 1 && whole <= 4 {
-			p.lo = p.hi - 1
-		}
+		prio[j.User] = min(int(whole)+1, 5)
 	}
-	// A job a of user u before a job b of user v keeps its place if u's
-	// priority is at least v's and loses it if v's is higher: the order
-	// is the oracle's to say only if one of those is certain.
-	for u, p := range prio {
-		for v, q := range prio {
-			if u != v && p.first < q.last && p.hi >= q.lo && q.hi > p.lo {
-				return fmt.Errorf("oracle at %d: users %d (%d..%d) and %d (%d..%d) hang on a mean on a class boundary: %w",
-					now, u, p.lo, p.hi, v, q.lo, q.hi, errOracleTie)
-			}
-		}
-	}
-	slices.SortStableFunc(waiting, func(a, b *oracleJob) int { return cmp.Compare(prio[b.User].hi, prio[a.User].hi) })
-	return nil
+	slices.SortStableFunc(waiting, func(a, b *oracleJob) int { return cmp.Compare(prio[b.User], prio[a.User]) })
 }
 
 // accuracyPolicies are the registered policies in accuracy order: psp
@@ -167,8 +149,9 @@ var accuracyPolicies = []oraclePolicy{
 // accuracyTally counts what the accuracy comparisons did.
 type accuracyTally struct {
 	agreed, undecided, runs int
-	// reordered counts the workloads on which psp's schedule is not
-	// EASY's (both by the oracle): the order played a part.
+	// reordered counts the workloads on which psp's schedule, with its
+	// defaults or the second entry's knobs, is not EASY's (all by the
+	// oracle): the order played a part.
 	reordered, workloads int
 }
 
@@ -179,18 +162,24 @@ func (a *accuracyTally) compare(t *testing.T, oc oracleCase, pols []oraclePolicy
 	for _, p := range pols {
 		a.runs += len(opts(p))
 	}
-	psp, err1 := oracle(oraclePolicy{entry: "psp"}, oc.c, oc.recs, sim.Options{})
-	easy, err2 := oracle(oraclePolicy{entry: "easy"}, oc.c, oc.recs, sim.Options{})
-	if err1 == nil && err2 == nil && !slices.Equal(psp, easy) {
-		a.reordered++
+	easy, err := oracle(oraclePolicy{entry: "easy"}, oc.c, oc.recs, sim.Options{})
+	for _, p := range accuracyPolicies[:2] {
+		psp, err1 := oracle(p, oc.c, oc.recs, sim.Options{})
+		if err == nil && err1 == nil && !slices.Equal(psp, easy) {
+			a.reordered++
+			break
+		}
 	}
 	a.workloads++
 }
 
 func (a *accuracyTally) log(t *testing.T) {
 	t.Helper()
-	t.Logf("%d job schedules agreed; %d of %d runs undecided; psp differs from easy on %d of %d workloads",
-		a.agreed, a.undecided, a.runs, a.reordered, a.workloads)
+	t.Logf("%d job schedules agreed in %d runs; psp differs from easy on %d of %d workloads",
+		a.agreed, a.runs, a.reordered, a.workloads)
+	if a.undecided > 0 {
+		t.Errorf("%d of %d runs undecided; the accuracy order has no near-ties", a.undecided, a.runs)
+	}
 }
 
 // withUnknownUser renames user 0 to -1, SWF's unknown user.
@@ -208,7 +197,7 @@ func withUnknownUser(recs []sim.Record) {
 // zero-length jobs, zero and missing estimates, kills, overruns and
 // rejections, and means on class boundaries.
 func TestOracleAccuracyRandom(t *testing.T) {
-	seeds, size := 60, 50
+	seeds, size := 40, 50
 	if longOracle() {
 		seeds, size = 300, 200
 	}
@@ -289,11 +278,10 @@ func TestOracleAccuracyTraces(t *testing.T) {
 	traces := []struct {
 		file        string
 		c           sim.Resources
-		short, long int  // jobs compared by default and in the long mode
-		reorders    bool // psp's schedule must not be EASY's
+		short, long int // jobs compared by default and in the long mode
 	}{
-		{"KTH-SP2-1996-2.1-cln.swf.gz", sim.Resources{100}, 500, 5000, true},
-		{"METACENTRUM-2009-2.swf.gz", sim.Resources{100}, 300, 3000, false},
+		{"KTH-SP2-1996-2.1-cln.swf.gz", sim.Resources{100}, 400, 5000},
+		{"METACENTRUM-2009-2.swf.gz", sim.Resources{100}, 200, 3000},
 	}
 	for _, tr := range traces {
 		t.Run(tr.file, func(t *testing.T) {
@@ -306,7 +294,7 @@ func TestOracleAccuracyTraces(t *testing.T) {
 			var tally accuracyTally
 			tally.compare(t, oracleCase{tr.file, tr.c, recs}, accuracyPolicies, oracleOptions)
 			tally.log(t)
-			if tr.reorders && tally.reordered == 0 {
+			if tally.reordered == 0 {
 				t.Error("psp schedules as easy on the prefix; the order played no part")
 			}
 		})

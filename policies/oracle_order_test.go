@@ -59,9 +59,8 @@ func (p oraclePolicy) String() string {
 	return p.entry + " " + strings.Join(p.params, " ")
 }
 
-// errOracleTie marks a run the oracle cannot decide: see the file comment
-// (and oracle_accuracy_test.go's).
-var errOracleTie = errors.New("near-tie")
+// errOracleTie marks a run the oracle cannot decide: see the file comment.
+var errOracleTie = errors.New("fairshare near-tie")
 
 // oracleConfig is an oraclePolicy as the oracle runs it.
 type oracleConfig struct {
@@ -174,7 +173,7 @@ func (cfg *oracleConfig) rank(now sim.Time, c sim.Resources, waiting, arrived []
 	case "fairshare":
 		return cfg.fairshare(now, c, waiting, arrived)
 	case "accuracy":
-		return cfg.accuracy(now, waiting, arrived)
+		cfg.accuracy(waiting, arrived)
 	}
 	return nil
 }

@@ -145,8 +145,7 @@ func oracleAdmit(r sim.Record, c sim.Resources, reject bool) (sim.Reason, sim.Ti
 // oracle simulates policy on a pool of capacity c and returns the schedule
 // as scheduleLines renders it, then summaryLine's line of counts. An error
 // wrapping errOracleTie says the schedule hangs on a near-tie of fairshare
-// priorities, or an accuracy mean on a class boundary, that float64
-// rounding decides, so the oracle cannot say it.
+// priorities that float64 rounding decides, so the oracle cannot say it.
 func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
 	cfg, err := policy.config()
 	if err != nil {
