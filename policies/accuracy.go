@@ -70,8 +70,10 @@ func DefaultAccuracyConfig() AccuracyConfig {
 //     weights it does not give.
 //   - The paper simulated SLURM (its backfill plugin, configuration not
 //     given) while describing Maui's FCFS + EASY; the "psp" entry is EASY.
-//   - The mean is a float64; a mean mathematically on a class boundary
-//     may round to either side of it.
+//   - The class is Table 1's exactly: a mean on a class boundary is in
+//     the class above it, although float64 sums may round it below
+//     ((0.2 + 0 + 1)/3 comes to 0.3999…); psp.MeanClass recomputes such
+//     means in exact arithmetic.
 //
 // Cost: Submitted, Started and a completion O(1) (O(Window) for the new
 // mean); Sort O(1) while every waiting job's user has one priority
@@ -92,9 +94,9 @@ type Accuracy struct {
 type accUser struct {
 	class   int8  // the priority, 1–5
 	waiting int32 // the user's waiting jobs
-	// last holds the accuracies of the user's last len(last) completed
-	// jobs; once it holds a full window, next is the oldest.
-	last []float64
+	// last holds the user's last len(last) completed jobs; once it holds
+	// a full window, next is the oldest.
+	last []psp.Ended
 	next int
 }
 
@@ -137,24 +139,19 @@ func (a *Accuracy) Started(_ sim.Time, _ sim.View, js []*sim.Job) {
 	}
 }
 
-// Finished adds j's accuracy, actual / estimate (psp.Accuracy), to its
-// user's window and moves the user to the class of the window's mean.
+// Finished adds j, which ran actual of its estimate, to its user's window
+// and moves the user to the class of the window's mean accuracy
+// (psp.MeanClass of psp.Accuracy).
 func (a *Accuracy) Finished(_ sim.Time, j *sim.Job, actual sim.Time) {
 	u := a.user(j)
-	acc := psp.Accuracy(actual, j.Estimate)
+	e := psp.Ended{Run: actual, Estimate: j.Estimate}
 	if len(u.last) < a.window {
-		u.last = append(u.last, acc)
+		u.last = append(u.last, e)
 	} else {
-		u.last[u.next] = acc
+		u.last[u.next] = e
 		u.next = (u.next + 1) % a.window
 	}
-	// Summed oldest first, so the mean does not depend on where the ring
-	// starts.
-	sum := 0.0
-	for i := range u.last {
-		sum += u.last[(u.next+i)%len(u.last)]
-	}
-	class := int8(psp.Class(sum / float64(len(u.last))))
+	class := int8(psp.MeanClass(u.last))
 	if class != u.class {
 		a.byClass[u.class] -= int(u.waiting)
 		a.byClass[class] += int(u.waiting)

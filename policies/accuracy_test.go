@@ -59,6 +59,39 @@ func TestAccuracyPriority(t *testing.T) {
 	}
 }
 
+// TestAccuracyClassBoundary: a mean exactly on a class boundary is in the
+// class above it, as Table 1's intervals say, even where float64 sums
+// round it below (0.2 + 0 + 1 sums to 1.1999…, a third of which is under
+// 0.4). Each step is one user's jobs (run, estimate), window the user's
+// whole list.
+func TestAccuracyClassBoundary(t *testing.T) {
+	tests := []struct {
+		name string
+		jobs [][2]sim.Time
+		want int
+	}{
+		{"0.2", [][2]sim.Time{{0, 1}, {0, 1}, {3, 5}}, 2},
+		{"0.4", [][2]sim.Time{{1, 5}, {0, 20}, {20, 5}}, 3},
+		{"0.6", [][2]sim.Time{{7, 10}, {7, 10}, {7, 10}, {3, 10}}, 4},
+		{"0.8", [][2]sim.Time{{1, 1}, {1, 1}, {2, 5}}, 5},
+		{"just under 0.4", [][2]sim.Time{{1, 5}, {0, 20}, {999_999_999, 1_000_000_000}}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newAccuracy(t, policies.AccuracyConfig{Window: len(tc.jobs), NewUser: 5})
+			for i, job := range tc.jobs {
+				j := &sim.Job{ID: sim.JobID(i + 1), Seq: i, User: 1, Estimate: job[1]}
+				a.Submitted(0, j)
+				a.Started(0, nil, []*sim.Job{j})
+				a.Finished(job[0], j, job[0])
+			}
+			if got := a.Priority(1); got != tc.want {
+				t.Errorf("jobs (run, estimate) %v: priority %d; want %d", tc.jobs, got, tc.want)
+			}
+		})
+	}
+}
+
 // TestAccuracySort checks the shape of the order on a hand-made queue:
 // priorities high to low, arrival within a priority.
 func TestAccuracySort(t *testing.T) {
@@ -111,21 +144,21 @@ func TestNewAccuracyErrors(t *testing.T) {
 
 // checkedAccuracy is an Accuracy whose every Sort is checked against the
 // definition, recomputed from the jobs that ended: each user's priority is
-// the class of the mean psp.Accuracy of their last window ended jobs (new
-// users: newUser); the sorted queue is a permutation of the queue ordered
+// the class of the mean psp.Accuracy of their last window ended jobs,
+// psp.MeanClass (new users: newUser); the sorted queue is a permutation of the queue ordered
 // by (priority high to low, arrival).
 type checkedAccuracy struct {
 	*policies.Accuracy
 	t       *testing.T
 	window  int
 	newUser int
-	ended   map[int32][]float64
+	ended   map[int32][]psp.Ended
 	mixed   *int // Sorts of queues holding more than one priority
 }
 
 func (c *checkedAccuracy) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	c.Accuracy.Finished(now, j, actual)
-	c.ended[j.User] = append(c.ended[j.User], psp.Accuracy(actual, j.Estimate))
+	c.ended[j.User] = append(c.ended[j.User], psp.Ended{Run: actual, Estimate: j.Estimate})
 }
 
 func (c *checkedAccuracy) priority(user int32) int {
@@ -133,12 +166,7 @@ func (c *checkedAccuracy) priority(user int32) int {
 	if len(acc) == 0 {
 		return c.newUser
 	}
-	acc = acc[max(0, len(acc)-c.window):]
-	sum := 0.0
-	for _, a := range acc {
-		sum += a
-	}
-	return psp.Class(sum / float64(len(acc)))
+	return psp.MeanClass(acc[max(0, len(acc)-c.window):])
 }
 
 func (c *checkedAccuracy) Sort(now sim.Time, q []*sim.Job) {
@@ -171,7 +199,7 @@ func TestAccuracySortDefinition(t *testing.T) {
 			func(o policies.Order) sim.Policy { return policies.NewConservative(o) },
 		} {
 			for _, overrun := range []bool{false, true} {
-				o := &checkedAccuracy{newAccuracy(t, cfg), t, cfg.Window, cfg.NewUser, map[int32][]float64{}, &mixed}
+				o := &checkedAccuracy{newAccuracy(t, cfg), t, cfg.Window, cfg.NewUser, map[int32][]psp.Ended{}, &mixed}
 				simtest.Run(t, c, mk(o), recs, sim.Options{AllowOverrun: overrun}, simtest.Checks{})
 			}
 		}

@@ -70,7 +70,7 @@ func engineLines(t *testing.T, policy oraclePolicy, c sim.Resources, recs []sim.
 	}
 	chk := simtest.Checks{}
 	switch policy.entry {
-	case "easy", "backfill-balanced", "improved-backfill-balanced", "pbs-fifo":
+	case "easy", "psp", "backfill-balanced", "improved-backfill-balanced", "pbs-fifo":
 		chk.MaxOpen = 1
 	case "conservative":
 		chk.PromiseOnWait = true

@@ -2,7 +2,8 @@ package policies_test
 
 // The oracle's policies by name and its queue orders: shortest requested
 // time first, and fairshare, re-derived from order.go's and fairshare.go's
-// documentation without calling into either.
+// documentation without calling into either; the accuracy order is in
+// oracle_accuracy_test.go.
 //
 // Fairshare, as the oracle reads fairshare.go's comment:
 //
@@ -64,7 +65,7 @@ var errOracleTie = errors.New("fairshare near-tie")
 // oracleConfig is an oraclePolicy as the oracle runs it.
 type oracleConfig struct {
 	disc  string // fcfs, easy, conservative, pbs, bb, ibb
-	order string // arrival, sjf, fairshare
+	order string // arrival, sjf, fairshare, accuracy
 	// fairshare
 	halfLife sim.Time
 	dominant bool
@@ -74,19 +75,26 @@ type oracleConfig struct {
 	maxStarve sim.Time
 	// bb: one backfilled job per pass
 	once bool
+	// accuracy (oracle_accuracy_test.go): the window of ended jobs and
+	// the priority of a user with none
+	window, newUser int
 }
 
 // config reads p's entry and settings. The defaults are the documented
 // ones: a half-life of one day and usage in processors (fairshare.go's
 // DefaultHalfLife), and the guard on at 24 hours (pbs.go's
-// DefaultMaxStarve), written out here rather than read from policies.
+// DefaultMaxStarve), and the paper's window of ten jobs with new users at
+// priority 5 (the registry's accuracy_window and new_user_priority), written
+// out here rather than read from policies.
 func (p oraclePolicy) config() (oracleConfig, error) {
-	cfg := oracleConfig{order: "arrival", halfLife: 86400, guard: true, maxStarve: 86400}
+	cfg := oracleConfig{order: "arrival", halfLife: 86400, guard: true, maxStarve: 86400, window: 10, newUser: 5}
 	switch p.entry {
 	case "fcfs", "easy", "conservative":
 		cfg.disc = p.entry
 	case "sjf":
 		cfg.disc, cfg.order = "fcfs", "sjf"
+	case "psp":
+		cfg.disc, cfg.order = "easy", "accuracy"
 	case "pbs-fifo":
 		cfg.disc = "pbs"
 	case "backfill-balanced":
@@ -102,8 +110,11 @@ func (p oraclePolicy) config() (oracleConfig, error) {
 		switch k {
 		case "order":
 			cfg.order = v
-			if v != "arrival" && v != "sjf" && v != "fairshare" {
+			if v != "arrival" && v != "sjf" && v != "fairshare" && v != "accuracy" {
 				err = errors.New("unknown order")
+			}
+			if p.entry == "psp" {
+				err = errors.New("psp takes no order")
 			}
 		case "half_life":
 			var h int64
@@ -130,6 +141,16 @@ func (p oraclePolicy) config() (oracleConfig, error) {
 			cfg.guard, err = strconv.ParseBool(v)
 		case "backfill":
 			cfg.once = v == "once"
+		case "accuracy_window":
+			cfg.window, err = strconv.Atoi(v)
+			if err == nil && cfg.window < 1 {
+				err = errors.New("not a positive number of jobs")
+			}
+		case "new_user_priority":
+			cfg.newUser, err = strconv.Atoi(v)
+			if err == nil && (cfg.newUser < 1 || cfg.newUser > 5) {
+				err = errors.New("not a priority 1 to 5")
+			}
 		default:
 			err = errors.New("unknown setting")
 		}
@@ -142,7 +163,8 @@ func (p oraclePolicy) config() (oracleConfig, error) {
 
 // rank puts waiting, in arrival order, into cfg's queue order at now.
 // arrived is every job that has arrived so far, the started ones among
-// them being what fairshare charges for.
+// them being what fairshare charges for and the ended ones what accuracy
+// learns from.
 func (cfg *oracleConfig) rank(now sim.Time, c sim.Resources, waiting, arrived []*oracleJob) error {
 	switch cfg.order {
 	case "sjf":
@@ -150,6 +172,8 @@ func (cfg *oracleConfig) rank(now sim.Time, c sim.Resources, waiting, arrived []
 		slices.SortStableFunc(waiting, func(a, b *oracleJob) int { return cmp.Compare(a.Estimate, b.Estimate) })
 	case "fairshare":
 		return cfg.fairshare(now, c, waiting, arrived)
+	case "accuracy":
+		cfg.accuracy(waiting, arrived)
 	}
 	return nil
 }

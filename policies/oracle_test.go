@@ -1,12 +1,13 @@
 package policies_test
 
 // A differential oracle for FCFS, EASY and conservative backfilling, in
-// arrival, shortest-first or fairshare order (oracle_order_test.go), PBS's
+// arrival, shortest-first or fairshare order (oracle_order_test.go) or
+// accuracy order, PSP (oracle_accuracy_test.go), PBS's
 // FIFO scheduler (below), and Backfill Balanced and Improved Backfill
 // Balanced (oracle_balanced_test.go): a deliberately plain, slow
 // re-implementation of the semantics that sim/engine.go, sim/policy.go,
-// list.go, easy.go, conservative.go, order.go, fairshare.go, pbs.go and
-// balanced.go document, written without calling into any of them (only
+// list.go, easy.go, conservative.go, order.go, fairshare.go, accuracy.go,
+// pbs.go and balanced.go document, written without calling into any of them (only
 // sim's value types and constants are shared). It keeps no profile, heap or sorted
 // running list between passes: at every event time it loops over every job
 // in the system, and every backfilling question is answered from scratch.
@@ -82,6 +83,9 @@ type oracleJob struct {
 	state      sim.State
 	reason     sim.Reason
 	resv       sim.Time // conservative: reservation, -1 for none
+	// nth counts the jobs started before this one (set when it starts):
+	// the engine breaks ties of end time by the order of start.
+	nth int
 }
 
 const (
@@ -153,7 +157,7 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 	}
 	next := 0             // jobs[:next] have arrived
 	var live []*oracleJob // arrived and not done, in arrival order
-	passes, filled := 0, 0
+	passes, filled, started := 0, 0, 0
 	compress := true // conservative: re-lay every reservation at the next pass
 	// guessing: conservative's last pass saw a job past its estimate
 	// (AllowOverrun); its reservations rest on a guess, so it set no timer
@@ -258,6 +262,9 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 		first = false
 		if err := startAll(fmt.Sprint(policy), c, running, start, now, opt); err != nil {
 			return nil, err
+		}
+		for _, j := range start {
+			j.nth, started = started, started+1
 		}
 	}
 	return scheduleOf(jobs, passes, filled)

@@ -7,7 +7,12 @@
 // (each user's accuracy in users.parquet, by which the study groups users).
 package psp
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"math"
+	"math/big"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // Window is the number of a user's most recently ended jobs whose mean
 // accuracy gives the user's class: "the last ten completed jobs" (section 4).
@@ -46,4 +51,46 @@ func Class(accuracy float64) int {
 		return 4
 	}
 	return 5
+}
+
+// Ended is a job that has ended, as the accuracy measure sees it: how long
+// it ran and how long it asked for.
+type Ended struct {
+	Run, Estimate sim.Time
+}
+
+// MeanClass returns the class 1–5 of the mean accuracy (Accuracy) of jobs
+// by Table 1, exactly: a mean on a class boundary is in the class above
+// it, as the intervals say, although float64 may round it below
+// ((0.2 + 0 + 1)/3 comes to 0.3999…). The mean is summed in float64, and
+// summed again in exact rational arithmetic only when it falls within a
+// rounding margin of a boundary, so the class does not depend on the
+// order of jobs. jobs must not be empty. O(len(jobs)).
+func MeanClass(jobs []Ended) int {
+	sum := 0.0
+	for _, j := range jobs {
+		sum += Accuracy(j.Run, j.Estimate)
+	}
+	n := float64(len(jobs))
+	// Each accuracy is rounded once and each partial sum, at most n, once
+	// more, so the float64 sum is within about n²·2⁻⁵³ of the sum and
+	// 5·mean within n·6e-16 of its value: the margin n·1e-12 is far
+	// wider. Near 0 and 5 (a mean near 0 or 1) the class is 1 or 5
+	// whichever way it rounds.
+	five := 5 * sum / n
+	if r := math.Round(five); r < 1 || r > 4 || math.Abs(five-r) > n*1e-12 {
+		return Class(sum / n)
+	}
+	exact := new(big.Rat)
+	for _, j := range jobs {
+		if j.Run >= j.Estimate {
+			exact.Add(exact, big.NewRat(1, 1))
+		} else {
+			exact.Add(exact, big.NewRat(int64(j.Run), int64(j.Estimate)))
+		}
+	}
+	// Class k is [(k−1)/5, k/5): k − 1 is the whole part of 5·mean.
+	exact.Mul(exact, big.NewRat(5, int64(len(jobs))))
+	whole := new(big.Int).Quo(exact.Num(), exact.Denom())
+	return int(min(whole.Int64()+1, Classes))
 }

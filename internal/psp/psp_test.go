@@ -41,3 +41,24 @@ func TestAccuracy(t *testing.T) {
 		}
 	}
 }
+
+func TestMeanClass(t *testing.T) {
+	tests := []struct {
+		jobs []Ended
+		want int
+	}{
+		{[]Ended{{0, 1}, {0, 1}, {3, 5}}, 2},                               // 0.2; float64: 0.1999…
+		{[]Ended{{1, 5}, {0, 20}, {20, 5}}, 3},                             // 0.4 (an overrun counts 1); float64: 0.3999…
+		{[]Ended{{7, 10}, {7, 10}, {7, 10}, {3, 10}}, 4},                   // 0.6; float64: 0.5999…
+		{[]Ended{{1, 1}, {1, 1}, {2, 5}}, 5},                               // 0.8; float64: 0.7999…
+		{[]Ended{{1, 5}, {0, 20}, {999_999_999, 1e9}}, 2},                  // just under 0.4, inside the margin
+		{[]Ended{{3, 5}, {0, 1}, {0, 1}}, 2},                               // order does not matter
+		{[]Ended{{0, 10}}, 1}, {[]Ended{{0, 0}}, 5}, {[]Ended{{7, 10}}, 4}, // no sum
+		{[]Ended{{1, 3}, {2, 3}}, 3}, // 0.5, nowhere near a boundary
+	}
+	for _, tc := range tests {
+		if got := MeanClass(tc.jobs); got != tc.want {
+			t.Errorf("MeanClass(%v): got %d; want %d", tc.jobs, got, tc.want)
+		}
+	}
+}
