@@ -190,8 +190,9 @@ type UserRow struct {
 	// run over requested time capped at 1, jobs ordered by (end, start,
 	// arrival). It is the accuracy by which the Penalty Scheduling Policy
 	// (Rocchetti et al. 2015) ranks the user when the run ends, whatever
-	// policy ran; psp.Class gives the class. 0 when Ran is 0
-	// (users.parquet: NULL).
+	// policy ran; psp.Class gives the class. A mean on a class boundary
+	// reads as the boundary (psp.Mean), so the class is Table 1's. 0 when
+	// Ran is 0 (users.parquet: NULL).
 	RecentAccuracy float64
 }
 
@@ -232,7 +233,7 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		u.wait += float64(o.Start - o.Submit)
 		u.resp += float64(r)
 		u.bsld += BoundedSlowdown(r, o.Work(), DefaultTau)
-		u.recent = keepRecent(u.recent, recentJob{o.End, o.Start, o.Seq, psp.Accuracy(o.Work(), o.Estimate)})
+		u.recent = keepRecent(u.recent, recentJob{o.End, o.Start, o.Seq, psp.Ended{Run: o.Work(), Estimate: o.Estimate}})
 	}
 	rows := make([]UserRow, 0, len(by))
 	for _, id := range slices.Sorted(maps.Keys(by)) {
@@ -241,11 +242,11 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		if u.ran > 0 {
 			n := float64(u.ran)
 			row.MeanWait, row.MeanResponse, row.MeanBoundedSlowdown = u.wait/n, u.resp/n, u.bsld/n
-			sum := 0.0
-			for _, j := range u.recent {
-				sum += j.acc
+			ended := make([]psp.Ended, len(u.recent))
+			for i, j := range u.recent {
+				ended[i] = j.job
 			}
-			row.RecentAccuracy = sum / float64(len(u.recent))
+			row.RecentAccuracy = psp.Mean(ended)
 		}
 		if e != nil {
 			ue, ok := e.User(id)
@@ -263,7 +264,7 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 type recentJob struct {
 	end, start sim.Time
 	seq        int
-	acc        float64
+	job        psp.Ended
 }
 
 func (a recentJob) before(b recentJob) bool {

@@ -169,6 +169,23 @@ func TestRecentAccuracy(t *testing.T) {
 	}
 }
 
+// TestRecentAccuracyBoundary: a mean on a class boundary reads as the
+// boundary, so psp.Class gives Table 1's class: accuracies 0.2, 0 and 1
+// (a job that ran past its estimate with overruns allowed) sum in float64
+// to 0.3999…, class a2, where the mean 0.4 is a3.
+func TestRecentAccuracyBoundary(t *testing.T) {
+	res := &sim.Result{Capacity: simtest.Cluster(16, 0)}
+	for i, j := range []struct{ run, est sim.Time }{{1, 5}, {0, 20}, {20, 5}} {
+		o := ran(simtest.J(int64(i+1), 0, j.run, j.est, 1, simtest.User(1)), 0, j.run, sim.Finished)
+		o.Seq = i
+		res.Jobs = append(res.Jobs, o)
+	}
+	rows := results.UserRows("k", res, nil)
+	if len(rows) != 1 || rows[0].RecentAccuracy != 0.4 {
+		t.Fatalf("rows %+v; want one user with recent accuracy exactly 0.4", rows)
+	}
+}
+
 func TestSlowdown(t *testing.T) {
 	tests := []struct {
 		response, run sim.Time

@@ -67,6 +67,36 @@ type Ended struct {
 // rounding margin of a boundary, so the class does not depend on the
 // order of jobs. jobs must not be empty. O(len(jobs)).
 func MeanClass(jobs []Ended) int {
+	sum, near := floatSum(jobs)
+	if !near {
+		return Class(sum / float64(len(jobs)))
+	}
+	// Class k is [(k−1)/5, k/5): k − 1 is the whole part of 5·mean.
+	exact := exactSum(jobs)
+	exact.Mul(exact, big.NewRat(5, int64(len(jobs))))
+	whole := new(big.Int).Quo(exact.Num(), exact.Denom())
+	return int(min(whole.Int64()+1, Classes))
+}
+
+// Mean returns the mean accuracy of jobs, which must not be empty. Near a
+// class boundary it is the float64 nearest the exact mean, so a mean that
+// is exactly on a boundary reads as the boundary (0.4, not 0.3999…) and
+// Class gives Table 1's class for it. O(len(jobs)).
+func Mean(jobs []Ended) float64 {
+	sum, near := floatSum(jobs)
+	if !near {
+		return sum / float64(len(jobs))
+	}
+	exact := exactSum(jobs)
+	exact.Quo(exact, big.NewRat(int64(len(jobs)), 1))
+	f, _ := exact.Float64()
+	return f
+}
+
+// floatSum returns the float64 sum of the jobs' accuracies and whether
+// their mean is within a rounding margin of a class boundary inside
+// (0, 1): 0.2, 0.4, 0.6 or 0.8.
+func floatSum(jobs []Ended) (float64, bool) {
 	sum := 0.0
 	for _, j := range jobs {
 		sum += Accuracy(j.Run, j.Estimate)
@@ -78,9 +108,12 @@ func MeanClass(jobs []Ended) int {
 	// wider. Near 0 and 5 (a mean near 0 or 1) the class is 1 or 5
 	// whichever way it rounds.
 	five := 5 * sum / n
-	if r := math.Round(five); r < 1 || r > 4 || math.Abs(five-r) > n*1e-12 {
-		return Class(sum / n)
-	}
+	r := math.Round(five)
+	return sum, r >= 1 && r <= 4 && math.Abs(five-r) <= n*1e-12
+}
+
+// exactSum returns the sum of the jobs' accuracies as a fraction.
+func exactSum(jobs []Ended) *big.Rat {
 	exact := new(big.Rat)
 	for _, j := range jobs {
 		if j.Run >= j.Estimate {
@@ -89,8 +122,5 @@ func MeanClass(jobs []Ended) int {
 			exact.Add(exact, big.NewRat(int64(j.Run), int64(j.Estimate)))
 		}
 	}
-	// Class k is [(k−1)/5, k/5): k − 1 is the whole part of 5·mean.
-	exact.Mul(exact, big.NewRat(5, int64(len(jobs))))
-	whole := new(big.Int).Quo(exact.Num(), exact.Denom())
-	return int(min(whole.Int64()+1, Classes))
+	return exact
 }

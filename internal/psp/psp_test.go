@@ -62,3 +62,28 @@ func TestMeanClass(t *testing.T) {
 		}
 	}
 }
+
+// TestMean checks that a mean on a class boundary reads as the boundary,
+// and that Class of it agrees with MeanClass.
+func TestMean(t *testing.T) {
+	tests := []struct {
+		jobs []Ended
+		want float64
+	}{
+		{[]Ended{{0, 1}, {0, 1}, {3, 5}}, 0.2},
+		{[]Ended{{1, 5}, {0, 20}, {20, 5}}, 0.4},
+		{[]Ended{{7, 10}, {7, 10}, {7, 10}, {3, 10}}, 0.6},
+		{[]Ended{{1, 1}, {1, 1}, {2, 5}}, 0.8},
+		{[]Ended{{1, 3}, {2, 3}}, 0.5},
+		{[]Ended{{1, 4}}, 0.25},
+	}
+	for _, tc := range tests {
+		got := Mean(tc.jobs)
+		if got != tc.want {
+			t.Errorf("Mean(%v): got %v; want %v", tc.jobs, got, tc.want)
+		}
+		if Class(got) != MeanClass(tc.jobs) {
+			t.Errorf("Mean(%v) = %v: Class %d; MeanClass %d", tc.jobs, got, Class(got), MeanClass(tc.jobs))
+		}
+	}
+}
