@@ -29,7 +29,8 @@
 // sim.Decision and the engine validates it. Reservations are reported as
 // promises so simtest.Verify can check that none is ever delayed. Besides
 // hand-worked goldens (testdata), the oracle*_test.go files hold
-// independent, slow re-implementations of most policies that must produce
-// the engine's schedule job for job.
+// independent, slow re-implementations of every registered policy (the
+// two-tier ones with their engine) that must produce the engine's schedule
+// job for job.
 // Start with EASY.
 package policies
