@@ -3,6 +3,7 @@ package tier
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -25,6 +26,10 @@ type board struct {
 	idleFg    int
 	openBg    int // background VMs that are free and whose foreground usage is below the threshold
 	threshold float64
+	// seen is check's scratch, by processor: the check that last saw it
+	// in an action's list, numbered by checks.
+	seen   []uint32
+	checks uint32
 }
 
 func newBoard(procs int, threshold float64) board {
@@ -64,7 +69,8 @@ func (b *board) set(p int, t Tier, j *sim.Job) {
 }
 
 // check reports why a cannot be applied to a job now in tier cur (0:
-// waiting) on processors at, or nil. It changes nothing.
+// waiting) on processors at, or nil. It changes nothing but its scratch.
+// O(len(a.Procs)).
 func (b *board) check(a *Action, cur Tier, at []int) error {
 	switch a.Move {
 	case Start:
@@ -96,15 +102,18 @@ func (b *board) check(a *Action, cur Tier, at []int) error {
 	if a.Move == Start {
 		to = a.Tier
 	}
-	for i, p := range a.Procs {
+	if len(b.seen) != len(b.fg) || b.checks == math.MaxUint32 {
+		b.seen, b.checks = make([]uint32, len(b.fg)), 0
+	}
+	b.checks++
+	for _, p := range a.Procs {
 		if p < 0 || p >= len(b.fg) {
 			return fmt.Errorf("%w: processor %d does not exist", ErrBadProcs, p)
 		}
-		for _, q := range a.Procs[:i] {
-			if q == p {
-				return fmt.Errorf("%w: processor %d given twice", ErrBadProcs, p)
-			}
+		if b.seen[p] == b.checks {
+			return fmt.Errorf("%w: processor %d given twice", ErrBadProcs, p)
 		}
+		b.seen[p] = b.checks
 		switch {
 		case to == Foreground && b.fg[p] != nil:
 			return fmt.Errorf("%w: the foreground VM of processor %d runs job %d", ErrBusy, p, b.fg[p].ID)
