@@ -77,8 +77,8 @@ type mauiOrder struct {
 	// same for all of a user's jobs at one time, and two exponentials
 	// to compute. It is nil outside Sort; sharesMap is its storage.
 	shares, sharesMap map[int32]float64
-	pass              int   // Sort's count
-	stamp             []int // by Job.Seq: pass it was last seen waiting
+	pass              uint32   // Sort's count
+	stamp             []uint32 // by Job.Seq: pass it was last seen waiting
 }
 
 type keyedJob struct {
@@ -172,6 +172,10 @@ func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
 	}
 	// Start from the last pass's ranking, the jobs still waiting in it,
 	// then the new ones: keys move little between passes.
+	if o.pass >= math.MaxUint32-1 {
+		o.pass = 0
+		clear(o.stamp)
+	}
 	o.pass++
 	for _, j := range q {
 		o.stamp[j.Seq] = o.pass
