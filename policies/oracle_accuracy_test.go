@@ -72,13 +72,9 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
-	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -233,35 +229,15 @@ func TestOracleAccuracyRandom(t *testing.T) {
 // goldens, then compares it with the engine on every golden case under
 // every accuracy policy and option set.
 func TestOracleAccuracyGolden(t *testing.T) {
-	goldens, err := filepath.Glob(filepath.Join("testdata", "psp", "*.golden"))
-	if err != nil || len(goldens) < 4 {
-		t.Fatalf("psp: %d golden files (%v); want at least 4", len(goldens), err)
+	n := checkOracleGoldens(t, "psp", func(tc testCase) ([]string, error) {
+		return oracle(oraclePolicy{entry: "psp"}, tc.capacity, tc.jobs, sim.Options{})
+	})
+	if n < 4 {
+		t.Fatalf("psp: %d goldens checked; want at least 4", n)
 	}
-	for _, golden := range goldens {
-		name := strings.TrimSuffix(filepath.Base(golden), ".golden")
-		tc := loadCase(t, casePath(name))
-		got, err := oracle(oraclePolicy{entry: "psp"}, tc.capacity, tc.jobs, sim.Options{})
-		if err != nil {
-			t.Errorf("psp on %s: %v", name, err)
-			continue
-		}
-		_, want := readGolden(t, golden)
-		if diff := gocmp.Diff(want, got[:len(got)-1]); diff != "" {
-			t.Errorf("oracle psp on %s differs from %s (-want +got):\n%s", name, golden, diff)
-		}
-	}
-	cases, err := filepath.Glob(filepath.Join("testdata", "cases", "*.swf"))
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("no cases (%v)", err)
-	}
-	cases = append(cases, casePath("tiny"))
 	var tally accuracyTally
-	for _, path := range cases {
-		if _, err := os.Stat(path); err != nil {
-			continue // tiny.swf without the shared workloads
-		}
-		tc := loadCase(t, path)
-		tally.compare(t, oracleCase{filepath.Base(path), tc.capacity, tc.jobs}, accuracyPolicies, oracleOptions)
+	for _, gc := range goldenCases(t) {
+		tally.compare(t, gc.oracleCase(), accuracyPolicies, oracleOptions)
 	}
 	tally.log(t)
 }

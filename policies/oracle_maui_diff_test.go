@@ -8,10 +8,7 @@ package policies_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -189,47 +186,13 @@ func mauiGoldenConfigs() map[string]mauiOracleConfig {
 // goldens, then compares it with the engine on every golden case.
 func TestMauiOracleGolden(t *testing.T) {
 	for folder, mc := range mauiGoldenConfigs() {
-		goldens, err := filepath.Glob(filepath.Join("testdata", folder, "*.golden"))
-		if err != nil || len(goldens) == 0 {
-			t.Fatalf("%s: no golden files (%v)", folder, err)
-		}
-		for _, golden := range goldens {
-			name := strings.TrimSuffix(filepath.Base(golden), ".golden")
-			tc := loadCase(t, casePath(name))
-			got, err := oracleMaui(mc, tc.capacity, tc.jobs, sim.Options{})
-			if err != nil {
-				t.Errorf("%s on %s: %v", folder, name, err)
-				continue
-			}
-			_, want := readGolden(t, golden)
-			if diff := gocmp.Diff(want, got[:len(got)-1]); diff != "" {
-				t.Errorf("oracle %s on %s differs from %s (-want +got):\n%s", folder, name, golden, diff)
-			}
-		}
+		checkOracleGoldens(t, folder, func(tc testCase) ([]string, error) {
+			return oracleMaui(mc, tc.capacity, tc.jobs, sim.Options{})
+		})
 	}
-	for _, oc := range mauiGoldenCases(t) {
-		compareMaui(t, oc, mauiOracleConfigs())
+	for _, gc := range goldenCases(t) {
+		compareMaui(t, gc.oracleCase(), mauiOracleConfigs())
 	}
-}
-
-// mauiGoldenCases are the golden cases (and tiny, if the shared workloads
-// are there), users and queues as the files give them.
-func mauiGoldenCases(t *testing.T) []oracleCase {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "cases", "*.swf"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no cases (%v)", err)
-	}
-	paths = append(paths, casePath("tiny"))
-	var cases []oracleCase
-	for _, path := range paths {
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		tc := loadCase(t, path)
-		cases = append(cases, oracleCase{filepath.Base(path), tc.capacity, tc.jobs})
-	}
-	return cases
 }
 
 // TestMauiOracleTrace compares the oracle with the engine on a prefix of
@@ -249,7 +212,11 @@ func TestMauiOracleTrace(t *testing.T) {
 // that the comparison notices on the goldens and a few random workloads:
 // the agreement elsewhere is not for want of looking.
 func TestMauiOracleCanFail(t *testing.T) {
-	cases := append(mauiGoldenCases(t), mauiRandomCases(6, 40)...)
+	var cases []oracleCase
+	for _, gc := range goldenCases(t) {
+		cases = append(cases, gc.oracleCase())
+	}
+	cases = append(cases, mauiRandomCases(6, 40)...)
 	for _, tc := range []struct {
 		broken string
 		mc     mauiOracleConfig

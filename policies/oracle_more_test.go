@@ -9,13 +9,10 @@ package policies_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -125,43 +122,14 @@ var goldenOracle = map[string]oraclePolicy{
 func TestOracleMoreGolden(t *testing.T) {
 	checked := 0
 	for folder, policy := range goldenOracle {
-		goldens, err := filepath.Glob(filepath.Join("testdata", folder, "*.golden"))
-		if err != nil || len(goldens) == 0 {
-			t.Fatalf("%s: no golden files (%v)", folder, err)
-		}
-		for _, golden := range goldens {
-			name := strings.TrimSuffix(filepath.Base(golden), ".golden")
-			path := casePath(name)
-			if _, err := os.Stat(path); err != nil {
-				continue // tiny.swf without the shared workloads
-			}
-			tc := loadCase(t, path)
-			p := oraclePolicy{policy.entry, slices.Concat(policy.params, tc.params)}
-			got, err := oracle(p, tc.capacity, tc.jobs, sim.Options{})
-			if err != nil {
-				t.Errorf("%v on %s: %v", p, name, err)
-				continue
-			}
-			_, want := readGolden(t, golden)
-			if diff := gocmp.Diff(want, got[:len(got)-1]); diff != "" {
-				t.Errorf("oracle %v on %s differs from %s (-want +got):\n%s", p, name, golden, diff)
-			}
-			checked++
-		}
+		checked += checkOracleGoldens(t, folder, func(tc testCase) ([]string, error) {
+			return oracle(oraclePolicy{policy.entry, slices.Concat(policy.params, tc.params)}, tc.capacity, tc.jobs, sim.Options{})
+		})
 	}
 	if checked < 20 {
 		t.Errorf("checked %d goldens; want at least 20", checked)
 	}
-	cases, err := filepath.Glob(filepath.Join("testdata", "cases", "*.swf"))
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("no cases (%v)", err)
-	}
-	cases = append(cases, casePath("tiny"))
-	for _, path := range cases {
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		tc := loadCase(t, path)
+	for _, tc := range goldenCases(t) {
 		var pols []oraclePolicy
 		for _, p := range morePolicies {
 			// A case's parameters go to the policies that take them.
@@ -175,7 +143,7 @@ func TestOracleMoreGolden(t *testing.T) {
 			}
 			pols = append(pols, p)
 		}
-		compareWith(t, oracleCase{filepath.Base(path), tc.capacity, tc.jobs}, pols, oracleOptions)
+		compareWith(t, tc.oracleCase(), pols, oracleOptions)
 	}
 }
 

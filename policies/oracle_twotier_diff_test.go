@@ -10,7 +10,6 @@ package policies_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -297,17 +296,8 @@ func TestTwoTierOracleGolden(t *testing.T) {
 			}
 		}
 	}
-	cases, err := filepath.Glob(filepath.Join("testdata", "cases", "*.swf"))
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("no cases (%v)", err)
-	}
-	cases = append(cases, casePath("tiny"))
 	var tally ttTally
-	for _, path := range cases {
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		tc := loadCase(t, path)
+	for _, tc := range goldenCases(t) {
 		if tc.capacity[sim.Memory] != 0 || tc.capacity[sim.GPUs] != 0 {
 			continue
 		}
@@ -320,12 +310,12 @@ func TestTwoTierOracleGolden(t *testing.T) {
 		})
 		for _, entry := range ttEntries {
 			settings := []ttSetting{{entry: entry, params: params}, {entry: entry, params: slices.Concat(ttExact, params)}}
-			if filepath.Base(path) == "figure1.swf" {
+			if tc.name == "figure1.swf" {
 				settings = append(settings, figure1Setting(entry))
 			}
 			for _, s := range settings {
 				for _, opt := range []sim.Options{{}, {AllowOverrun: true, Seed: 7}} {
-					compareTwoTier(t, &tally, filepath.Base(path), s, n, tc.jobs, opt)
+					compareTwoTier(t, &tally, tc.name, s, n, tc.jobs, opt)
 				}
 			}
 		}
