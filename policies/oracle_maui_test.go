@@ -160,31 +160,10 @@ func oracleMaui(mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt sim
 				j.phase = oDone
 			}
 		}
-		for next < len(jobs) && jobs[next].Submit == now {
-			j := jobs[next]
-			next++
-			reason, est := oracleAdmit(j.Record, c, opt.MissingEstimate == sim.RejectMissingEstimate)
-			if reason != sim.NoReason {
-				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
-				continue
-			}
-			if est != j.Estimate {
-				filled++
-			}
-			j.Estimate = est
-			live = append(live, j)
-			admitted = append(admitted, j)
-		}
-		live = slices.DeleteFunc(live, func(j *oracleJob) bool { return j.phase == oDone })
+		arrived, n := admitArrivals(jobs, &next, now, c, opt)
+		live, admitted, filled = append(live, arrived...), append(admitted, arrived...), filled+n
 		var waiting, running []*oracleJob
-		for _, j := range live {
-			switch j.phase {
-			case oWaiting:
-				waiting = append(waiting, j)
-			case oRunning:
-				running = append(running, j)
-			}
-		}
+		live, waiting, running = splitLive(live)
 		if len(waiting) == 0 {
 			continue
 		}

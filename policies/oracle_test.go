@@ -198,33 +198,13 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 				}
 			}
 		}
-		for next < len(jobs) && jobs[next].Submit == now {
-			j := jobs[next]
-			next++
-			reason, est := oracleAdmit(j.Record, c, opt.MissingEstimate == sim.RejectMissingEstimate)
-			if reason != sim.NoReason {
-				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
-				continue
-			}
-			if est != j.Estimate {
-				filled++
-			}
-			j.Estimate = est
-			live = append(live, j)
-		}
+		arrived, n := admitArrivals(jobs, &next, now, c, opt)
+		live, filled = append(live, arrived...), filled+n
 		if wake == now {
 			wake = 0
 		}
-		live = slices.DeleteFunc(live, func(j *oracleJob) bool { return j.phase == oDone })
 		var waiting, running []*oracleJob
-		for _, j := range live {
-			switch j.phase {
-			case oWaiting:
-				waiting = append(waiting, j)
-			case oRunning:
-				running = append(running, j)
-			}
-		}
+		live, waiting, running = splitLive(live)
 		if len(waiting) == 0 {
 			continue
 		}
@@ -268,6 +248,42 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 		}
 	}
 	return scheduleOf(jobs, passes, filled)
+}
+
+// admitArrivals admits the jobs of jobs[*next:] submitted at now, moving
+// *next past them, as the engine does (oracleAdmit): a rejected job is
+// done, an admitted one gets its filled estimate. It returns the admitted
+// jobs and how many of their estimates were filled.
+func admitArrivals(jobs []*oracleJob, next *int, now sim.Time, c sim.Resources, opt sim.Options) (admitted []*oracleJob, filled int) {
+	for ; *next < len(jobs) && jobs[*next].Submit == now; *next++ {
+		j := jobs[*next]
+		reason, est := oracleAdmit(j.Record, c, opt.MissingEstimate == sim.RejectMissingEstimate)
+		if reason != sim.NoReason {
+			j.phase, j.state, j.reason = oDone, sim.Rejected, reason
+			continue
+		}
+		if est != j.Estimate {
+			filled++
+		}
+		j.Estimate = est
+		admitted = append(admitted, j)
+	}
+	return admitted, filled
+}
+
+// splitLive drops the done jobs from live and returns it, with its waiting
+// and its running jobs, each in live's order.
+func splitLive(live []*oracleJob) (kept, waiting, running []*oracleJob) {
+	kept = slices.DeleteFunc(live, func(j *oracleJob) bool { return j.phase == oDone })
+	for _, j := range kept {
+		switch j.phase {
+		case oWaiting:
+			waiting = append(waiting, j)
+		case oRunning:
+			running = append(running, j)
+		}
+	}
+	return kept, waiting, running
 }
 
 // startAll starts jobs start at now beside running on machine c, each to
