@@ -248,15 +248,7 @@ func fairshareFactors(mc mauiOracleConfig, now sim.Time, c sim.Resources, admitt
 			continue
 		}
 		end := min(j.end, now) // a running job's end is in the future
-		rate := float64(j.Need[sim.Procs])
-		if mc.dominant {
-			rate = 0
-			for k := range c {
-				if c[k] > 0 {
-					rate = max(rate, float64(j.Need[k])/float64(c[k]))
-				}
-			}
-		}
+		rate := chargeRate(j.Need, c, mc.dominant)
 		// ∫ rate·2^(−(now−x)/h) dx over [start, end].
 		u := rate * h / math.Ln2 * (math.Exp2(-float64(now-end)/h) - math.Exp2(-float64(now-j.start)/h))
 		usage[j.User] += u

@@ -187,6 +187,22 @@ type fsKey struct {
 	charged bool
 }
 
+// chargeRate is what a running job of need charges its user per second on
+// a machine of capacity c: its processors, or with dominant its largest
+// share of any kind the machine has.
+func chargeRate(need, c sim.Resources, dominant bool) float64 {
+	if !dominant {
+		return float64(need[sim.Procs])
+	}
+	rate := 0.0
+	for k := range c {
+		if c[k] > 0 {
+			rate = max(rate, float64(need[k])/float64(c[k]))
+		}
+	}
+	return rate
+}
+
 func (cfg *oracleConfig) fairshare(now sim.Time, c sim.Resources, waiting, arrived []*oracleJob) error {
 	keys := map[int32]*fsKey{}
 	for _, j := range waiting {
@@ -204,15 +220,7 @@ func (cfg *oracleConfig) fairshare(now sim.Time, c sim.Resources, waiting, arriv
 		if end == j.start {
 			continue
 		}
-		rate := float64(j.Need[sim.Procs])
-		if cfg.dominant {
-			rate = 0
-			for i := range c {
-				if c[i] > 0 {
-					rate = max(rate, float64(j.Need[i])/float64(c[i]))
-				}
-			}
-		}
+		rate := chargeRate(j.Need, c, cfg.dominant)
 		// ∫_start^end 2^(-(now-x)/H) dx = (H/ln 2)·2^(-(now-end)/H)·(1 - 2^(-(end-start)/H))
 		k.key += rate * h / math.Ln2 * math.Exp2(-float64(now-end)/h) * -math.Expm1(-float64(end-j.start)*math.Ln2/h)
 		k.charged = true
