@@ -12,11 +12,11 @@ import (
 // priority returns j's Maui priority at now: its key plus the term the key
 // leaves out, the same for every job at a pass.
 func (o *mauiOrder) priority(now sim.Time, j *sim.Job) float64 {
-	total := 0.0
+	share := 0.0
 	if o.fs != nil {
-		total = o.fs.TotalUsage(now)
+		share = o.fairshare(now, j.User, o.fs.TotalUsage(now))
 	}
-	return o.key(now, j, o.base(j), total) + o.w.QueueTime*float64(now)/60
+	return o.key(now, j, o.base(j), share) + o.w.QueueTime*float64(now)/60
 }
 
 // TestMauiPriority works out each factor of a job's priority by hand.

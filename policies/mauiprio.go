@@ -73,12 +73,12 @@ type mauiOrder struct {
 	fs    *Fairshare        // nil unless w.Fairshare != 0
 	bases []float64         // base by Job.Seq, from Submitted
 	keyed []keyedJob        // scratch for Sort
-	// shares caches, within one Sort, each user's fairshare factor: the
+	// shares holds, within one Sort, each user's fairshare factor: the
 	// same for all of a user's jobs at one time, and two exponentials
-	// to compute. It is nil outside Sort; sharesMap is its storage.
-	shares, sharesMap map[int32]float64
-	pass              uint32   // Sort's count
-	stamp             []uint32 // by Job.Seq: pass it was last seen waiting
+	// to compute.
+	shares map[int32]float64
+	pass   uint32   // Sort's count
+	stamp  []uint32 // by Job.Seq: pass it was last seen waiting
 }
 
 type keyedJob struct {
@@ -101,7 +101,7 @@ func newMauiOrder(w MauiWeights, qos map[int32]float64, fs FairshareConfig) (Ord
 			return nil, nil, err
 		}
 		o.fs = f
-		o.sharesMap = make(map[int32]float64)
+		o.shares = make(map[int32]float64)
 	}
 	switch {
 	case w.static() && w.Procs == 0 && (w.QoS == 0 || len(qos) == 0) && w.QueueTime >= 0:
@@ -124,9 +124,9 @@ func (o *mauiOrder) base(j *sim.Job) float64 {
 // cachedBase is base(j) as Submitted recorded it.
 func (o *mauiOrder) cachedBase(j *sim.Job) float64 { return o.bases[j.Seq] }
 
-// key returns j's key at now from its base; total is everyone's decayed
-// usage at now (unused without a fairshare weight).
-func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
+// key returns j's key at now from its base; share is its user's fairshare
+// factor at now (unused without a fairshare weight).
+func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, share float64) float64 {
 	k := base
 	if o.w.XFactor != 0 {
 		// The expansion factor, (wait + requested)/requested, a
@@ -135,26 +135,15 @@ func (o *mauiOrder) key(now sim.Time, j *sim.Job, base, total float64) float64 {
 		k += 60 * o.w.XFactor * (float64(now-j.Submit) + req) / req
 	}
 	if o.fs != nil {
-		k += 60 * o.w.Fairshare * o.fairshare(now, j.User, total)
+		k += 60 * o.w.Fairshare * share
 	}
 	return k / 60
 }
 
 // fairshare returns user's target share minus their share of the total
 // usage, in percentage points; with no usage at all, the target share.
-// Within one Sort (o.shares non-nil) each user's is computed once.
+// total is everyone's decayed usage at now.
 func (o *mauiOrder) fairshare(now sim.Time, user int32, total float64) float64 {
-	if f, ok := o.shares[user]; ok {
-		return f
-	}
-	f := o.userFairshare(now, user, total)
-	if o.shares != nil {
-		o.shares[user] = f
-	}
-	return f
-}
-
-func (o *mauiOrder) userFairshare(now sim.Time, user int32, total float64) float64 {
 	used := 0.0
 	if total > 0 {
 		used = o.fs.Usage(user, now) / total
@@ -167,8 +156,18 @@ func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
 	total := 0.0
 	if o.fs != nil {
 		total = o.fs.TotalUsage(now)
-		o.shares = o.sharesMap
-		defer func() { clear(o.shares); o.shares = nil }()
+		clear(o.shares)
+	}
+	keyOf := func(j *sim.Job) keyedJob {
+		share := 0.0
+		if o.fs != nil {
+			var ok bool
+			if share, ok = o.shares[j.User]; !ok {
+				share = o.fairshare(now, j.User, total)
+				o.shares[j.User] = share
+			}
+		}
+		return keyedJob{o.key(now, j, o.cachedBase(j), share), j.Seq, j}
 	}
 	// Start from the last pass's ranking, the jobs still waiting in it,
 	// then the new ones: keys move little between passes.
@@ -183,13 +182,13 @@ func (o *mauiOrder) Sort(now sim.Time, q []*sim.Job) {
 	next := o.keyed[:0]
 	for _, k := range o.keyed {
 		if o.stamp[k.seq] == o.pass {
-			next = append(next, keyedJob{o.key(now, k.j, o.cachedBase(k.j), total), k.seq, k.j})
+			next = append(next, keyOf(k.j))
 			o.stamp[k.seq] = o.pass - 1 // placed
 		}
 	}
 	for _, j := range q {
 		if o.stamp[j.Seq] == o.pass {
-			next = append(next, keyedJob{o.key(now, j, o.cachedBase(j), total), j.Seq, j})
+			next = append(next, keyOf(j))
 		}
 	}
 	o.keyed = next
