@@ -55,16 +55,6 @@ func (d *decoder) filter(b *hclsyntax.Block, s *Sweep) (Filter, bool) {
 func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *Sweep) bool {
 	switch a.Name {
 	case keyWorkload, keyPolicy:
-		var names []string
-		if a.Name == keyWorkload {
-			for _, w := range s.Workloads {
-				names = append(names, w.Name)
-			}
-		} else {
-			for _, p := range s.Policies {
-				names = append(names, p.Name)
-			}
-		}
 		it, st := d.value(a)
 		if st != set {
 			return st != invalid
@@ -73,7 +63,7 @@ func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *
 		if !ok {
 			return false
 		}
-		if !slices.Contains(names, name) {
+		if d.notSwept(a.Name, name) {
 			d.warnf(it.rng, "Filter matches nothing", "%s %q is not in the sweep's %s.", a.Name, name, plural(a.Name))
 		}
 		match[a.Name] = name
@@ -86,7 +76,7 @@ func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *
 		if !ok {
 			return false
 		}
-		if !slices.Contains(s.LoadFactors, x) {
+		if d.notSwept(keyLoadFactor, formatFloat(x)) {
 			d.warnf(it.rng, "Filter matches nothing", "Load factor %s is not one of the sweep's load factors.", formatFloat(x))
 		}
 		match[a.Name] = formatFloat(x)
@@ -99,7 +89,7 @@ func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *
 		if !ok {
 			return false
 		}
-		if !slices.Contains(s.Seeds, n) {
+		if d.notSwept(keySeed, strconv.FormatUint(n, 10)) {
 			d.warnf(it.rng, "Filter matches nothing", "Seed %d is not one of the sweep's seeds.", n)
 		}
 		match[a.Name] = strconv.FormatUint(n, 10)
@@ -188,7 +178,7 @@ func (d *decoder) filterAxes(match map[string]string, a *hclsyntax.Attribute, s 
 			continue
 		}
 		ax := s.Vary[i]
-		o, base, _, good := d.axisOwner(ax, s, a.SrcRange, p.key.rng)
+		o, base, _, good := d.axisOwner(ax, a.SrcRange, p.key.rng)
 		if !good {
 			ok = false
 			continue

@@ -46,6 +46,12 @@ type decoder struct {
 	// varied holds the targets of every vary block, those that failed
 	// too, so that a filter on a failed axis adds no error of its own.
 	varied map[string]hcl.Range
+	// swept holds the values of the sweep's workload, policy, load factor
+	// and seed axes, keyed as filters key them, each value as its
+	// canonical string (a block by name, failed blocks included). An
+	// axis that could not be read whole is missing: what it lacks proves
+	// nothing, so nothing is reported about it.
+	swept map[string]map[string]bool
 	// merges are the merge workloads, whose parts are resolved once every
 	// workload is decoded.
 	merges []pendingMerge

@@ -404,6 +404,29 @@ func TestParseWarningsKeepExperiment(t *testing.T) {
 	}
 }
 
+// TestFailedSweepWarnsNothing checks that filters over a sweep whose
+// lists, or the blocks they name, failed add no warning: a value missing
+// from an axis that could not be read whole proves nothing. (The bad
+// fixtures check that they add no error either.)
+func TestFailedSweepWarnsNothing(t *testing.T) {
+	for _, name := range []string{"sweep-list-error-alone", "sweep-block-error-alone"} {
+		path := "testdata/bad/" + name + ".hcl"
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, diags := Parse(path, src, nil)
+		if !diags.HasErrors() {
+			t.Errorf("Parse(%s) reported no error", path)
+		}
+		for _, d := range diags {
+			if d.Severity == hcl.DiagWarning {
+				t.Errorf("Parse(%s): got warning %v; want none", path, d)
+			}
+		}
+	}
+}
+
 // TestParseOverrideErrors checks that errors about a --var carry no range
 // (the command line is no file) and begin with the flag as typed.
 func TestParseOverrideErrors(t *testing.T) {

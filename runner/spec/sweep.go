@@ -51,36 +51,55 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 				"The file declares %d clusters; choose one with cluster = cluster.NAME.", len(clusters))
 		}
 	}
-	for _, name := range d.refList(b, attrs["workloads"], kindWorkload) {
+	d.swept = make(map[string]map[string]bool)
+	workloads, wOK := d.refList(b, attrs["workloads"], kindWorkload)
+	for _, name := range workloads {
 		if w := d.workloads[name]; w != nil {
 			s.Workloads = append(s.Workloads, w)
 		}
 	}
-	for _, name := range d.refList(b, attrs["policies"], kindPolicy) {
+	policies, pOK := d.refList(b, attrs["policies"], kindPolicy)
+	for _, name := range policies {
 		if p := d.policies[name]; p != nil {
 			s.Policies = append(s.Policies, p)
 		}
 	}
+	d.sweptAxis(keyWorkload, workloads, wOK)
+	d.sweptAxis(keyPolicy, policies, pOK)
 	s.LoadFactors = []float64{1}
+	lfs, lfOK := []string{"1"}, true
 	if items, st := d.nonEmptyList(attrs["load_factors"]); st == set {
-		s.LoadFactors = nil
+		s.LoadFactors, lfs = nil, nil
 		seen := make(map[string]bool)
 		for _, it := range items {
-			if x, ok := d.asPositive(it, "a load factor", "Invalid load factor"); ok && d.once(seen, formatFloat(x), it.rng, "load factor") {
+			x, ok := d.asPositive(it, "a load factor", "Invalid load factor")
+			if ok && d.once(seen, formatFloat(x), it.rng, "load factor") {
 				s.LoadFactors = append(s.LoadFactors, x)
+				lfs = append(lfs, formatFloat(x))
 			}
+			lfOK = lfOK && ok
 		}
+	} else if st == invalid {
+		lfOK = false
 	}
+	d.sweptAxis(keyLoadFactor, lfs, lfOK)
 	s.Seeds = []uint64{1}
+	seeds, seedsOK := []string{"1"}, true
 	if items, st := d.nonEmptyList(attrs["seeds"]); st == set {
-		s.Seeds = nil
+		s.Seeds, seeds = nil, nil
 		seen := make(map[string]bool)
 		for _, it := range items {
-			if n, ok := d.asUint(it, "a seed", "Invalid seed"); ok && d.once(seen, strconv.FormatUint(n, 10), it.rng, "seed") {
+			n, ok := d.asUint(it, "a seed", "Invalid seed")
+			if ok && d.once(seen, strconv.FormatUint(n, 10), it.rng, "seed") {
 				s.Seeds = append(s.Seeds, n)
+				seeds = append(seeds, strconv.FormatUint(n, 10))
 			}
+			seedsOK = seedsOK && ok
 		}
+	} else if st == invalid {
+		seedsOK = false
 	}
+	d.sweptAxis(keySeed, seeds, seedsOK)
 	d.varied = make(map[string]hcl.Range)
 	for _, vb := range blocks {
 		if vb.Type != blockVary {
@@ -103,7 +122,10 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 			s.Include = append(s.Include, f)
 		}
 	}
-	if len(d.diags.Errs()) == before && !d.gridLeft(s) {
+	// The grid is known only when the sweep has no error and every block
+	// it lists decoded.
+	known := len(d.diags.Errs()) == before && len(s.Workloads) == len(workloads) && len(s.Policies) == len(policies)
+	if known && !d.gridLeft(s) {
 		d.errorf(b.DefRange(), "Empty sweep after filters",
 			"The include and exclude blocks leave no combination of the sweep to run.")
 	}
@@ -124,12 +146,33 @@ func (d *decoder) refName(it item, kind, what string) (string, bool) {
 	return r.Name, true
 }
 
+// sweptAxis records the values of one of the sweep's axes in d.swept, if
+// the axis was read whole (ok).
+func (d *decoder) sweptAxis(key string, values []string, ok bool) {
+	if !ok {
+		return
+	}
+	d.swept[key] = make(map[string]bool, len(values))
+	for _, v := range values {
+		d.swept[key][v] = true
+	}
+}
+
+// notSwept reports whether the sweep's axis key surely lacks value: the
+// axis was read whole and value is not among its values.
+func (d *decoder) notSwept(key, value string) bool {
+	values, known := d.swept[key]
+	return known && !values[value]
+}
+
 // refList reads the required, non-empty list of references to blocks of
 // kind in the sweep's argument a (workloads or policies); each block once.
-func (d *decoder) refList(b *hclsyntax.Block, a *hclsyntax.Attribute, kind string) []string {
+// whole says whether every element was read, so that names holds every
+// block the list names.
+func (d *decoder) refList(b *hclsyntax.Block, a *hclsyntax.Attribute, kind string) (names []string, whole bool) {
 	plural := plural(kind)
 	if !d.required(b, map[string]*hclsyntax.Attribute{plural: a}, plural, fmt.Sprintf(", as in %s = [%s.NAME]", plural, kind)) {
-		return nil
+		return nil, false
 	}
 	items, st := d.list(a)
 	switch {
@@ -138,14 +181,16 @@ func (d *decoder) refList(b *hclsyntax.Block, a *hclsyntax.Attribute, kind strin
 	case st == set && len(items) == 0:
 		d.errorf(a.Expr.Range(), "Empty sweep", "The sweep lists no %s, so it has nothing to run.", plural)
 	}
-	var names []string
+	whole = st == set
 	seen := make(map[string]bool)
 	for _, it := range items {
-		if name, ok := d.refName(it, kind, "an element of "+quoted(a)); ok && d.once(seen, name, it.rng, kind) {
+		name, ok := d.refName(it, kind, "an element of "+quoted(a))
+		if ok && d.once(seen, name, it.rng, kind) {
 			names = append(names, name)
 		}
+		whole = whole && ok
 	}
-	return names
+	return names, whole
 }
 
 // nonEmptyList reads a list argument that, when given, must not be empty.
@@ -197,7 +242,7 @@ func (d *decoder) vary(b *hclsyntax.Block, s *Sweep, seen map[string]hcl.Range) 
 		d.errorf(rng, "Reference to unknown "+ax.Kind, "%s", detail)
 		return ax, false
 	}
-	o, base, inSweep, ok := d.axisOwner(ax, s, b.DefRange(), rng)
+	o, base, inSweep, ok := d.axisOwner(ax, b.DefRange(), rng)
 	if !ok {
 		return ax, false
 	}
@@ -240,9 +285,10 @@ func (d *decoder) vary(b *hclsyntax.Block, s *Sweep, seen map[string]hcl.Range) 
 }
 
 // axisOwner finds the model or policy an axis varies, its parameters as the
-// block sets them, and whether the block is in the sweep. It reports a
-// target without parameters.
-func (d *decoder) axisOwner(ax Axis, s *Sweep, at, rng hcl.Range) (o owner, base any, inSweep, ok bool) {
+// block sets them, and whether the block is in the sweep (unless the
+// sweep's list could not be read whole). It reports a target without
+// parameters.
+func (d *decoder) axisOwner(ax Axis, at, rng hcl.Range) (o owner, base any, inSweep, ok bool) {
 	if ax.Kind == kindWorkload {
 		w := d.workloads[ax.Block]
 		if w == nil {
@@ -256,10 +302,7 @@ func (d *decoder) axisOwner(ax Axis, s *Sweep, at, rng hcl.Range) (o owner, base
 		if err != nil {
 			panic("spec: decoded workload with unknown model " + w.Model)
 		}
-		for _, x := range s.Workloads {
-			inSweep = inSweep || x == w
-		}
-		return d.modelOwner(m, at), w.Params, inSweep, true
+		return d.modelOwner(m, at), w.Params, !d.notSwept(keyWorkload, w.Name), true
 	}
 	p := d.policies[ax.Block]
 	if p == nil {
@@ -269,9 +312,7 @@ func (d *decoder) axisOwner(ax Axis, s *Sweep, at, rng hcl.Range) (o owner, base
 	if err != nil {
 		panic("spec: decoded policy with unknown type " + p.Type)
 	}
-	for _, x := range s.Policies {
-		inSweep = inSweep || x == p
-	}
+	inSweep = !d.notSwept(keyPolicy, p.Name)
 	o = owner{kind: "policy", name: e.Name, at: at, build: func(p any) error {
 		_, err := e.New(p)
 		return err
