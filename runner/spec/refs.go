@@ -91,15 +91,7 @@ func (d *decoder) checkRef(t hcl.Traversal) bool {
 		d.errorf(t.SourceRange(), "Invalid reference", "A reference to %s must name one, as in %s.NAME.", kindTitle(root), root)
 		return false
 	}
-	var name string
-	switch step := t[1].(type) {
-	case hcl.TraverseAttr:
-		name = step.Name
-	case hcl.TraverseIndex:
-		if step.Key.Type() == cty.String && step.Key.IsKnown() && !step.Key.IsNull() {
-			name = step.Key.AsString()
-		}
-	}
+	name := refStep(t)
 	if name == "" {
 		d.errorf(t[1].SourceRange(), "Invalid reference", "A reference to %s must name one, as in %s.NAME.", kindTitle(root), root)
 		return false
@@ -114,6 +106,23 @@ func (d *decoder) checkRef(t hcl.Traversal) bool {
 	}
 	d.errorf(hcl.RangeBetween(rootRange, t[1].SourceRange()), "Reference to unknown "+kindTitle(root), "%s", withSuggestion(detail, name, list))
 	return false
+}
+
+// refStep returns the name a reference's second step gives, written
+// root.NAME or root["NAME"]; "" if it gives none.
+func refStep(t hcl.Traversal) string {
+	if len(t) < 2 {
+		return ""
+	}
+	switch step := t[1].(type) {
+	case hcl.TraverseAttr:
+		return step.Name
+	case hcl.TraverseIndex:
+		if step.Key.Type() == cty.String && step.Key.IsKnown() && !step.Key.IsNull() {
+			return step.Key.AsString()
+		}
+	}
+	return ""
 }
 
 // eval checks expr's references and evaluates it. It returns false when the

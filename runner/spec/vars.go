@@ -239,25 +239,19 @@ func (d *decoder) noteOverrides(body *hclsyntax.Body, overrides map[string]strin
 	seen := make(map[string]bool) // locals visited, against cycles
 	var from func(t hcl.Traversal, into map[string]bool)
 	from = func(t hcl.Traversal, into map[string]bool) {
-		if len(t) < 2 {
-			return
-		}
-		step, ok := t[1].(hcl.TraverseAttr)
-		if !ok {
-			return
-		}
+		name := refStep(t)
 		switch t.RootName() {
 		case rootVar:
-			if _, given := overrides[step.Name]; given {
-				into[step.Name] = true
+			if _, given := overrides[name]; given {
+				into[name] = true
 			}
 		case rootLocal:
-			if e, ok := locals[step.Name]; ok && !seen[step.Name] {
-				seen[step.Name] = true
+			if e, ok := locals[name]; ok && !seen[name] {
+				seen[name] = true
 				for _, t := range e.Variables() {
 					from(t, into)
 				}
-				delete(seen, step.Name)
+				delete(seen, name)
 			}
 		}
 	}
@@ -354,15 +348,12 @@ func (d *decoder) cycle(stack []string, dep string, exprs map[string]*hclsyntax.
 func localDeps(expr hcl.Expression, exprs map[string]*hclsyntax.Attribute) []string {
 	var deps []string
 	for _, t := range expr.Variables() {
-		if t.RootName() != rootLocal || len(t) < 2 {
+		if t.RootName() != rootLocal {
 			continue
 		}
-		step, ok := t[1].(hcl.TraverseAttr)
-		if !ok {
-			continue
-		}
-		if _, declared := exprs[step.Name]; declared && !slices.Contains(deps, step.Name) {
-			deps = append(deps, step.Name)
+		name := refStep(t)
+		if _, declared := exprs[name]; declared && !slices.Contains(deps, name) {
+			deps = append(deps, name)
 		}
 	}
 	return deps
