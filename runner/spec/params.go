@@ -175,8 +175,9 @@ func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
 				d.wrongType(it, quoted(a), "an object of parameters, as in { name = value }")
 				return false
 			}
-			for k, v := range it.v.AsValueMap() {
-				if _, good := d.setParam(o, p, k, v, it.rng, it.rng); !good {
+			vals := it.v.AsValueMap()
+			for _, k := range sortedKeys(vals) { // errors share a range: order them by name
+				if _, good := d.setParam(o, p, k, vals[k], it.rng, it.rng); !good {
 					ok = false
 				}
 			}

@@ -1,7 +1,9 @@
 package spec
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -427,6 +429,30 @@ func TestFailedSweepWarnsNothing(t *testing.T) {
 			if d.Severity == hcl.DiagWarning {
 				t.Errorf("Parse(%s): got warning %v; want none", path, d)
 			}
+		}
+	}
+}
+
+// TestParamsFromValueReportInOrder checks that the errors about the
+// parameters of an object given as a value (a local, not { … } in place)
+// come in the order of the parameters' names, every time: they share one
+// range, so nothing else orders them.
+func TestParamsFromValueReportInOrder(t *testing.T) {
+	src := file(expBlock, clusterBlock, "locals {\n  p = { ccc = 1, aaa = 2, eee = 3, bbb = 4, ddd = 5 }\n}",
+		"workload \"w\" {\n  model  = \"lublin\"\n  params = local.p\n  jobs   = 10\n}", fcfsBlock, sweepBlock)
+	want := []string{"aaa", "bbb", "ccc", "ddd", "eee"}
+	for range 20 {
+		_, diags := Parse(testFile, []byte(src), nil)
+		var got []string
+		for _, d := range diags {
+			for _, name := range want {
+				if strings.Contains(d.Detail, fmt.Sprintf("no parameter %q", name)) {
+					got = append(got, name)
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("got errors about parameters %v; want %v in that order; diagnostics:\n%s", got, want, render(diags))
 		}
 	}
 }
