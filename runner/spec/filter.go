@@ -160,12 +160,20 @@ func (d *decoder) filterAxes(match map[string]string, a *hclsyntax.Attribute, s 
 		}
 	}
 	ok := true
+	seen := make(map[string]hcl.Range)
 	for _, p := range pairs {
 		target, good := d.asString(p.key, "an axis")
 		if !good {
 			ok = false
 			continue
 		}
+		if first, dup := seen[target]; dup {
+			d.errorf(p.key.rng, "Duplicate key in filter",
+				"The axis %s is already matched at %s; a run has one value for it.", target, first)
+			ok = false
+			continue
+		}
+		seen[target] = p.key.rng
 		i := slices.Index(targets, target)
 		if _, failed := d.varied[target]; i < 0 && failed {
 			ok = false // the vary block's error is reported

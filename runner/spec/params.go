@@ -154,6 +154,13 @@ func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
 				}
 				key = s
 			}
+			if first, dup := valueRanges[key]; dup {
+				d.errorf(kv.Key.Range(), "Duplicate parameter",
+					"Parameter %q is already set at %s; HCL would keep only the last value.", key, first)
+				ok = false
+				continue
+			}
+			valueRanges[key] = kv.Value.Range()
 			v, good := d.eval(kv.Value)
 			if !good {
 				ok = false
@@ -162,7 +169,6 @@ func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
 			if _, good = d.setParam(o, p, key, v, kv.Key.Range(), kv.Value.Range()); !good {
 				ok = false
 			}
-			valueRanges[key] = kv.Value.Range()
 		}
 	} else {
 		it, st := d.value(a)
