@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -22,7 +23,8 @@ var experimentSchema = schema{what: "the experiment block", attrs: []string{"des
 // experiment decodes the experiment block into exp.
 func (d *decoder) experiment(exp *Experiment, b *hclsyntax.Block) {
 	name := b.Labels[0]
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.TrimSpace(name) != name {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.TrimSpace(name) != name ||
+		strings.ContainsFunc(name, unicode.IsControl) {
 		d.errorf(b.LabelRanges[0], "Invalid experiment name",
 			"%q cannot name an experiment: the name is the default results folder, so it must be a plain file name.", name)
 	}
@@ -151,8 +153,11 @@ var outputSchema = schema{what: "the output block", attrs: []string{"dir", "jobs
 func (d *decoder) output(out *Output, b *hclsyntax.Block) {
 	attrs, _ := d.content(b.Body, outputSchema)
 	if s, st := d.str(attrs["dir"]); st == set {
-		if strings.TrimSpace(s) == "" {
+		switch {
+		case strings.TrimSpace(s) == "":
 			d.errorf(attrs["dir"].Expr.Range(), "Invalid output directory", "The results folder must not be empty.")
+		case strings.ContainsFunc(s, unicode.IsControl):
+			d.errorf(attrs["dir"].Expr.Range(), "Invalid output directory", "%q holds a control character, which no results folder's name should.", s)
 		}
 		out.Dir = s
 	}
