@@ -11,9 +11,10 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// maxRange is the most elements range may return: enough for any sweep
-// axis, small enough that a typo cannot exhaust memory.
-const maxRange = 1 << 16
+// maxRange is the most elements range may return: cty's range (as
+// Terraform's) stops at 1024 itself, so this is its limit, said up front
+// with the length asked for.
+const maxRange = 1024
 
 // functions returns the functions experiment files may call: those of
 // Terraform's that cty's standard library provides, less the ones with
