@@ -5,10 +5,12 @@ import (
 )
 
 // pendingMerge is a merge workload whose parts are not resolved yet: its
-// merge argument may name workloads declared further down the file.
+// merge argument a, whose value is v, may name workloads declared further
+// down the file.
 type pendingMerge struct {
 	w *Workload
 	a *hclsyntax.Attribute
+	v item
 }
 
 // resolveMerges sets each merge workload's parts from its merge argument,
@@ -17,11 +19,8 @@ type pendingMerge struct {
 // its block.
 func (d *decoder) resolveMerges() {
 	for _, m := range d.merges {
-		items, st := d.list(m.a)
+		items, st := d.elements(m.a, m.v)
 		if st != set {
-			if st == unset {
-				d.errorf(m.a.Expr.Range(), "Invalid merge", "merge needs a list of workloads, as in merge = [workload.a, workload.b].")
-			}
 			continue
 		}
 		if len(items) < 2 {

@@ -103,6 +103,12 @@ func (d *decoder) list(a *hclsyntax.Attribute) ([]item, state) {
 	if st != set {
 		return nil, st
 	}
+	return d.elements(a, it)
+}
+
+// elements splits it, the value of a, into the elements of a list, set or
+// tuple, as list does.
+func (d *decoder) elements(a *hclsyntax.Attribute, it item) ([]item, state) {
 	ty := it.v.Type()
 	if !ty.IsListType() && !ty.IsSetType() && !ty.IsTupleType() {
 		d.wrongType(it, quoted(a), "a list")

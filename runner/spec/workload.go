@@ -29,21 +29,29 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 	attrs, _ := d.content(b.Body, workloadSchema)
 	w := &Workload{Name: b.Labels[0], Estimates: "keep", CPUUsage: "none", Range: b.DefRange()}
 	before := len(d.diags.Errs())
+	// A source argument that is null is absent, as any argument is.
 	model, mst := d.str(attrs["model"])
 	trace, tst := d.str(attrs["trace"])
-	merge := attrs["merge"]
+	parts, gst := d.value(attrs["merge"])
+	merge := gst == set
+	given := func(name string, st state) *hclsyntax.Attribute {
+		if st != set {
+			return nil
+		}
+		return attrs[name]
+	}
 	var endless bool
 	switch {
-	case mst == invalid || tst == invalid:
-	case mst == set && tst == set || merge != nil && (mst == set || tst == set):
-		d.errorf(lastOf(attrs["model"], attrs["trace"], attrs["merge"]).NameRange, "Conflicting workload source",
+	case mst == invalid || tst == invalid || gst == invalid:
+	case mst == set && tst == set || merge && (mst == set || tst == set):
+		d.errorf(lastOf(given("model", mst), given("trace", tst), given("merge", gst)).NameRange, "Conflicting workload source",
 			"A workload is a model, a trace or a merge of other workloads: give one of model, trace and merge.")
 	case mst == set:
 		endless = d.model(w, b, attrs, model)
 	case tst == set:
 		d.trace(w, attrs["trace"], trace)
-	case merge != nil:
-		d.merges = append(d.merges, pendingMerge{w, merge})
+	case merge:
+		d.merges = append(d.merges, pendingMerge{w, attrs["merge"], parts})
 	default:
 		d.errorf(b.DefRange(), "Missing workload source",
 			"Workload %q needs model = \"NAME\" (a synthetic model), trace = \"NAME\" (a registered trace or a path) or merge = [workload.NAME, …].", w.Name)
@@ -55,7 +63,7 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 				d.errorf(a.NameRange, "Trace option on a model workload", "%s only applies to a workload read from a trace.", name)
 			}
 		}
-	case merge != nil:
+	case gst != unset: // a merge, whether or not its parts could be read
 		for _, name := range append([]string{"params"}, traceOnly...) {
 			if a := attrs[name]; a != nil {
 				d.errorf(a.NameRange, "Option on a merge", "%s applies to a model or a trace: set it on the block of each workload the merge takes.", name)
