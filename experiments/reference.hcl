@@ -70,6 +70,7 @@ policy "easy-sjf" {
 policy "conservative" {}
 
 # Exactly one sweep: the cartesian product of its axes, less what the filters drop.
+# The axes may multiply to at most 1,000,000 runs (before the filters).
 sweep {
   cluster      = cluster.main                                        # optional when the file has one cluster
   workloads    = [workload.lublin, workload.kth]                     # references to workload blocks

@@ -125,10 +125,45 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 	// The grid is known only when the sweep has no error and every block
 	// it lists decoded.
 	known := len(d.diags.Errs()) == before && len(s.Workloads) == len(workloads) && len(s.Policies) == len(policies)
-	if known && !d.gridLeft(s) {
+	if !known {
+		return
+	}
+	if gridSize(s) > MaxRuns {
+		d.errorf(b.DefRange(), "Sweep too large",
+			"The sweep's axes multiply to more than %d runs before its filters, the most an experiment may have. Split it into several files, or narrow an axis.", MaxRuns)
+		return
+	}
+	if !d.gridLeft(s) {
 		d.errorf(b.DefRange(), "Empty sweep after filters",
 			"The include and exclude blocks leave no combination of the sweep to run.")
 	}
+}
+
+// MaxRuns is the most runs a sweep's axes may multiply to, before its
+// filters. A grid is expanded whole, at a few hundred bytes a run, before
+// anything runs, so a stray range or flatten must not ask for billions;
+// a sweep bigger than this is several experiments' work.
+const MaxRuns = 1_000_000
+
+// gridSize returns the number of runs s's axes multiply to before its
+// filters, or MaxRuns+1 if that is more: the true product can overflow an
+// int.
+func gridSize(s *Sweep) int {
+	total := 0
+	for _, w := range s.Workloads {
+		for _, p := range s.Policies {
+			n := min(len(s.LoadFactors)*len(s.Seeds), MaxRuns+1)
+			for _, ax := range s.Vary {
+				if ax.Kind == kindWorkload && ax.Block == w.Name || ax.Kind == kindPolicy && ax.Block == p.Name {
+					// Both factors are list lengths or clamped to
+					// MaxRuns+1, so the product fits an int.
+					n = min(n*len(ax.Values), MaxRuns+1)
+				}
+			}
+			total = min(total+n, MaxRuns+1)
+		}
+	}
+	return total
 }
 
 // refName reads a reference to a block of kind.
