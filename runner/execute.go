@@ -215,7 +215,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		}
 	}
 	sum.RunsFile, sum.UsersFile = out.tableNames(opt.Shard, opt.Shards)
-	if err := out.writeTables(complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
+	if err := out.writeTables(runs, complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
 		return sum, errors.Join(runErr, err)
 	}
 	// The whole sweep's tables, once written, hold every complete run, even

@@ -515,10 +515,15 @@ func (o *output) tableNames(shard, shards int) (string, string) {
 // time. Both tables stream, a row group of 16k rows at a time: the runs
 // table's parameter columns come from the runs themselves (runParams), not
 // from its rows, so no more than a row group's rows are held at once
-// however many runs there are.
-func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
+// however many runs there are. They are the columns of every run of the
+// grid, complete or not, selected by this shard or not, so that every
+// shard's table, and an interrupted sweep's, has the whole sweep's columns
+// in its order: readers of runs*.parquet (DuckDB) refuse files whose
+// columns differ.
+func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
 	var pc results.ParamColumns
-	for _, r := range complete {
+	for i := range grid {
+		r := &grid[i]
 		if err := pc.Add(r.Key, runParams(r)); err != nil {
 			return fmt.Errorf("writing %s: %w", runsPath, err)
 		}
