@@ -117,7 +117,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
-	out, err := openOutput(e, sel, opt)
+	out, err := openOutput(e, runs, sel, opt)
 	if err != nil {
 		return sum, err
 	}
