@@ -227,7 +227,9 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			return sum, errors.Join(runErr, err)
 		}
 	}
-	if runErr == nil {
+	// Cancelled once every selected run was complete (Ctrl-C while the
+	// tables were written), the sweep has nothing left to resume.
+	if runErr == nil && len(complete) < len(sel) {
 		runErr = ctx.Err()
 	}
 	return sum, runErr

@@ -625,3 +625,26 @@ func TestExecuteRefusesRunsOutsideGrid(t *testing.T) {
 		t.Errorf("after --force: %d jobs files; want the new grid's %d", got, len(otherRuns))
 	}
 }
+
+// TestInterruptAfterLastRun cancels a sweep once its last run is done, as a
+// Ctrl-C (or Slurm's SIGTERM at the time limit) that arrives while the
+// tables are written: every run is complete and in the tables, so the sweep
+// succeeded, and reporting it interrupted would tell the user to resume a
+// sweep with nothing left to run.
+func TestInterruptAfterLastRun(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sum, err := Execute(ctx, e, runs, Options{Out: dir, Workers: 2, Progress: func(p Progress) {
+		if p.Done == p.Total {
+			cancel()
+		}
+	}})
+	if err != nil || sum.Simulated != len(runs) {
+		t.Errorf("cancelled after the last run: %d of %d simulated, error %v; want all and no error", sum.Simulated, len(runs), err)
+	}
+	if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != int64(len(runs)) {
+		t.Errorf("runs.parquet has %d rows; want %d", n, len(runs))
+	}
+}
