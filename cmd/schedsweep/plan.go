@@ -95,6 +95,9 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	if len(pos) == 0 {
 		return usagef("want at least one FILE")
 	}
+	if *write && *check {
+		return usagef("-w and --check do not go together: -w rewrites the files, --check only lists those it would rewrite")
+	}
 	unformatted, broken := 0, 0
 	for _, path := range pos {
 		src, err := os.ReadFile(path)

@@ -365,3 +365,20 @@ func TestFmtWriteKeepsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtWriteAndCheck checks that fmt refuses -w with --check, which ask
+// for opposite things, rather than silently doing one of them.
+func TestFmtWriteAndCheck(t *testing.T) {
+	const messy = "experiment \"x\" {\nseed=1\n}\n"
+	file := writeExperiment(t, messy)
+	code, stdout, errOut := runCLI("fmt", "-w", "--check", file)
+	if code != exitUsage || !strings.Contains(errOut, "-w and --check") {
+		t.Errorf("fmt -w --check: exit %d, stderr %q; want exit %d saying -w and --check do not go together", code, errOut, exitUsage)
+	}
+	if stdout != "" {
+		t.Errorf("fmt -w --check: stdout %q; want nothing", stdout)
+	}
+	if got, _ := os.ReadFile(file); string(got) != messy {
+		t.Errorf("fmt -w --check rewrote the file to %q", got)
+	}
+}
