@@ -190,7 +190,7 @@ func (o *output) outsideGrid(grid []Run) error {
 	if len(outside) > 1 {
 		example += ", …"
 	}
-	return fmt.Errorf("%w: %s holds %s that this sweep does not have (%s): were they run with other --var values? Run with those, choose another folder with --out, or --force to clear it",
+	return fmt.Errorf("%w: %s holds %s that this sweep does not have (%s): run under other --var values, or by another schedsweep version? Choose another folder with --out, or --force to clear it",
 		ErrOtherExperiment, o.dir, nouns(len(outside), "finished run"), example)
 }
 
