@@ -12,8 +12,8 @@ import (
 )
 
 // axes returns a run's sweep axes, the Hive partition of its jobs file:
-// workload, policy, load factor, replicate, then each vary axis as the
-// parameter column it sets.
+// workload, policy, load factor, replicate, then a column per vary axis of
+// the sweep, whether or not it applies to the run (partitionColumns).
 func axes(r *Run) []results.Param {
 	out := []results.Param{
 		str("workload", r.Workload.Name),

@@ -117,7 +117,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
-	out, err := openOutput(e, sel, opt)
+	out, err := openOutput(e, runs, sel, opt)
 	if err != nil {
 		return sum, err
 	}
@@ -215,7 +215,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		}
 	}
 	sum.RunsFile, sum.UsersFile = out.tableNames(opt.Shard, opt.Shards)
-	if err := out.writeTables(complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
+	if err := out.writeTables(runs, complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
 		return sum, errors.Join(runErr, err)
 	}
 	// The whole sweep's tables, once written, hold every complete run, even
@@ -227,7 +227,9 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			return sum, errors.Join(runErr, err)
 		}
 	}
-	if runErr == nil {
+	// Cancelled once every selected run was complete (Ctrl-C while the
+	// tables were written), the sweep has nothing left to resume.
+	if runErr == nil && len(complete) < len(sel) {
 		runErr = ctx.Err()
 	}
 	return sum, runErr

@@ -415,7 +415,7 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 		}
 	}
 	// The killed sweep had written its manifest, as every sweep does first.
-	if _, err := openOutput(e, nil, Options{Out: dir}); err != nil {
+	if _, err := openOutput(e, nil, nil, Options{Out: dir}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range append(stale(mine), stale(theirs)...) {
@@ -571,5 +571,80 @@ func TestResumeRerunsCutJobsFiles(t *testing.T) {
 		if n := rowsOf(t, filepath.Join(dir, f)); n != 76 {
 			t.Errorf("%s has %d rows after the resume; want 76", f, n)
 		}
+	}
+}
+
+// TestExecuteRefusesRunsOutsideGrid checks that a folder holding finished
+// runs that the sweep's grid does not have, as the same file leaves it
+// under other --var values (load factors, seeds), is refused before
+// anything is written, with or without Resume: the new runs.parquet would
+// list only the new grid's runs while jobs/ kept the others' files, and
+// readers of the folder would see jobs of runs no table lists. A grid that
+// holds every finished run and more (another replicate) resumes.
+func TestExecuteRefusesRunsOutsideGrid(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+
+	other, _ := sweepExperiment(t, dir)
+	other.Sweep.LoadFactors = []float64{0.5, 3}
+	otherRuns, err := Expand(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	for _, resume := range []bool{false, true} {
+		sum, err := Execute(context.Background(), other, otherRuns, Options{Out: dir, Workers: 2, Resume: resume})
+		if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "8 finished runs that this sweep does not have") {
+			t.Errorf("resume %t, other load factors: got %v; want ErrOtherExperiment counting the 8 runs outside the grid", resume, err)
+		}
+		if sum.Simulated != 0 || sum.RunsFile != "" {
+			t.Errorf("resume %t, other load factors: summary %+v; want nothing simulated or written", resume, sum)
+		}
+	}
+	after := snapshot(t, dir)
+	for p, v := range after {
+		if before[p] != v {
+			t.Errorf("the refused sweep wrote %s", p)
+		}
+	}
+
+	more, _ := sweepExperiment(t, dir)
+	more.Sweep.Seeds = []uint64{1, 2, 3}
+	moreRuns, err := Expand(more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := execute(t, more, moreRuns, Options{Out: dir, Workers: 2, Resume: true}); sum.Skipped != len(runs) || sum.Simulated != len(moreRuns)-len(runs) {
+		t.Errorf("a third replicate: %+v; want the %d finished runs skipped and %d simulated", sum, len(runs), len(moreRuns)-len(runs))
+	}
+	if sum := execute(t, other, otherRuns, Options{Out: dir, Workers: 2, Force: true}); sum.Simulated != len(otherRuns) {
+		t.Errorf("--force with other load factors: simulated %d; want %d", sum.Simulated, len(otherRuns))
+	}
+	if got := len(jobsFiles(t, dir)); got != len(otherRuns) {
+		t.Errorf("after --force: %d jobs files; want the new grid's %d", got, len(otherRuns))
+	}
+}
+
+// TestInterruptAfterLastRun cancels a sweep once its last run is done, as a
+// Ctrl-C (or Slurm's SIGTERM at the time limit) that arrives while the
+// tables are written: every run is complete and in the tables, so the sweep
+// succeeded, and reporting it interrupted would tell the user to resume a
+// sweep with nothing left to run.
+func TestInterruptAfterLastRun(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sum, err := Execute(ctx, e, runs, Options{Out: dir, Workers: 2, Progress: func(p Progress) {
+		if p.Done == p.Total {
+			cancel()
+		}
+	}})
+	if err != nil || sum.Simulated != len(runs) {
+		t.Errorf("cancelled after the last run: %d of %d simulated, error %v; want all and no error", sum.Simulated, len(runs), err)
+	}
+	if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != int64(len(runs)) {
+		t.Errorf("runs.parquet has %d rows; want %d", n, len(runs))
 	}
 }

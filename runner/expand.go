@@ -41,12 +41,12 @@ type Run struct {
 	// The runs table records it as seed.
 	WorkloadSeed uint64
 
-	// varied holds the vary axes that set a parameter of this run, as the
-	// typed columns of the parameters they set; the field set holds the
-	// values those axes give the run, as filters compare them. Both are in
-	// axis order, and runs of one branch of the grid share both slices: a
-	// sweep holds its grid for its whole length, so a run keeps no map of
-	// its own.
+	// varied holds a partition column for every vary axis of the sweep
+	// (partitionColumns), whether or not the axis applies to this run; the
+	// field set holds the values the axes that apply give the run, as
+	// filters compare them. Both are in axis order, and runs of one branch
+	// of the grid share both slices: a sweep holds its grid for its whole
+	// length, so a run keeps no map of its own.
 	varied []results.Param
 	set    []axisValue
 }
@@ -76,12 +76,12 @@ func (r *Run) Values() map[string]string {
 func Expand(e *spec.Experiment) ([]Run, error) {
 	sw := &e.Sweep
 	var runs []Run
-	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param, set []axisValue) error
-	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, varied []results.Param, set []axisValue) error {
+	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, set []axisValue) error
+	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, set []axisValue) error {
 		if axis < len(sw.Vary) {
 			a := sw.Vary[axis]
 			if !(a.Kind == "workload" && a.Block == w.Name || a.Kind == "policy" && a.Block == p.Name) {
-				return walk(w, p, axis+1, values, varied, set)
+				return walk(w, p, axis+1, values, set)
 			}
 			for _, v := range a.Values {
 				w2, p2, err := applyAxis(w, p, a, v)
@@ -90,9 +90,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 				}
 				next := copyMap(values)
 				next[a.Target] = v
-				col := axisColumn(a, w2, p2)
-				err = walk(w2, p2, axis+1, next,
-					append(varied[:len(varied):len(varied)], col), append(set[:len(set):len(set)], axisValue{a.Target, v}))
+				err = walk(w2, p2, axis+1, next, append(set[:len(set):len(set)], axisValue{a.Target, v}))
 				if err != nil {
 					return err
 				}
@@ -101,6 +99,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 		}
 		// vals is the filters' view of each run of this branch in turn.
 		vals := copyMap(values)
+		varied := partitionColumns(sw.Vary, w, p)
 		wkey := hash(workloadCanon(w))
 		for _, lf := range sw.LoadFactors {
 			for _, rep := range sw.Seeds {
@@ -122,7 +121,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 	}
 	for _, w := range sw.Workloads {
 		for _, p := range sw.Policies {
-			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil, nil); err != nil {
+			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -154,19 +153,44 @@ func applyAxis(w *spec.Workload, p *spec.Policy, a spec.Axis, v string) (*spec.W
 	return nil, nil, fmt.Errorf("vary %s: unknown kind %q", a.Target, a.Kind)
 }
 
-// axisColumn returns the typed column of the parameter axis a sets, read
-// from the block it was applied to.
-func axisColumn(a spec.Axis, w *spec.Workload, p *spec.Policy) results.Param {
-	block, prefix := w.Params, "workload_"
-	if a.Kind == "policy" {
-		block, prefix = p.Params, "policy_"
-	}
-	for _, f := range params.Describe(block) {
-		if f.Name == a.Param {
-			return typed(prefix+f.Name, f.Value)
+// hiveNull is the value Hive, and after it DuckDB, pyarrow and Polars,
+// read as NULL in a partition directory's name.
+const hiveNull = "__HIVE_DEFAULT_PARTITION__"
+
+// partitionColumns returns the partition columns of the runs of workload w
+// under policy p (with the vary values of their branch applied): one per
+// vary axis of the sweep, named as the runs table names the parameter
+// (workload_PARAM, policy_PARAM), the first axis of each name only. Every
+// run gets every column, so that every jobs file lies at the same depth
+// under the same names, as Hive readers require ("Hive partition
+// mismatch"): the value is the run's own parameter, varied by the axis or
+// not, as runs.parquet shows it, or NULL (hiveNull) for a run whose
+// workload or policy has no such parameter.
+func partitionColumns(vary []spec.Axis, w *spec.Workload, p *spec.Policy) []results.Param {
+	var out []results.Param
+	seen := map[string]bool{}
+	for _, a := range vary {
+		block, prefix := w.Params, "workload_"
+		if a.Kind == "policy" {
+			block, prefix = p.Params, "policy_"
 		}
+		name := prefix + a.Param
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		col := str(name, hiveNull)
+		if block != nil {
+			for _, f := range params.Describe(block) {
+				if f.Name == a.Param {
+					col = typed(name, f.Value)
+					break
+				}
+			}
+		}
+		out = append(out, col)
 	}
-	panic("runner: a vary axis names a parameter its block lacks") // spec checked it
+	return out
 }
 
 // workloadCanon is the canonical text of what determines a workload's jobs.

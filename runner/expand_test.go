@@ -2,9 +2,11 @@ package runner
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -165,6 +167,52 @@ func TestSimulateRun(t *testing.T) {
 		want := first + sim.Time(float64(a.Jobs[i].Submit-first)/2+0.5)
 		if d := b.Jobs[i].Submit - want; d < -1 || d > 1 {
 			t.Fatalf("job %d: submitted at %d at load 2; want about %d", a.Jobs[i].ID, b.Jobs[i].Submit, want)
+		}
+	}
+}
+
+// TestPartitionsNameEveryAxis checks that every run's jobs file lies at the
+// same depth under the same partition names, whether or not a vary axis
+// applies to it: Hive readers (DuckDB's hive_partitioning, Polars) refuse a
+// folder whose files differ there ("Hive partition mismatch"). A run whose
+// block has the axis's parameter shows its own value, as runs.parquet
+// does; one whose block lacks it shows Hive's NULL.
+func TestPartitionsNameEveryAxis(t *testing.T) {
+	e := testExperiment(t)
+	fcfs, _ := policies.Lookup("fcfs")
+	e.Policies = append(e.Policies, &spec.Policy{Name: "fcfs-p", Type: "fcfs", Params: fcfs.Params()})
+	e = withPolicies(e)
+	e.Sweep.Vary = []spec.Axis{{Target: "policy.easy.order", Kind: "policy", Block: "easy", Param: "order", Values: []string{"arrival", "sjf"}}}
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{ // the last partition of each run, by policy
+		"fcfs":   "policy_order=__HIVE_DEFAULT_PARTITION__", // no parameters
+		"fcfs-p": "policy_order=arrival",                    // its own, not varied
+	}
+	for i := range runs {
+		r := &runs[i]
+		dir := results.PartitionDir(axes(r))
+		parts := strings.Split(dir, "/")
+		if len(parts) != 5 {
+			t.Errorf("run %d (%s): partition %s; want 5 levels", i, r.Policy.Name, dir)
+			continue
+		}
+		var names []string
+		for _, p := range parts {
+			name, _, _ := strings.Cut(p, "=")
+			names = append(names, name)
+		}
+		if got := strings.Join(names, ","); got != "workload,policy,load_factor,replicate,policy_order" {
+			t.Errorf("run %d (%s): partition names %s", i, r.Policy.Name, got)
+		}
+		w, ok := want[r.Policy.Name]
+		if !ok {
+			w = "policy_order=" + r.Values()["policy.easy.order"]
+		}
+		if parts[4] != w {
+			t.Errorf("run %d (%s): last partition %s; want %s", i, r.Policy.Name, parts[4], w)
 		}
 	}
 }

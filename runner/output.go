@@ -91,9 +91,11 @@ type output struct {
 
 // openOutput prepares the results folder: creates it, checks that it
 // belongs to this experiment (or clears it with Force), loads the journal,
-// refuses to overwrite selected runs' results without Resume, and writes the
-// manifest — which also proves the folder writable before any run starts.
-func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
+// refuses finished runs outside the grid (outsideGrid) and, without Resume,
+// to overwrite selected runs' results, and writes the manifest — which also
+// proves the folder writable before any run starts. grid is the whole
+// sweep, sel the runs of this shard.
+func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (*output, error) {
 	dir := opt.Out
 	if dir == "" {
 		dir = e.Output.Dir
@@ -137,6 +139,9 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 	if err := o.loadJournal(); err != nil {
 		return nil, err
 	}
+	if err := o.outsideGrid(grid); err != nil {
+		return nil, err
+	}
 	if !opt.Resume {
 		for _, r := range sel {
 			if _, ok := o.journal[r.Key]; ok {
@@ -154,6 +159,47 @@ func openOutput(e *spec.Experiment, sel []*Run, opt Options) (*output, error) {
 		return nil, fmt.Errorf("cannot write to the output folder %s: %w", dir, err)
 	}
 	return o, nil
+}
+
+// outsideGrid returns an error, wrapping ErrOtherExperiment, if the
+// journal holds finished runs that are not in grid. The manifest's hash
+// covers the file, not the --var values it ran under, and those can change
+// the grid (other load factors or seeds): the tables written next would
+// list the new grid's runs only, while jobs/ kept the other runs' files,
+// which readers of the folder would then count. A grid that holds every
+// finished run and more, such as another replicate, is welcome.
+func (o *output) outsideGrid(grid []Run) error {
+	if len(o.journal) == 0 {
+		return nil
+	}
+	in := make(map[string]bool, len(grid))
+	for i := range grid {
+		in[grid[i].Key] = true
+	}
+	var outside []string
+	for key := range o.journal {
+		if !in[key] {
+			outside = append(outside, key)
+		}
+	}
+	if len(outside) == 0 {
+		return nil
+	}
+	slices.Sort(outside)
+	example := outside[0]
+	if len(outside) > 1 {
+		example += ", …"
+	}
+	return fmt.Errorf("%w: %s holds %s that this sweep does not have (%s): run under other --var values, or by another schedsweep version? Choose another folder with --out, or --force to clear it",
+		ErrOtherExperiment, o.dir, nouns(len(outside), "finished run"), example)
+}
+
+// nouns is n and noun, plural unless n is 1: "1 run", "8 runs".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // foreign returns an error if dir, which has no manifest, holds a file or
@@ -515,10 +561,15 @@ func (o *output) tableNames(shard, shards int) (string, string) {
 // time. Both tables stream, a row group of 16k rows at a time: the runs
 // table's parameter columns come from the runs themselves (runParams), not
 // from its rows, so no more than a row group's rows are held at once
-// however many runs there are.
-func (o *output) writeTables(complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
+// however many runs there are. They are the columns of every run of the
+// grid, complete or not, selected by this shard or not, so that every
+// shard's table, and an interrupted sweep's, has the whole sweep's columns
+// in its order: readers of runs*.parquet (DuckDB) refuse files whose
+// columns differ.
+func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
 	var pc results.ParamColumns
-	for _, r := range complete {
+	for i := range grid {
+		r := &grid[i]
 		if err := pc.Add(r.Key, runParams(r)); err != nil {
 			return fmt.Errorf("writing %s: %w", runsPath, err)
 		}

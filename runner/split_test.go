@@ -312,3 +312,39 @@ func TestSplitLeavesForeignTables(t *testing.T) {
 		t.Errorf("the whole sweep in a folder of the user's own changed %s: %q, %v", theirs, data, err)
 	}
 }
+
+// schemaOf returns a Parquet table's columns as "name type" strings, in
+// file order.
+func schemaOf(t *testing.T, path string) []string {
+	t.Helper()
+	tbl := readTable(t, path)
+	defer tbl.Release()
+	var cols []string
+	for _, f := range tbl.Schema().Fields() {
+		cols = append(cols, f.Name+" "+f.Type.String())
+	}
+	return cols
+}
+
+// TestShardTablesShareColumns checks that every shard's runs table has the
+// columns of the whole sweep's, in its order, whichever runs the shard
+// holds: a shard of only fcfs runs (no policy parameters), one of only easy
+// runs, and one with no run at all. Readers merge the shards by reading
+// runs*.parquet, and DuckDB refuses files whose columns differ ("schema
+// mismatch in glob").
+func TestShardTablesShareColumns(t *testing.T) {
+	whole, dir := t.TempDir(), t.TempDir()
+	e, runs := sweepExperiment(t, whole)
+	execute(t, e, runs, Options{Workers: 2})
+	want := schemaOf(t, filepath.Join(whole, "runs.parquet"))
+	if !slices.Contains(want, "policy_order utf8") {
+		t.Fatalf("the whole sweep's runs table has no policy_order column: %v", want)
+	}
+	n := len(runs) + 1 // one shard more than runs: the last is empty
+	for _, shard := range []int{0, len(runs) - 1, len(runs)} {
+		sum := execute(t, e, runs, Options{Out: dir, Workers: 1, Shard: shard, Shards: n})
+		if got := schemaOf(t, sum.RunsFile); !slices.Equal(got, want) {
+			t.Errorf("shard %d/%d (%d runs): runs table columns\ngot  %v\nwant %v", shard, n, sum.Selected, got, want)
+		}
+	}
+}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner"
@@ -95,6 +95,9 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	if len(pos) == 0 {
 		return usagef("want at least one FILE")
 	}
+	if *write && *check {
+		return usagef("-w and --check do not go together: -w rewrites the files, --check only lists those it would rewrite")
+	}
 	unformatted, broken := 0, 0
 	for _, path := range pos {
 		src, err := os.ReadFile(path)
@@ -117,7 +120,7 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 			}
 		case *write:
 			if !bytes.Equal(src, out) {
-				if err := atomicfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+				if err := rewriteFile(path, out); err != nil {
 					return err
 				}
 			}
@@ -130,6 +133,42 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	}
 	if unformatted > 0 {
 		return fmt.Errorf("%d file(s) not formatted", unformatted)
+	}
+	return nil
+}
+
+// rewriteFile replaces the contents of the existing file path with data as
+// gofmt -w does: through a symbolic link, the file it names, and keeping
+// the file's permissions, so that a private file stays private. The data
+// goes to a temporary file beside the file, created readable by its owner
+// only and given the file's permissions, then renamed over it, so that a
+// failure leaves the file as it was.
+func rewriteFile(path string, data []byte) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(fi.Mode().Perm())
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), target)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("rewriting %s: %w", path, err)
 	}
 	return nil
 }

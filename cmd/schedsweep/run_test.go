@@ -329,3 +329,56 @@ func TestNouns(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtWriteKeepsFile checks that fmt -w rewrites a file as gofmt -w
+// does: keeping its permissions (a private experiment file must not become
+// readable by everyone) and, through a symbolic link, the file the link
+// names, leaving the link a link.
+func TestFmtWriteKeepsFile(t *testing.T) {
+	const messy, tidy = "experiment \"x\" {\nseed=1\n}\n", "experiment \"x\" {\n  seed = 1\n}\n"
+	dir := t.TempDir()
+	private, link := filepath.Join(dir, "private.hcl"), filepath.Join(dir, "link.hcl")
+	if err := os.Symlink("private.hcl", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{private, link} {
+		if err := os.WriteFile(private, []byte(messy), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(private, 0o600); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+		if code, _, errOut := runCLI("fmt", "-w", arg); code != exitOK {
+			t.Fatalf("fmt -w %s: exit %d, %q", arg, code, errOut)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("after fmt -w %s the link is %v, %v; want still a symbolic link", arg, fi.Mode(), err)
+		}
+		if got, _ := os.ReadFile(private); string(got) != tidy {
+			t.Errorf("after fmt -w %s the file holds %q; want %q", arg, got, tidy)
+		}
+		if fi, err := os.Stat(private); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("after fmt -w %s the file's permissions are %v (%v); want -rw-------", arg, fi.Mode().Perm(), err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+			t.Errorf("after fmt -w %s the folder holds %d entries; want the file and the link", arg, len(entries))
+		}
+	}
+}
+
+// TestFmtWriteAndCheck checks that fmt refuses -w with --check, which ask
+// for opposite things, rather than silently doing one of them.
+func TestFmtWriteAndCheck(t *testing.T) {
+	const messy = "experiment \"x\" {\nseed=1\n}\n"
+	file := writeExperiment(t, messy)
+	code, stdout, errOut := runCLI("fmt", "-w", "--check", file)
+	if code != exitUsage || !strings.Contains(errOut, "-w and --check") {
+		t.Errorf("fmt -w --check: exit %d, stderr %q; want exit %d saying -w and --check do not go together", code, errOut, exitUsage)
+	}
+	if stdout != "" {
+		t.Errorf("fmt -w --check: stdout %q; want nothing", stdout)
+	}
+	if got, _ := os.ReadFile(file); string(got) != messy {
+		t.Errorf("fmt -w --check rewrote the file to %q", got)
+	}
+}
