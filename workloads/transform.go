@@ -29,11 +29,12 @@ func LoadFactor(src sim.Source, f float64) (sim.Source, error) {
 	if !(f > 0) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("%w: got %v", ErrBadFactor, f)
 	}
-	return &loadFactor{src: src, inv: 1 / f, first: -1}, nil
+	return &loadFactor{src: src, f: f, inv: 1 / f, first: -1}, nil
 }
 
 type loadFactor struct {
 	src   sim.Source
+	f     float64
 	inv   float64
 	first sim.Time
 }
@@ -46,9 +47,19 @@ func (l *loadFactor) Next() (sim.Record, error) {
 	if l.first < 0 {
 		l.first = r.Submit
 	}
-	r.Submit = l.first + sim.Time(math.Round(float64(r.Submit-l.first)*l.inv))
+	t := math.Round(float64(r.Submit-l.first) * l.inv)
+	if t > maxScaled-float64(l.first) {
+		return sim.Record{}, fmt.Errorf("job %d: load factor %v moves its submit time %d s after the first job's to %.3g s, past the 2^53 s times may reach",
+			r.ID, l.f, r.Submit-l.first, t)
+	}
+	r.Submit = l.first + sim.Time(t)
 	return r, nil
 }
+
+// maxScaled is the latest submit time LoadFactor yields: 2^53 s, some 285
+// million years, up to which float64 holds every whole second, so that a
+// tiny factor is an error naming it rather than a time that overflows.
+const maxScaled = 1 << 53
 
 // FactorForLoad returns the load factor that takes a workload of offered load
 // current to target.

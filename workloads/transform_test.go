@@ -97,6 +97,19 @@ func TestLoadFactorSemantics(t *testing.T) {
 			t.Errorf("LoadFactor(%v): got %v; want ErrBadFactor", f, err)
 		}
 	}
+	// A factor so small that the last job's submit time would pass what
+	// times can hold is an error naming the job and the factor, not a time
+	// that wraps around to negative.
+	src, err = LoadFactor(sim.NewSliceSource(recs), 1e-300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := src.Next(); err != nil || r.Submit != 100 {
+		t.Fatalf("the first job under a tiny factor: %+v, %v; want submit 100", r, err)
+	}
+	if r, err := src.Next(); err == nil || !strings.Contains(err.Error(), "job 2: load factor 1e-300") {
+		t.Errorf("the second job under a tiny factor: %+v, %v; want an error naming job 2 and the factor", r, err)
+	}
 	if _, err := FactorForLoad(0, 0.5); !errors.Is(err, ErrBadFactor) {
 		t.Errorf("FactorForLoad from an empty load: got %v; want ErrBadFactor", err)
 	}
