@@ -28,6 +28,7 @@ func (d *decoder) resolveMerges() {
 				"A merge interleaves two or more workloads; this list has %d. Use the workload itself instead.", len(items))
 			continue
 		}
+		seen := make(map[string]bool)
 		for _, it := range items {
 			name, ok := d.refName(it, kindWorkload, "an element of "+quoted(m.a))
 			if !ok {
@@ -35,6 +36,8 @@ func (d *decoder) resolveMerges() {
 			}
 			part := d.workloads[name]
 			switch {
+			case seen[name]:
+				d.errorf(it.rng, "Invalid merge", "Workload %q is already a part of this merge; listed twice, its every job would be submitted twice.", name)
 			case name == m.w.Name:
 				d.errorf(it.rng, "Invalid merge", "Workload %q cannot merge itself.", name)
 			case part == nil: // reported with its block
@@ -43,6 +46,7 @@ func (d *decoder) resolveMerges() {
 			default:
 				m.w.Merge = append(m.w.Merge, part)
 			}
+			seen[name] = true
 		}
 	}
 }

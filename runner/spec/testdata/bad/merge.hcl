@@ -1,6 +1,6 @@
 # Merges: a source besides the merge, options that belong to the parts,
-# too few parts, a part that is the merge itself or another merge, and a
-# reference that is not a workload.
+# too few parts, a part listed twice, a part that is the merge itself or
+# another merge, and a reference that is not a workload.
 experiment "bad" {}
 
 cluster "main" {
@@ -33,6 +33,10 @@ workload "one" {
 
 workload "self" {
   merge = [workload.tiny, workload.self] # ERROR: cannot merge itself
+}
+
+workload "twice" {
+  merge = [workload.tiny, workload.lublin, workload.tiny] # ERROR: already a part of this merge
 }
 
 workload "nested" {
