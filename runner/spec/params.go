@@ -130,6 +130,18 @@ func (d *decoder) setParam(o owner, p any, name string, v cty.Value, keyRng, rng
 	return text, true
 }
 
+// setOrDefault is setParam for an entry of a params argument, where a null
+// value leaves the parameter at its default, as null leaves any argument
+// unset (in Terraform too); the name must still be one p has.
+func (d *decoder) setOrDefault(o owner, p any, name string, v cty.Value, keyRng, rng hcl.Range) bool {
+	if v.IsNull() {
+		_, ok := d.paramField(o, p, name, keyRng)
+		return ok
+	}
+	_, ok := d.setParam(o, p, name, v, keyRng, rng)
+	return ok
+}
+
 // setParams applies a params = { … } argument to p and builds the owner
 // once. It returns false if anything was wrong.
 func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
@@ -166,7 +178,7 @@ func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
 				ok = false
 				continue
 			}
-			if _, good = d.setParam(o, p, key, v, kv.Key.Range(), kv.Value.Range()); !good {
+			if !d.setOrDefault(o, p, key, v, kv.Key.Range(), kv.Value.Range()) {
 				ok = false
 			}
 		}
@@ -183,7 +195,7 @@ func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
 			}
 			vals := it.v.AsValueMap()
 			for _, k := range sortedKeys(vals) { // errors share a range: order them by name
-				if _, good := d.setParam(o, p, k, vals[k], it.rng, it.rng); !good {
+				if !d.setOrDefault(o, p, k, vals[k], it.rng, it.rng) {
 					ok = false
 				}
 			}
