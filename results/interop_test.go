@@ -72,7 +72,10 @@ func TestInteropFixture(t *testing.T) {
 					{Name: "replicate", Value: results.IntValue(rep)},
 				}
 				info := results.RunInfo{Key: key, Experiment: "fixture", Seed: 0x9E3779B97F4A7C15 * uint64(rep),
-					Params: append(axes, results.Param{Name: "workload_nodes", Value: results.IntValue(procs)})}
+					Params: append(axes,
+						results.Param{Name: "cluster_procs", Value: results.IntValue(procs)},
+						results.Param{Name: "cluster_memory", Value: results.IntValue(0)},
+						results.Param{Name: "workload_nodes", Value: results.IntValue(procs)})}
 				runs = append(runs, results.NewRunRow(info, res, time.Since(t0)))
 				e, err := results.ComputeEET(res, results.CapacityRule{})
 				if err != nil {

@@ -10,7 +10,11 @@
 // partitions). The counts, when given, are checked exactly; whether given or
 // not, the files must agree with each other: jobs rows = sum(runs.jobs) =
 // sum(users.jobs), and runs.parquet's wait and bounded slowdown statistics
-// equal DuckDB's avg and quantile_disc over each run's jobs. --partition
+// equal DuckDB's avg and quantile_disc over each run's jobs. DuckDB then
+// recomputes what results/README.md defines from the jobs files alone:
+// every job's wait, response, slowdowns and tardiness from its times, every
+// run's status counts, makespan, utilizations and twelve statistics, and
+// every user row. --partition
 // (default policy=easy) picks one Hive partition; its job count must equal
 // the jobs of the runs it holds, and those runs must be the ones
 // runs.parquet gives that parameter value. Every reader checks every
@@ -176,6 +180,8 @@ async function checkDuckDB() {
        OR j.wait_median <> r.wait_median OR j.wait_p95 <> r.wait_p95
        OR j.bsld_median <> r.bounded_slowdown_median OR j.bsld_p95 <> r.bounded_slowdown_p95`), 0n)
 
+  await checkDefinitions(rows, one)
+
   // One Hive partition: its jobs, the runs they come from, and the runs
   // runs.parquet says have that parameter value.
   const partJobs = await one(`SELECT count(*) FROM jobs WHERE CAST(${ident(partKey)} AS VARCHAR) = $1`, [partValue])
@@ -205,6 +211,88 @@ async function checkDuckDB() {
   con.closeSync()
   db.closeSync()
   return { nRuns, nUsers, nJobs, partJobs }
+}
+
+// checkDefinitions recomputes, in DuckDB, what results/README.md defines
+// from the jobs files: each job's derived columns from its times, each
+// run's counts, makespan, utilizations and all twelve statistics, and each
+// user's row. Any row that disagrees fails, shown with its values.
+async function checkDefinitions(rows, one) {
+  const none = async (what, sql) => {
+    const n = await one(`SELECT count(*) FROM (${sql})`)
+    if (n !== 0n) {
+      const shown = (await rows(`SELECT * FROM (${sql}) LIMIT 3`)).map(r => JSON.stringify(r, (_, v) => typeof v === 'bigint' ? String(v) : v))
+      fail(`duckdb: ${n} ${what}, such as ${shown.join('; ')}`)
+    }
+  }
+  // A double computed two ways may differ in the last bits.
+  const differ = (a, b) => `(${a} IS DISTINCT FROM ${b} AND NOT abs(${a} - ${b}) <= 1e-9 * greatest(1, abs(${b})))`
+  // work is a job's run on dedicated processors: its run time, or its
+  // estimate if it was killed.
+  const work = "CASE WHEN status = 'killed' THEN requested_time ELSE runtime END"
+  await none('jobs whose derived columns disagree with their times', `
+    SELECT run_key, job_id, status, submit, start, "end", runtime, requested_time, wait, response,
+           slowdown, bounded_slowdown, eet, tardiness, reason FROM jobs
+    WHERE CASE WHEN status = 'rejected' THEN
+            start IS NOT NULL OR "end" IS NOT NULL OR wait IS NOT NULL OR response IS NOT NULL OR
+            slowdown IS NOT NULL OR bounded_slowdown IS NOT NULL OR eet IS NOT NULL OR tardiness IS NOT NULL OR
+            reason IS NULL
+          ELSE
+            status NOT IN ('finished', 'killed') OR reason IS NOT NULL OR
+            wait IS DISTINCT FROM start - submit OR response IS DISTINCT FROM "end" - submit OR wait < 0 OR
+            ${differ('slowdown', `response / greatest(${work}, 1)`)} OR
+            ${differ('bounded_slowdown', `greatest(1, response / greatest(${work}, 10))`)} OR
+            (eet IS NULL) <> (tardiness IS NULL) OR tardiness IS DISTINCT FROM greatest(0, "end" - eet)
+          END`)
+
+  const stats = ['wait', 'response', 'slowdown', 'bounded_slowdown'].flatMap(m => [
+    `avg(${m}) AS ${m}_mean`, `quantile_disc(${m}, 0.5) AS ${m}_median`, `quantile_disc(${m}, 0.95) AS ${m}_p95`])
+  const statCols = ['wait', 'response', 'slowdown', 'bounded_slowdown'].flatMap(m => [`${m}_mean`, `${m}_median`, `${m}_p95`])
+  await none("runs whose counts, makespan, utilization or statistics disagree with their jobs'", `
+    WITH j AS (
+      SELECT run_key, count(*) AS jobs,
+             count(*) FILTER (WHERE status = 'finished') AS finished,
+             count(*) FILTER (WHERE status = 'killed') AS killed,
+             count(*) FILTER (WHERE status = 'rejected') AS rejected,
+             coalesce(max("end") - min(submit), 0) AS makespan,
+             sum(procs::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS proc_work,
+             sum(memory::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS mem_work,
+             ${stats.map(s => s.replace(/\((\w+)/, "($1").replace(/\) AS/, ") FILTER (WHERE status <> 'rejected') AS")).join(', ')}
+      FROM jobs GROUP BY run_key),
+    d AS (
+      SELECT r.run_key, r.jobs, j.jobs AS jobs_from_files, r.finished, j.finished AS f2, r.killed, j.killed AS k2,
+             r.rejected, j.rejected AS r2, r.makespan, j.makespan AS makespan_from_jobs,
+             r.utilization, CASE WHEN j.makespan = 0 THEN 0 ELSE coalesce(j.proc_work, 0) / (r.cluster_procs::DOUBLE * j.makespan) END AS util,
+             r.memory_utilization, CASE WHEN j.makespan = 0 OR r.cluster_memory = 0 THEN 0
+                                        ELSE coalesce(j.mem_work, 0) / (r.cluster_memory::DOUBLE * j.makespan) END AS mem_util,
+             ${statCols.map(c => `r.${c}, j.${c} AS ${c}_from_jobs`).join(', ')}
+      FROM runs r LEFT JOIN j USING (run_key))
+    SELECT * FROM d
+    WHERE jobs IS DISTINCT FROM jobs_from_files OR finished IS DISTINCT FROM f2 OR killed IS DISTINCT FROM k2 OR
+          rejected IS DISTINCT FROM r2 OR makespan IS DISTINCT FROM makespan_from_jobs OR
+          ${differ('utilization', 'util')} OR ${differ('memory_utilization', 'mem_util')} OR
+          ${statCols.map(c => differ(c, `${c}_from_jobs`)).join(' OR ')}`)
+
+  await none("user rows that disagree with their jobs'", `
+    WITH j AS (
+      SELECT run_key, "user", count(*) AS jobs, count(*) FILTER (WHERE status <> 'rejected') AS ran,
+             avg(wait) AS mean_wait, avg(response) AS mean_response, avg(bounded_slowdown) AS mean_bsld,
+             bool_or(eet IS NOT NULL) AS has_eet,
+             count(*) FILTER (WHERE tardiness > 0) AS violated,
+             coalesce(sum(procs * tardiness), 0) AS wt
+      FROM jobs GROUP BY run_key, "user"),
+    d AS (
+      SELECT u.run_key, u."user", u.jobs, j.jobs AS jobs_from_files, u.ran, j.ran AS ran_from_jobs,
+             u.mean_wait, j.mean_wait AS w2, u.mean_response, j.mean_response AS r2,
+             u.mean_bounded_slowdown, j.mean_bsld AS b2, j.has_eet,
+             u.eet_violated, j.violated, u.weighted_tardiness, j.wt, u.veet_share
+      FROM users u FULL JOIN j ON u.run_key = j.run_key AND u."user" IS NOT DISTINCT FROM j."user")
+    SELECT * FROM d
+    WHERE jobs IS DISTINCT FROM jobs_from_files OR ran IS DISTINCT FROM ran_from_jobs OR
+          ${differ('mean_wait', 'w2')} OR ${differ('mean_response', 'r2')} OR ${differ('mean_bounded_slowdown', 'b2')} OR
+          (has_eet AND (eet_violated IS DISTINCT FROM violated OR weighted_tardiness IS DISTINCT FROM wt OR
+                        ${differ('veet_share', 'CASE WHEN ran = 0 THEN NULL ELSE violated / ran END')})) OR
+          (NOT has_eet AND ran > 0 AND (eet_violated IS NOT NULL OR weighted_tardiness IS NOT NULL OR veet_share IS NOT NULL))`)
 }
 
 // checkPolars reads the folder as results/README.md's Polars snippet does
