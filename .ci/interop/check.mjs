@@ -13,8 +13,9 @@
 // equal DuckDB's avg and quantile_disc over each run's jobs. DuckDB then
 // recomputes what results/README.md defines from the jobs files alone:
 // every job's wait, response, slowdowns and tardiness from its times, every
-// run's status counts, makespan, utilizations and twelve statistics, and
-// every user row. --partition
+// run's status counts, makespan, utilizations and twelve statistics, every
+// user row, and, where the folder has them, every heatmap cell and
+// utilization bucket. --partition
 // (default policy=easy) picks one Hive partition; its job count must equal
 // the jobs of the runs it holds, and those runs must be the ones
 // runs.parquet gives that parameter value. Every reader checks every
@@ -77,6 +78,14 @@ const fail = (msg) => failures.push(msg)
 const expectEqual = (what, got, want) => {
   if (got !== want) fail(`${what}: got ${got}; want ${want}`)
 }
+
+// differ is SQL for "doubles a and b differ by more than rounding": a
+// value computed two ways may differ in its last bits.
+const differ = (a, b) => `(${a} IS DISTINCT FROM ${b} AND NOT abs(${a} - ${b}) <= 1e-9 * greatest(1, abs(${b})))`
+
+// work is SQL for a job's run on dedicated processors: its run time, or
+// its estimate if it was killed.
+const work = "CASE WHEN status = 'killed' THEN requested_time ELSE runtime END"
 
 // The columns every results file must have, with DuckDB's type for each.
 const runsColumns = {
@@ -181,6 +190,7 @@ async function checkDuckDB() {
        OR j.bsld_median <> r.bounded_slowdown_median OR j.bsld_p95 <> r.bounded_slowdown_p95`), 0n)
 
   await checkDefinitions(rows, one)
+  await checkSeries(con, rows, one)
 
   // One Hive partition: its jobs, the runs they come from, and the runs
   // runs.parquet says have that parameter value.
@@ -218,18 +228,7 @@ async function checkDuckDB() {
 // run's counts, makespan, utilizations and all twelve statistics, and each
 // user's row. Any row that disagrees fails, shown with its values.
 async function checkDefinitions(rows, one) {
-  const none = async (what, sql) => {
-    const n = await one(`SELECT count(*) FROM (${sql})`)
-    if (n !== 0n) {
-      const shown = (await rows(`SELECT * FROM (${sql}) LIMIT 3`)).map(r => JSON.stringify(r, (_, v) => typeof v === 'bigint' ? String(v) : v))
-      fail(`duckdb: ${n} ${what}, such as ${shown.join('; ')}`)
-    }
-  }
-  // A double computed two ways may differ in the last bits.
-  const differ = (a, b) => `(${a} IS DISTINCT FROM ${b} AND NOT abs(${a} - ${b}) <= 1e-9 * greatest(1, abs(${b})))`
-  // work is a job's run on dedicated processors: its run time, or its
-  // estimate if it was killed.
-  const work = "CASE WHEN status = 'killed' THEN requested_time ELSE runtime END"
+  const none = noRows(rows, one)
   await none('jobs whose derived columns disagree with their times', `
     SELECT run_key, job_id, status, submit, start, "end", runtime, requested_time, wait, response,
            slowdown, bounded_slowdown, eet, tardiness, reason FROM jobs
@@ -293,6 +292,96 @@ async function checkDefinitions(rows, one) {
           (has_eet AND (eet_violated IS DISTINCT FROM violated OR weighted_tardiness IS DISTINCT FROM wt OR
                         ${differ('veet_share', 'CASE WHEN ran = 0 THEN NULL ELSE violated / ran END')})) OR
           (NOT has_eet AND ran > 0 AND (eet_violated IS NOT NULL OR weighted_tardiness IS NOT NULL OR veet_share IS NOT NULL))`)
+}
+
+// noRows returns a function that fails, naming what and showing a few of
+// them, unless the query sql returns no row.
+function noRows(rows, one) {
+  return async (what, sql) => {
+    const n = await one(`SELECT count(*) FROM (${sql})`)
+    if (n !== 0n) {
+      const shown = (await rows(`SELECT * FROM (${sql}) LIMIT 3`)).map(r => JSON.stringify(r, (_, v) => typeof v === 'bigint' ? String(v) : v))
+      fail(`duckdb: ${n} ${what}, such as ${shown.join('; ')}`)
+    }
+  }
+}
+
+// checkSeries recomputes, from the jobs files, the per-run heatmap and
+// utilization files the folder holds (results/README.md, "Heatmaps and
+// utilization series"): bucket b covers [origin + b·L, origin + (b+1)·L),
+// the origin being the run's first submit. A utilization row is the
+// processor- (and memory-) seconds held in its bucket over the machine's
+// capacity times the bucket's length, the last bucket ending at the last
+// end; a job late by T seconds adds one violation to each of ⌈T/L⌉ buckets
+// of its user's heatmap, from the one holding eet − work.
+async function checkSeries(con, rows, one) {
+  const none = noRows(rows, one)
+  const series = [['heatmap', join(opt.dir, 'heatmap')], ['utilization', join(opt.dir, 'utilization')]]
+  const bucketLen = async (dir) => {
+    const files = listParquet(dir)
+    if (files.length === 0) {
+      fail(`${dir}: no .parquet files`)
+      return undefined
+    }
+    const lens = new Set()
+    for (const f of files) {
+      lens.add(await one(`SELECT decode(value) FROM parquet_kv_metadata(${lit(f)}) WHERE decode(key) = 'schedsweep.bucket_seconds'`))
+    }
+    if (lens.size !== 1 || !/^[1-9]\d*$/.test([...lens][0] ?? '')) {
+      fail(`${dir}: schedsweep.bucket_seconds is ${[...lens].join(', ')}; want one whole number of seconds`)
+      return undefined
+    }
+    return BigInt([...lens][0])
+  }
+  for (const [name, dir] of series) {
+    if (!existsSync(dir)) continue
+    const L = await bucketLen(dir)
+    if (L === undefined) continue
+    await con.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${lit(join(dir, '**', '*.parquet'))})`)
+    const origins = `SELECT run_key, min(submit) AS origin, max("end") AS last_end FROM jobs GROUP BY run_key`
+    if (name === 'utilization') {
+      await none('utilization buckets that disagree with the jobs that held processors or memory then', `
+        WITH o AS (${origins}),
+        held AS (
+          SELECT j.run_key, procs, memory, start, "end", origin,
+                 unnest(range((start - origin) // ${L}, ("end" - origin + ${L} - 1) // ${L})) AS bucket
+          FROM jobs j JOIN o USING (run_key) WHERE status <> 'rejected' AND "end" > start),
+        secs AS (
+          SELECT run_key, bucket,
+                 sum(procs::HUGEINT * (least("end", origin + (bucket + 1) * ${L}) - greatest(start, origin + bucket * ${L}))) AS proc_secs,
+                 sum(memory::HUGEINT * (least("end", origin + (bucket + 1) * ${L}) - greatest(start, origin + bucket * ${L}))) AS mem_secs
+          FROM held GROUP BY ALL),
+        want AS (
+          SELECT o.run_key, b.bucket,
+                 coalesce(s.proc_secs, 0) / (r.cluster_procs::DOUBLE * least(${L}, o.last_end - o.origin - b.bucket * ${L})) AS procs,
+                 CASE WHEN r.cluster_memory = 0 THEN 0
+                      ELSE coalesce(s.mem_secs, 0) / (r.cluster_memory::DOUBLE * least(${L}, o.last_end - o.origin - b.bucket * ${L})) END AS memory
+          FROM o JOIN runs r USING (run_key)
+          CROSS JOIN LATERAL (SELECT unnest(range(0, (o.last_end - o.origin + ${L} - 1) // ${L})) AS bucket) b
+          LEFT JOIN secs s ON s.run_key = o.run_key AND s.bucket = b.bucket
+          WHERE o.run_key IN (SELECT run_key FROM utilization))
+        SELECT coalesce(w.run_key, u.run_key) AS run_key, coalesce(w.bucket, u.bucket) AS bucket,
+               u.procs, w.procs AS procs_from_jobs, u.memory, w.memory AS memory_from_jobs
+        FROM want w FULL JOIN utilization u ON u.run_key = w.run_key AND u.bucket = w.bucket
+        WHERE ${differ('u.procs', 'w.procs')} OR ${differ('u.memory', 'w.memory')}`)
+    } else {
+      await none("heatmap cells that disagree with the late jobs' EETs", `
+        WITH o AS (${origins}),
+        late AS (
+          SELECT j.run_key, "user", (eet - ${work} - origin) // ${L} AS first, (tardiness + ${L} - 1) // ${L} AS n
+          FROM jobs j JOIN o USING (run_key) WHERE tardiness > 0),
+        want AS (
+          SELECT run_key, "user", bucket, count(*) AS violations
+          FROM (SELECT run_key, "user", unnest(range(first, first + n)) AS bucket FROM late)
+          WHERE run_key IN (SELECT run_key FROM heatmap) GROUP BY ALL)
+        SELECT coalesce(w.run_key, h.run_key) AS run_key, coalesce(w."user", h."user") AS "user",
+               coalesce(w.bucket, h.bucket) AS bucket, h.violations, w.violations AS violations_from_jobs
+        FROM want w FULL JOIN heatmap h
+          ON h.run_key = w.run_key AND h."user" IS NOT DISTINCT FROM w."user" AND h.bucket = w.bucket
+        WHERE h.violations IS DISTINCT FROM w.violations`)
+    }
+    console.log(`duckdb: ${name} of ${await one(`SELECT count(DISTINCT run_key) FROM ${name}`)} runs recomputed from the jobs, ${L} s buckets`)
+  }
 }
 
 // checkPolars reads the folder as results/README.md's Polars snippet does
