@@ -106,12 +106,17 @@ type finished struct {
 // can be resumed. Before anything is written, it reads every trace the
 // selected runs read: a registered trace missing from the cache is an error
 // wrapping workloads.ErrNotCached, a malformed line an error naming the file
-// and the line.
+// and the line; and it reads the first job of every workload: one whose
+// window, users or other cut keeps no job is an error wrapping ErrNoJobs
+// that names the workload and the cut.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
 	srcs := newSources(opt.Cache)
 	if err := readTraces(srcs, sel); err != nil {
+		return sum, err
+	}
+	if err := checkWorkloads(srcs, sel); err != nil {
 		return sum, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -48,9 +49,11 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := runner.JobCounts(runs, opt.Cache)
-	if err != nil {
-		return err
+	// A workload that selects no job is shown, then named in the error:
+	// run would refuse the sweep.
+	jobs, emptyErr := runner.JobCounts(runs, opt.Cache)
+	if emptyErr != nil && !errors.Is(emptyErr, runner.ErrNoJobs) {
+		return emptyErr
 	}
 	sel := runner.SelectShard(runs, opt.Shard, opt.Shards)
 	unknown := false
@@ -61,9 +64,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		nj, known := jobs[r.WorkloadKey]
 		total += int64(nj)
 		count := "? (trace not fetched)"
-		if known {
+		switch {
+		case known && nj == 0:
+			count = "0 (selects no job)"
+		case known:
 			count = fmt.Sprint(nj)
-		} else {
+		default:
 			unknown = true
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, count)
@@ -77,7 +83,13 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n\n", total, opt.Out)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if emptyErr != nil {
+		return fmt.Errorf("%w\nrun refuses a sweep with such a workload; change its window, users or jobs", emptyErr)
+	}
+	return nil
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) error {

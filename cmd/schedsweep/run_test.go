@@ -192,6 +192,34 @@ func TestPlanTraces(t *testing.T) {
 	}
 }
 
+// TestEmptyWorkload checks that a workload whose cuts keep no job is
+// flagged by plan and refused by run, exit 1 and nothing written, naming
+// the workload and the cut.
+func TestEmptyWorkload(t *testing.T) {
+	trace, err := filepath.Abs("../../runner/spec/testdata/tiny.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tiny.swf's jobs are submitted at 0, 10, 20 and 30 by users 3, 7, 3 and 9.
+	file := writeExperiment(t, strings.Replace(smallExperiment, `model = "job-mix"`,
+		`trace = "`+trace+`"
+  window = [0, 15]
+  users = [9]`, 1))
+	const why = "workload mix selects no job: of the 4 jobs of trace tiny.swf, its window [0, 15) keeps 2 and its user 9 keeps none"
+	code, stdout, errOut := runCLI("plan", file)
+	if code != exitFailure || !strings.Contains(stdout, "0 (selects no job)") || !strings.Contains(errOut, why) {
+		t.Errorf("plan: exit %d, stdout %q, stderr %q; want exit 1, the count flagged and %q", code, stdout, errOut, why)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	code, stdout, errOut = runCLI("run", "--quiet", "--out", out, file)
+	if code != exitFailure || stdout != "" || !strings.Contains(errOut, why) {
+		t.Errorf("run: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, stdout, errOut, why)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the output folder exists after a run refused (stat: %v)", err)
+	}
+}
+
 // TestTuneGC checks what schedsweep run does to the garbage collector: GOGC
 // at runner.GCPercent and a soft memory limit below what the machine (or
 // the cgroup) has, unless the environment sets them.
