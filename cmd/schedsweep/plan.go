@@ -20,12 +20,58 @@ import (
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
+const validateUsage = `Usage: schedsweep validate [--var name=value] FILE
+
+Checks an experiment file and prints its diagnostics; exit 0 when it has no
+errors. FILE is a path, or the name of an embedded experiment.
+
+Examples:
+  schedsweep validate quickstart
+  schedsweep validate --var replicates=3 psp2016
+
+Flags:
+`
+
+const planUsage = `Usage: schedsweep plan [flags] FILE
+
+Shows the expanded grid: how many runs, how many jobs they simulate, where
+results go, and every run.
+
+Examples:
+  schedsweep plan quickstart
+  schedsweep plan --shard 1/4 --out out/big quickstart
+  schedsweep plan --var replicates=1 psp2016
+
+Flags:
+`
+
+const fmtUsage = `Usage: schedsweep fmt [-w | --check] FILE...
+
+Prints experiment files in canonical HCL formatting, or rewrites them with -w;
+--check lists the files that are not formatted and exits 1 if any. A file
+with syntax errors is left as it is: its errors are printed, exit 2.
+
+Examples, for an experiment file mine.hcl:
+  schedsweep fmt mine.hcl
+  schedsweep fmt -w mine.hcl
+  schedsweep fmt --check mine.hcl
+
+Flags:
+`
+
+const listUsage = `Usage: schedsweep list [policies|models|estimates|metrics]
+
+Lists what experiment files can name, with parameters, defaults and
+descriptions.
+
+Examples:
+  schedsweep list
+  schedsweep list policies
+`
+
 func runValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep validate [--var name=value] FILE\n\nChecks an experiment file and prints its diagnostics; exit 0 when it has no errors.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), validateUsage); fs.PrintDefaults() }
 	pos, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
@@ -36,10 +82,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 
 func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("plan", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep plan [flags] FILE\n\nShows the expanded grid: how many runs, how many jobs they simulate, where results go, and every run.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), planUsage); fs.PrintDefaults() }
 	sf := addSweepFlags(fs)
 	pos, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
@@ -94,10 +137,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 
 func runFmt(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fmt", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep fmt [-w | --check] FILE...\n\nPrints experiment files in canonical HCL formatting, or rewrites them with -w;\n--check lists the files that are not formatted and exits 1 if any. A file\nwith syntax errors is left as it is: its errors are printed, exit 2.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), fmtUsage); fs.PrintDefaults() }
 	write := fs.Bool("w", false, "rewrite the files in place")
 	check := fs.Bool("check", false, "only report files that are not formatted")
 	pos, err := parseArgs(fs, args)
@@ -187,9 +227,7 @@ func rewriteFile(path string, data []byte) error {
 
 func runList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("list", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep list [policies|models|estimates|metrics]\n\nLists what experiment files can name, with parameters, defaults and descriptions.\n")
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), listUsage) }
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

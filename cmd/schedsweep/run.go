@@ -35,6 +35,12 @@ their results and --resume continues. --shard i/n runs the i-th of n slices
 of the grid (0 ≤ i < n), so that n machines, e.g. a Slurm job array, split a
 sweep; their outputs merge by reading the folder.
 
+Examples:
+  schedsweep run quickstart
+  schedsweep run --resume quickstart
+  schedsweep run --jobs 4 --shard 0/2 --out out/half quickstart
+  schedsweep run --var replicates=1 --force --quiet psp2016
+
 Flags:
 `
 
