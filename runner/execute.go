@@ -76,6 +76,13 @@ type Summary struct {
 // holds results of a different experiment.
 var ErrOtherExperiment = errors.New("the output folder holds results of another experiment")
 
+// ErrNotOurs is wrapped by Execute's error for a results folder that
+// schedsweep did not write (it has no manifest) but that holds files or
+// folders under the names results take (runs.parquet, jobs/, …): they are
+// the user's, so the folder is refused, Force or not, as Force clears only
+// what schedsweep wrote.
+var ErrNotOurs = errors.New("the output folder holds files schedsweep did not write")
+
 // ErrHasResults is wrapped by Execute's error for a results folder that
 // already holds results of selected runs, without Resume or Force.
 var ErrHasResults = errors.New("the output folder already holds results of these runs")

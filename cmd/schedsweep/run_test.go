@@ -192,6 +192,30 @@ func TestPlanTraces(t *testing.T) {
 	}
 }
 
+// TestRunUserFolder checks that a folder schedsweep did not write that
+// holds a runs.parquet is refused, --force or not, exit 1, by an error
+// that says the files are the user's, not another experiment's.
+func TestRunUserFolder(t *testing.T) {
+	file := writeExperiment(t, smallExperiment)
+	out := filepath.Join(t.TempDir(), "user1")
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "runs.parquet"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, force := range []string{"--force=false", "--force"} {
+		code, _, errOut := runCLI("run", "--quiet", force, "--out", out, file)
+		if code != exitFailure || !strings.Contains(errOut, "holds runs.parquet and has no .schedsweep/manifest.json, so these are yours") ||
+			strings.Contains(errOut, "another experiment") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 saying the files are the user's", force, code, errOut)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(out, "runs.parquet")); err != nil || string(got) != "mine" {
+		t.Errorf("runs.parquet now holds %q (%v); want the user's file untouched", got, err)
+	}
+}
+
 // TestEmptyWorkload checks that a workload whose cuts keep no job is
 // flagged by plan and refused by run, exit 1 and nothing written, naming
 // the workload and the cut.
