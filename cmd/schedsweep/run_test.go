@@ -192,6 +192,33 @@ func TestPlanTraces(t *testing.T) {
 	}
 }
 
+// TestVarErrors checks that the line closing an experiment's diagnostics
+// puts the errors where they are, in the file or in --var values (an
+// unknown name, or a value the file cannot use), exit 2 either way.
+func TestVarErrors(t *testing.T) {
+	file := writeExperiment(t, strings.Replace(smallExperiment, "[1, 2]", "var.loads", 1)+
+		"variable \"loads\" {\n  default = [1, 2]\n}\n")
+	broken := writeExperiment(t, strings.Replace(smallExperiment, `policy "easy" {}`, `policy "easy" { type = "eassy" }`, 1)+
+		"variable \"loads\" {\n  default = [1, 2]\n}\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown name", []string{"--var", "lods=[1]", file}, "schedsweep validate: the --var values have errors (1); nothing runs until they are fixed\n"},
+		{"unusable value", []string{"--var", `loads="x"`, file}, "schedsweep validate: the --var values have errors (1); nothing runs until they are fixed\n"},
+		{"file", []string{broken}, "schedsweep validate: the experiment file has errors (1); nothing runs until they are fixed\n"},
+		{"both", []string{"--var", "lods=[1]", broken}, "schedsweep validate: the experiment file (1) and the --var values (1) have errors; nothing runs until they are fixed\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(append([]string{"validate"}, tc.args...)...)
+			if code != exitUsage || !strings.HasSuffix(errOut, tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d, ending %q", code, errOut, exitUsage, tc.want)
+			}
+		})
+	}
+}
+
 // TestRunUserFolder checks that a folder schedsweep did not write that
 // holds a runs.parquet is refused, --force or not, exit 1, by an error
 // that says the files are the user's, not another experiment's.
