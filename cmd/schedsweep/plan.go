@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
@@ -49,7 +50,9 @@ const fmtUsage = `Usage: schedsweep fmt [-w | --check] FILE...
 
 Prints experiment files in canonical HCL formatting, or rewrites them with -w;
 --check lists the files that are not formatted and exits 1 if any. A file
-with syntax errors is left as it is: its errors are printed, exit 2.
+with syntax errors is left as it is: its errors are printed, exit 2. As with
+gofmt, a file that cannot be read (or written) is reported and the others
+are formatted; exit 1 at the end.
 
 Examples, for an experiment file mine.hcl:
   schedsweep fmt mine.hcl
@@ -150,11 +153,15 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	if *write && *check {
 		return usagef("-w and --check do not go together: -w rewrites the files, --check only lists those it would rewrite")
 	}
-	unformatted, broken := 0, 0
+	// As gofmt does, a file that cannot be read or written is reported
+	// and the others are formatted; the exit code says so at the end.
+	unformatted, broken, failed := 0, 0, 0
 	for _, path := range pos {
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			fmt.Fprintf(stderr, "schedsweep fmt: %v\n", err)
+			failed++
+			continue
 		}
 		// hclwrite formats whatever it is given, broken or not; a file
 		// that does not parse is reported and left as it is.
@@ -173,18 +180,26 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 		case *write:
 			if !bytes.Equal(src, out) {
 				if err := rewriteFile(path, out); err != nil {
-					return err
+					fmt.Fprintf(stderr, "schedsweep fmt: %v\n", err)
+					failed++
 				}
 			}
 		default:
 			stdout.Write(out)
 		}
 	}
-	if broken > 0 {
-		return usageError{fmt.Errorf("%w; %d file(s) left as they are", errInvalid, broken)}
+	var also []string
+	if failed > 0 {
+		also = append(also, fmt.Sprintf("%d file(s) could not be read or written", failed))
 	}
 	if unformatted > 0 {
-		return fmt.Errorf("%d file(s) not formatted", unformatted)
+		also = append(also, fmt.Sprintf("%d file(s) not formatted", unformatted))
+	}
+	if broken > 0 {
+		return usageError{fmt.Errorf("%w; %s", errInvalid, strings.Join(append([]string{fmt.Sprintf("%d file(s) left as they are", broken)}, also...), "; "))}
+	}
+	if len(also) > 0 {
+		return errors.New(strings.Join(also, "; "))
 	}
 	return nil
 }

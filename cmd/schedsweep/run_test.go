@@ -315,6 +315,52 @@ func TestTuneGC(t *testing.T) {
 
 // TestFmtSyntaxError checks that fmt leaves a file with syntax errors as it
 // is, in every mode, and names the place of the error.
+// TestFmtUnreadableFile checks that fmt, like gofmt, reports a file it
+// cannot read and goes on to the next, exiting 1 at the end (2 if a file
+// has syntax errors too).
+func TestFmtUnreadableFile(t *testing.T) {
+	const messy = "experiment \"x\" {\nseed=1\n}\n"
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.hcl")
+	for _, tc := range []struct {
+		mode      string
+		code      int
+		stdout    string // of b.hcl
+		rewritten bool
+	}{
+		{"--check", exitFailure, "b.hcl\n", false},
+		{"-w", exitFailure, "", true},
+		{"", exitFailure, "  seed = 1", false},
+	} {
+		t.Run("fmt "+tc.mode, func(t *testing.T) {
+			a, b := writeExperiment(t, messy), filepath.Join(t.TempDir(), "b.hcl")
+			if err := os.WriteFile(b, []byte(messy), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"fmt", a, missing, b}
+			if tc.mode != "" {
+				args = []string{"fmt", tc.mode, a, missing, b}
+			}
+			code, stdout, errOut := runCLI(args...)
+			if code != tc.code || !strings.Contains(errOut, "open "+missing+": no such file or directory") ||
+				!strings.Contains(errOut, "1 file(s) could not be read or written") {
+				t.Errorf("exit %d, stderr %q; want exit %d naming %s", code, errOut, tc.code, missing)
+			}
+			if !strings.Contains(stdout, tc.stdout) || strings.Count(stdout, "experiment") > 2 {
+				t.Errorf("stdout %q; want b.hcl's part %q too", stdout, tc.stdout)
+			}
+			if got, _ := os.ReadFile(b); (string(got) != messy) != tc.rewritten {
+				t.Errorf("b.hcl holds %q; rewritten %t, want %t", got, string(got) != messy, tc.rewritten)
+			}
+		})
+	}
+	broken := writeExperiment(t, "experiment \"x\" {\n  seed = \n}\n")
+	code, _, errOut := runCLI("fmt", "--check", missing, broken)
+	if code != exitUsage || !strings.Contains(errOut, "1 file(s) left as they are; 1 file(s) could not be read or written") {
+		t.Errorf("a missing and a broken file: exit %d, stderr %q; want exit %d counting both", code, errOut, exitUsage)
+	}
+}
+
 func TestFmtSyntaxError(t *testing.T) {
 	const broken = "experiment \"x\" {\n  seed = \n}\ncluster \"c\" { procs = 4 \n"
 	for _, mode := range [][]string{{"-w"}, {"--check"}, nil} {
