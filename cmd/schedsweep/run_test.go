@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -444,6 +445,46 @@ func TestPlainProgressTimeLeft(t *testing.T) {
 		if len(lines) != len(want) || !strings.HasSuffix(lines[i], w) {
 			t.Fatalf("plain progress:\n%s\nwant lines ending %q", buf.String(), want)
 		}
+	}
+}
+
+// TestResumedProgress checks what progress says of the runs --resume
+// found complete before any run: a line that says so, on a terminal's bar
+// too, rather than "run 18/18 done; 0 jobs/s; 0s elapsed".
+func TestResumedProgress(t *testing.T) {
+	for _, tc := range []struct {
+		p    runner.Progress
+		want string
+	}{
+		{runner.Progress{Done: 18, Skipped: 18, Total: 18}, "18/18 runs already complete (--resume); nothing to simulate\n"},
+		{runner.Progress{Done: 6, Skipped: 6, Total: 18}, "6/18 runs already complete (--resume); 12 to simulate\n"},
+	} {
+		var buf strings.Builder
+		report, _ := newProgress(&buf, tc.p.Total, 1, false)
+		report(tc.p)
+		if buf.String() != tc.want {
+			t.Errorf("plain %d/%d resumed: got %q; want %q", tc.p.Done, tc.p.Total, buf.String(), tc.want)
+		}
+		buf.Reset()
+		report, end := newProgress(&buf, tc.p.Total, 1, true)
+		report(tc.p)
+		end()
+		if got := buf.String(); !strings.Contains(got, fmt.Sprintf("%d already complete", tc.p.Skipped)) || strings.Contains(got, "jobs/s") {
+			t.Errorf("terminal %d/%d resumed: got %q; want the bar to say %d already complete", tc.p.Done, tc.p.Total, got, tc.p.Skipped)
+		}
+	}
+}
+
+// TestTimeLeftUnderASecond checks that a sweep with a run to go never says
+// "about 0s left".
+func TestTimeLeftUnderASecond(t *testing.T) {
+	p := runner.Progress{Done: 17, Total: 18, Elapsed: 500 * time.Millisecond} // 29 ms a run
+	if got, want := timeLeft(p), "500ms elapsed, under 1s left"; got != want {
+		t.Errorf("timeLeft(17 of 18 runs in 500ms) = %q; want %q", got, want)
+	}
+	p = runner.Progress{Done: 18, Total: 18, Elapsed: 500 * time.Millisecond}
+	if got, want := timeLeft(p), "500ms elapsed"; got != want {
+		t.Errorf("timeLeft(18 of 18 runs in 500ms) = %q; want %q", got, want)
 	}
 }
 
