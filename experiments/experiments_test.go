@@ -3,11 +3,14 @@ package experiments_test
 import (
 	"bytes"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedsweep/schedsweep/experiments"
+	"github.com/schedsweep/schedsweep/runner"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -76,5 +79,50 @@ func TestQuickstart(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" || len(s.Workloads) != 1 {
 		t.Errorf("quickstart.hcl (-want +got):\n%s(%d workloads; want 1)", diff, len(s.Workloads))
+	}
+}
+
+// TestWorkloadsSelectJobs checks that every workload of every embedded
+// file gives jobs: a window or users that keep none of a trace's jobs
+// would make run refuse the file. Registered traces are read from the
+// shared copies; a file whose traces are not there is checked for the
+// others.
+func TestWorkloadsSelectJobs(t *testing.T) {
+	const shared = "../../shared/workloads"
+	cache := t.TempDir()
+	entries, err := os.ReadDir(shared)
+	if err != nil {
+		t.Skipf("%s is absent: the shared workloads are not beside the checkout", shared)
+	}
+	for _, e := range entries {
+		abs, err := filepath.Abs(filepath.Join(shared, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(cache, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, err := fs.Glob(experiments.Files, "*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			exp := parse(t, name)
+			runs, err := runner.Expand(exp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts, err := runner.JobCounts(runs, cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range runs {
+				if n, ok := counts[r.WorkloadKey]; ok && n == 0 {
+					t.Errorf("workload %s gives no job", r.Workload.Name)
+				}
+			}
+		})
 	}
 }

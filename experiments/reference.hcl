@@ -43,15 +43,15 @@ workload "lublin" {
 }
 
 workload "kth" {
-  trace               = "KTH-SP2"     # a registered trace (need not be downloaded yet) or a path relative to this file
-  procs_field         = "requested"   # requested (default) or allocated processors
-  memory_field        = "none"        # none (default), requested or used memory
-  memory_unit         = "kb-per-proc" # kb-per-proc (default, the SWF standard), bytes-per-job or kb-per-job
-  negative_as_missing = false         # read negative values as missing instead of failing
-  window              = [0, 604800]   # optional cut [from, to) in the trace's seconds
-  users               = [3, 7]        # optional: keep only these users' jobs
-  jobs                = 10000         # optional: then take the first N jobs
-  estimates           = "keep"        # as for models
+  trace               = "KTH-SP2"         # a registered trace (need not be downloaded yet) or a path relative to this file
+  procs_field         = "requested"       # requested (default) or allocated processors
+  memory_field        = "none"            # none (default), requested or used memory
+  memory_unit         = "kb-per-proc"     # kb-per-proc (default, the SWF standard), bytes-per-job or kb-per-job
+  negative_as_missing = false             # read negative values as missing instead of failing
+  window              = [604800, 1209600] # optional cut [from, to) in the trace's seconds (here its second week)
+  users               = [18, 25]          # optional: keep only these users' jobs
+  jobs                = 10000             # optional: then take the first N jobs
+  estimates           = "keep"            # as for models
 }
 
 workload "mixed" {

@@ -76,6 +76,13 @@ type Summary struct {
 // holds results of a different experiment.
 var ErrOtherExperiment = errors.New("the output folder holds results of another experiment")
 
+// ErrNotOurs is wrapped by Execute's error for a results folder that
+// schedsweep did not write (it has no manifest) but that holds files or
+// folders under the names results take (runs.parquet, jobs/, …): they are
+// the user's, so the folder is refused, Force or not, as Force clears only
+// what schedsweep wrote.
+var ErrNotOurs = errors.New("the output folder holds files schedsweep did not write")
+
 // ErrHasResults is wrapped by Execute's error for a results folder that
 // already holds results of selected runs, without Resume or Force.
 var ErrHasResults = errors.New("the output folder already holds results of these runs")
@@ -106,12 +113,17 @@ type finished struct {
 // can be resumed. Before anything is written, it reads every trace the
 // selected runs read: a registered trace missing from the cache is an error
 // wrapping workloads.ErrNotCached, a malformed line an error naming the file
-// and the line.
+// and the line; and it reads the first job of every workload: one whose
+// window, users or other cut keeps no job is an error wrapping ErrNoJobs
+// that names the workload and the cut.
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
 	srcs := newSources(opt.Cache)
 	if err := readTraces(srcs, sel); err != nil {
+		return sum, err
+	}
+	if err := checkWorkloads(srcs, sel); err != nil {
 		return sum, err
 	}
 	if err := ctx.Err(); err != nil {

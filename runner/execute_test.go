@@ -456,8 +456,9 @@ func TestForceKeepsForeignFolder(t *testing.T) {
 	e, runs := sweepExperiment(t, dir)
 	for _, force := range []bool{false, true} {
 		_, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Force: force})
-		if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "jobs/") {
-			t.Errorf("force %t: got %v; want ErrOtherExperiment naming jobs/", force, err)
+		if !errors.Is(err, ErrNotOurs) || errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "jobs/") ||
+			strings.Contains(err.Error(), "another experiment") {
+			t.Errorf("force %t: got %v; want ErrNotOurs naming jobs/, not another experiment", force, err)
 		}
 	}
 	if _, err := os.Stat(mine); err != nil {

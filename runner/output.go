@@ -202,10 +202,10 @@ func nouns(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// foreign returns an error if dir, which has no manifest, holds a file or
-// folder under a name results take there: the user's own, which a sweep
-// must not overwrite or mix its files into, even with --force (which
-// clears only what schedsweep wrote).
+// foreign returns an error, wrapping ErrNotOurs, if dir, which has no
+// manifest, holds a file or folder under a name results take there: the
+// user's own, which a sweep must not overwrite or mix its files into, even
+// with --force (which clears only what schedsweep wrote).
 func foreign(dir string) error {
 	found, err := tablesIn(dir)
 	if err != nil {
@@ -219,8 +219,8 @@ func foreign(dir string) error {
 	if len(found) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s holds %s, which schedsweep did not write (the folder has no %s): choose another folder with --out, or move them away",
-		ErrOtherExperiment, dir, strings.Join(found, ", "), filepath.Join(stateDir, manifestName))
+	return fmt.Errorf("%w: %s holds %s and has no %s, so these are yours: schedsweep will not write over them, --force or not; choose another folder with --out, or move them away",
+		ErrNotOurs, dir, strings.Join(found, ", "), filepath.Join(stateDir, manifestName))
 }
 
 // clear removes what schedsweep wrote in the folder, and nothing else: the

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,56 +108,17 @@ func (s *sources) source(r *Run) (sim.Source, int, error) {
 // seeds from seed and their names, so two parts drawn from one model give
 // different jobs.
 func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64) (sim.Source, int, error) {
-	var src sim.Source
-	size := 0
-	switch {
-	case w.Model != "":
-		m, err := workloads.LookupModel(w.Model)
-		if err != nil {
-			return nil, 0, err
-		}
-		if src, err = m.New(w.Params, seed); err != nil {
-			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
-		}
-	case len(w.Merge) > 0:
-		parts := make([]workloads.Named, len(w.Merge))
-		known := true // every part's size is known
-		for i, p := range w.Merge {
-			part, n, err := s.jobs(p, procs, deriveSeed(seed, p.Name, uint64(i)))
-			if err != nil {
-				return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
-			}
-			parts[i] = workloads.Named{Name: p.Name, Source: part}
-			size, known = size+n, known && n > 0
-		}
-		if !known {
-			size = 0
-		}
-		m, err := workloads.Merge(procs, parts...)
-		if err != nil {
-			return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
-		}
-		src = m
-	default:
-		recs, err := s.read(w)
-		if err != nil {
-			return nil, 0, err
-		}
-		src, size = sim.NewSliceSource(recs), len(recs)
+	src, size, _, err := s.base(w, procs, seed)
+	if err != nil {
+		return nil, 0, err
 	}
-	if w.To > 0 {
-		src = workloads.Window(src, w.From, w.To)
+	for _, c := range cuts(w) {
+		src = c.apply(src)
 	}
-	if len(w.Users) > 0 {
-		src = workloads.Filter(src, workloads.Users(w.Users...))
+	if w.Take > 0 && (size == 0 || w.Take < size) {
+		size = w.Take
 	}
-	if w.Take > 0 {
-		src = workloads.Take(src, w.Take)
-		if size == 0 || w.Take < size {
-			size = w.Take
-		}
-	}
-	src, err := workloads.ApplyEstimates(src, w.Estimates, seed)
+	src, err = workloads.ApplyEstimates(src, w.Estimates, seed)
 	if err != nil {
 		return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 	}
@@ -172,6 +136,175 @@ func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64) (sim.Source, 
 		return nil, 0, fmt.Errorf("workload %s: cpu_usage %q is not none, default or full", w.Name, w.CPUUsage)
 	}
 	return src, size, nil
+}
+
+// base returns the job stream of workload w before its cuts: the model,
+// the trace or the merge of its parts; how many jobs it gives, 0 if
+// unknown (a model's); and what it is, as errors name it ("trace KTH-SP2").
+func (s *sources) base(w *spec.Workload, procs int64, seed uint64) (sim.Source, int, string, error) {
+	switch {
+	case w.Model != "":
+		m, err := workloads.LookupModel(w.Model)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		src, err := m.New(w.Params, seed)
+		if err != nil {
+			return nil, 0, "", fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+		return src, 0, "model " + w.Model, nil
+	case len(w.Merge) > 0:
+		parts := make([]workloads.Named, len(w.Merge))
+		names := make([]string, len(w.Merge))
+		size, known := 0, true // every part's size is known
+		for i, p := range w.Merge {
+			part, n, err := s.jobs(p, procs, deriveSeed(seed, p.Name, uint64(i)))
+			if err != nil {
+				return nil, 0, "", fmt.Errorf("workload %s: %w", w.Name, err)
+			}
+			parts[i] = workloads.Named{Name: p.Name, Source: part}
+			names[i] = p.Name
+			size, known = size+n, known && n > 0
+		}
+		if !known {
+			size = 0
+		}
+		m, err := workloads.Merge(procs, parts...)
+		if err != nil {
+			return nil, 0, "", fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+		return m, size, "the merge of " + strings.Join(names, ", "), nil
+	default:
+		recs, err := s.read(w)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		return sim.NewSliceSource(recs), len(recs), "trace " + filepath.Base(w.Trace), nil
+	}
+}
+
+// cut is one of a workload's selections, as jobs applies it: what it
+// does, in the words an error about it uses ("its window [0, 604800)
+// keeps"), and the function that applies it.
+type cut struct {
+	what  string
+	apply func(sim.Source) sim.Source
+}
+
+// cuts returns the selections of workload w in the order jobs applies
+// them (spec.Workload): window, users, then take.
+func cuts(w *spec.Workload) []cut {
+	var cs []cut
+	if w.To > 0 {
+		cs = append(cs, cut{fmt.Sprintf("its window [%d, %d) keeps", w.From, w.To),
+			func(src sim.Source) sim.Source { return workloads.Window(src, w.From, w.To) }})
+	}
+	if len(w.Users) > 0 {
+		users := make([]string, len(w.Users))
+		for i, u := range w.Users {
+			users[i] = strconv.Itoa(int(u))
+		}
+		what := "its users " + strings.Join(users, ", ") + " keep"
+		if len(users) == 1 {
+			what = "its user " + users[0] + " keeps"
+		}
+		cs = append(cs, cut{what,
+			func(src sim.Source) sim.Source { return workloads.Filter(src, workloads.Users(w.Users...)) }})
+	}
+	if w.Take > 0 {
+		cs = append(cs, cut{fmt.Sprintf("its jobs = %d keeps", w.Take),
+			func(src sim.Source) sim.Source { return workloads.Take(src, w.Take) }})
+	}
+	return cs
+}
+
+// ErrNoJobs is wrapped by the error for a workload whose selection
+// (window, users, …) leaves no job: Execute refuses such a sweep before it
+// writes anything, and JobCounts counts such a workload 0.
+var ErrNoJobs = errors.New("selects no job")
+
+// nonEmpty returns an error wrapping ErrNoJobs if workload w, or one of
+// the parts it merges, gives no job, and any error building or reading it.
+// It reads one job of each, or, for an empty one, the whole of its base
+// for every cut in turn, to say which cut emptied it (whyEmpty).
+func (s *sources) nonEmpty(w *spec.Workload, procs int64, seed uint64) error {
+	for i, p := range w.Merge {
+		if err := s.nonEmpty(p, procs, deriveSeed(seed, p.Name, uint64(i))); err != nil {
+			return err // it names the part, the block to fix
+		}
+	}
+	src, _, err := s.jobs(w, procs, seed)
+	if err != nil {
+		return err
+	}
+	_, err = src.Next()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, io.EOF):
+		return s.whyEmpty(w, procs, seed)
+	}
+	return fmt.Errorf("workload %s: %w", w.Name, err)
+}
+
+// whyEmpty returns the error, wrapping ErrNoJobs, for workload w that
+// gives no job: how many jobs its base gives, when known, and how many each
+// of its cuts keeps, up to the one that keeps none. Each count reads the
+// base again through the cuts so far; each ends, since the whole stream
+// ended.
+func (s *sources) whyEmpty(w *spec.Workload, procs int64, seed uint64) error {
+	_, size, what, err := s.base(w, procs, seed)
+	if err != nil {
+		return err
+	}
+	var steps []string
+	cs := cuts(w)
+	for k := range cs {
+		src, _, _, err := s.base(w, procs, seed)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs[:k+1] {
+			src = c.apply(src)
+		}
+		n, err := count(src)
+		if err != nil {
+			return fmt.Errorf("workload %s: %w", w.Name, err)
+		}
+		if n == 0 {
+			steps = append(steps, cs[k].what+" none")
+			break
+		}
+		steps = append(steps, fmt.Sprintf("%s %d", cs[k].what, n))
+	}
+	detail := what + " gives none"
+	if len(steps) > 0 {
+		detail = steps[len(steps)-1]
+		if len(steps) > 1 {
+			detail = strings.Join(steps[:len(steps)-1], ", ") + " and " + detail
+		}
+		if size > 0 {
+			detail = fmt.Sprintf("of the %d jobs of %s, %s", size, what, detail)
+		} else {
+			detail = fmt.Sprintf("of what %s gives, %s", what, detail)
+		}
+	}
+	return fmt.Errorf("workload %s %w: %s", w.Name, ErrNoJobs, detail)
+}
+
+// count reads src to its end and returns how many jobs it gave.
+func count(src sim.Source) (int, error) {
+	n := 0
+	for {
+		_, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
 }
 
 // policy builds a fresh policy value for run r.
@@ -205,6 +338,11 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, time.Durat
 	start := time.Now()
 	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size, Seed: r.WorkloadSeed})
 	wall := time.Since(start)
+	if err == nil && len(res.Jobs) == 0 {
+		// checkWorkloads read each workload under one replicate's seed; a
+		// model's cut may keep none under another.
+		err = fmt.Errorf("workload %s %w under this replicate's seed", r.Workload.Name, ErrNoJobs)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
 			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)
@@ -214,28 +352,72 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, time.Durat
 
 // JobCounts returns how many jobs each workload of runs gives, by workload
 // key, building one source per workload (traces are read once). A workload
-// reading a registered trace that is not cached is left out; any other
-// failure to build or read a workload is an error. For plan.
+// reading a registered trace that is not cached is left out. A workload
+// that selects no job, or merges one that does, is counted 0 and named in
+// the error, which then wraps ErrNoJobs and comes with every count; any
+// other failure to build or read a workload is an error, without counts.
+// For plan.
 func JobCounts(runs []Run, cacheDir string) (map[string]int, error) {
 	s := newSources(cacheDir)
 	counts := map[string]int{}
+	var empty []error
 	for i := range runs {
 		r := &runs[i]
 		if _, ok := counts[r.WorkloadKey]; ok {
 			continue
 		}
-		src, _, err := s.source(r)
-		if errors.Is(err, workloads.ErrNotCached) {
+		err := s.nonEmpty(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed)
+		switch {
+		case errors.Is(err, workloads.ErrNotCached):
 			continue
+		case errors.Is(err, ErrNoJobs):
+			counts[r.WorkloadKey] = 0
+			empty = appendNew(empty, err)
+			continue
+		case err != nil:
+			return nil, err
 		}
+		src, _, err := s.source(r)
 		if err != nil {
 			return nil, err
 		}
-		recs, err := sim.ReadAll(src)
+		n, err := count(src)
 		if err != nil {
 			return nil, fmt.Errorf("workload %s: %w", r.Workload.Name, err)
 		}
-		counts[r.WorkloadKey] = len(recs)
+		counts[r.WorkloadKey] = n
 	}
-	return counts, nil
+	return counts, errors.Join(empty...)
+}
+
+// checkWorkloads returns an error, wrapping ErrNoJobs, naming every
+// workload of the runs sel that selects no job, or that merges one that
+// does (sources.nonEmpty), so that Execute refuses the sweep before it
+// writes anything. Each workload is checked once, with the seed of its
+// first run.
+func checkWorkloads(srcs *sources, sel []*Run) error {
+	seen := map[string]bool{}
+	var errs []error
+	for _, r := range sel {
+		if seen[r.WorkloadKey] {
+			continue
+		}
+		seen[r.WorkloadKey] = true
+		if err := srcs.nonEmpty(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed); err != nil {
+			errs = appendNew(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// appendNew appends err to errs unless an error of the same message is
+// there: a workload swept on its own and merged into another is named
+// once.
+func appendNew(errs []error, err error) []error {
+	for _, e := range errs {
+		if e.Error() == err.Error() {
+			return errs
+		}
+	}
+	return append(errs, err)
 }

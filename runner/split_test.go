@@ -305,8 +305,8 @@ func TestSplitLeavesForeignTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, runs := sweepExperiment(t, dir)
-	if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2}); !errors.Is(err, ErrOtherExperiment) {
-		t.Errorf("got %v; want ErrOtherExperiment", err)
+	if _, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2}); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("got %v; want ErrNotOurs", err)
 	}
 	if data, err := os.ReadFile(theirs); err != nil || string(data) != "the user's" {
 		t.Errorf("the whole sweep in a folder of the user's own changed %s: %q, %v", theirs, data, err)

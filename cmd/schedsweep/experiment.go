@@ -39,15 +39,44 @@ func loadExperiment(arg string, vars []string, stderr io.Writer) (*spec.Experime
 	e, diags := spec.Parse(name, src, overrides)
 	printDiagnostics(stderr, diags, map[string]*hcl.File{name: {Bytes: src}})
 	if diags.HasErrors() {
-		n := 0
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				n++
-			}
-		}
-		return nil, usageError{fmt.Errorf("%w (%d); nothing runs until they are fixed", errInvalid, n)}
+		return nil, usageError{invalidError{invalidSummary(diags)}}
 	}
 	return e, nil
+}
+
+// invalidError is errInvalid with a message of its own, which says where
+// the errors are.
+type invalidError struct{ msg string }
+
+func (e invalidError) Error() string { return e.msg }
+func (e invalidError) Unwrap() error { return errInvalid }
+
+// invalidSummary is the line that closes an experiment's diagnostics: how
+// many errors there are, and whether the file or the --var values hold
+// them. An error about a --var value (spec.Parse gives it no Subject and
+// begins its detail with the flag), or one in the file where such a value
+// is used (its detail names the flag the value comes from), counts as the
+// command line's: that is where the fix goes.
+func invalidSummary(diags hcl.Diagnostics) string {
+	inFile, inVars := 0, 0
+	for _, d := range diags {
+		switch {
+		case d.Severity != hcl.DiagError:
+		case d.Subject == nil && strings.HasPrefix(d.Detail, "--var "),
+			strings.Contains(d.Detail, "comes from the command line: --var "):
+			inVars++
+		default:
+			inFile++
+		}
+	}
+	const tail = "; nothing runs until they are fixed"
+	switch {
+	case inVars == 0:
+		return fmt.Sprintf("%s (%d)%s", errInvalid, inFile, tail)
+	case inFile == 0:
+		return fmt.Sprintf("the --var values have errors (%d)%s", inVars, tail)
+	}
+	return fmt.Sprintf("the experiment file (%d) and the --var values (%d) have errors%s", inFile, inVars, tail)
 }
 
 // readExperiment returns the bytes of an experiment file and the name

@@ -18,6 +18,10 @@ model, its parameters, the seed and every transformation, so that other
 simulators can use it too. Models and their parameters: schedsweep trace
 models.
 
+Examples:
+  schedsweep trace generate lublin --param nodes=256 --jobs 10000 --estimates tsafrir --out lublin.swf
+  schedsweep trace generate job-mix --load-factor 1.5 --out mix.swf
+
 Flags:
 `
 
@@ -157,7 +161,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 func runTraceModels(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("trace models", stdout)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep trace models\n\nLists the synthetic workload models, with their parameters as trace generate\ntakes them (--param name=value), defaults and descriptions.\n")
+		fmt.Fprint(fs.Output(), "Usage: schedsweep trace models\n\nLists the synthetic workload models, with their parameters as trace generate\ntakes them (--param name=value), defaults and descriptions.\n\nExamples:\n  schedsweep trace models\n")
 	}
 	pos, err := parseArgs(fs, args)
 	if err != nil {

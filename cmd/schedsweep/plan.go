@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
@@ -19,12 +21,60 @@ import (
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
+const validateUsage = `Usage: schedsweep validate [--var name=value] FILE
+
+Checks an experiment file and prints its diagnostics; exit 0 when it has no
+errors. FILE is a path, or the name of an embedded experiment.
+
+Examples:
+  schedsweep validate quickstart
+  schedsweep validate --var replicates=3 psp2016
+
+Flags:
+`
+
+const planUsage = `Usage: schedsweep plan [flags] FILE
+
+Shows the expanded grid: how many runs, how many jobs they simulate, where
+results go, and every run.
+
+Examples:
+  schedsweep plan quickstart
+  schedsweep plan --shard 1/4 --out out/big quickstart
+  schedsweep plan --var replicates=1 psp2016
+
+Flags:
+`
+
+const fmtUsage = `Usage: schedsweep fmt [-w | --check] FILE...
+
+Prints experiment files in canonical HCL formatting, or rewrites them with -w;
+--check lists the files that are not formatted and exits 1 if any. A file
+with syntax errors is left as it is: its errors are printed, exit 2. As with
+gofmt, a file that cannot be read (or written) is reported and the others
+are formatted; exit 1 at the end.
+
+Examples, for an experiment file mine.hcl:
+  schedsweep fmt mine.hcl
+  schedsweep fmt -w mine.hcl
+  schedsweep fmt --check mine.hcl
+
+Flags:
+`
+
+const listUsage = `Usage: schedsweep list [policies|models|estimates|metrics]
+
+Lists what experiment files can name, with parameters, defaults and
+descriptions.
+
+Examples:
+  schedsweep list
+  schedsweep list policies
+`
+
 func runValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep validate [--var name=value] FILE\n\nChecks an experiment file and prints its diagnostics; exit 0 when it has no errors.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), validateUsage); fs.PrintDefaults() }
 	pos, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
@@ -35,10 +85,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 
 func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("plan", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep plan [flags] FILE\n\nShows the expanded grid: how many runs, how many jobs they simulate, where results go, and every run.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), planUsage); fs.PrintDefaults() }
 	sf := addSweepFlags(fs)
 	pos, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
@@ -48,9 +95,11 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := runner.JobCounts(runs, opt.Cache)
-	if err != nil {
-		return err
+	// A workload that selects no job is shown, then named in the error:
+	// run would refuse the sweep.
+	jobs, emptyErr := runner.JobCounts(runs, opt.Cache)
+	if emptyErr != nil && !errors.Is(emptyErr, runner.ErrNoJobs) {
+		return emptyErr
 	}
 	sel := runner.SelectShard(runs, opt.Shard, opt.Shards)
 	unknown := false
@@ -61,9 +110,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		nj, known := jobs[r.WorkloadKey]
 		total += int64(nj)
 		count := "? (trace not fetched)"
-		if known {
+		switch {
+		case known && nj == 0:
+			count = "0 (selects no job)"
+		case known:
 			count = fmt.Sprint(nj)
-		} else {
+		default:
 			unknown = true
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, count)
@@ -77,15 +129,18 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n\n", total, opt.Out)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if emptyErr != nil {
+		return fmt.Errorf("%w\nrun refuses a sweep with such a workload; change its window, users or jobs", emptyErr)
+	}
+	return nil
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fmt", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep fmt [-w | --check] FILE...\n\nPrints experiment files in canonical HCL formatting, or rewrites them with -w;\n--check lists the files that are not formatted and exits 1 if any. A file\nwith syntax errors is left as it is: its errors are printed, exit 2.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), fmtUsage); fs.PrintDefaults() }
 	write := fs.Bool("w", false, "rewrite the files in place")
 	check := fs.Bool("check", false, "only report files that are not formatted")
 	pos, err := parseArgs(fs, args)
@@ -98,11 +153,15 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 	if *write && *check {
 		return usagef("-w and --check do not go together: -w rewrites the files, --check only lists those it would rewrite")
 	}
-	unformatted, broken := 0, 0
+	// As gofmt does, a file that cannot be read or written is reported
+	// and the others are formatted; the exit code says so at the end.
+	unformatted, broken, failed := 0, 0, 0
 	for _, path := range pos {
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			fmt.Fprintf(stderr, "schedsweep fmt: %v\n", err)
+			failed++
+			continue
 		}
 		// hclwrite formats whatever it is given, broken or not; a file
 		// that does not parse is reported and left as it is.
@@ -121,18 +180,26 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 		case *write:
 			if !bytes.Equal(src, out) {
 				if err := rewriteFile(path, out); err != nil {
-					return err
+					fmt.Fprintf(stderr, "schedsweep fmt: %v\n", err)
+					failed++
 				}
 			}
 		default:
 			stdout.Write(out)
 		}
 	}
-	if broken > 0 {
-		return usageError{fmt.Errorf("%w; %d file(s) left as they are", errInvalid, broken)}
+	var also []string
+	if failed > 0 {
+		also = append(also, fmt.Sprintf("%d file(s) could not be read or written", failed))
 	}
 	if unformatted > 0 {
-		return fmt.Errorf("%d file(s) not formatted", unformatted)
+		also = append(also, fmt.Sprintf("%d file(s) not formatted", unformatted))
+	}
+	if broken > 0 {
+		return usageError{fmt.Errorf("%w; %s", errInvalid, strings.Join(append([]string{fmt.Sprintf("%d file(s) left as they are", broken)}, also...), "; "))}
+	}
+	if len(also) > 0 {
+		return errors.New(strings.Join(also, "; "))
 	}
 	return nil
 }
@@ -175,9 +242,7 @@ func rewriteFile(path string, data []byte) error {
 
 func runList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("list", stdout)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: schedsweep list [policies|models|estimates|metrics]\n\nLists what experiment files can name, with parameters, defaults and descriptions.\n")
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), listUsage) }
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

@@ -35,6 +35,12 @@ their results and --resume continues. --shard i/n runs the i-th of n slices
 of the grid (0 ≤ i < n), so that n machines, e.g. a Slurm job array, split a
 sweep; their outputs merge by reading the folder.
 
+Examples:
+  schedsweep run quickstart
+  schedsweep run --resume quickstart
+  schedsweep run --jobs 4 --shard 0/2 --out out/half quickstart
+  schedsweep run --var replicates=1 --force --quiet psp2016
+
 Flags:
 `
 
@@ -134,14 +140,7 @@ func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.P
 		total = (total + shards - 1) / shards // about; the bar's max follows the first report
 	}
 	if !tty {
-		return func(p runner.Progress) {
-			name := ""
-			if p.Run != nil {
-				name = fmt.Sprintf(" (%s, %s, load %v, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
-					p.Run.LoadFactor, p.Run.Replicate)
-			}
-			fmt.Fprintf(w, "run %d/%d done%s; %.0f jobs/s; %s\n", p.Done, p.Total, name, jobsPerSecond(p), timeLeft(p))
-		}, func() {}
+		return func(p runner.Progress) { fmt.Fprintln(w, progressLine(p)) }, func() {}
 	}
 	bar := progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
@@ -153,7 +152,11 @@ func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.P
 	)
 	report = func(p runner.Progress) {
 		bar.ChangeMax(p.Total)
-		bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", jobsPerSecond(p)))
+		if resumeReport(p) {
+			bar.Describe(fmt.Sprintf("runs (%d already complete)", p.Skipped))
+		} else {
+			bar.Describe(fmt.Sprintf("runs (%.0f jobs/s)", jobsPerSecond(p)))
+		}
 		bar.Set(p.Done)
 	}
 	end = func() {
@@ -162,6 +165,30 @@ func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.P
 		}
 	}
 	return report, end
+}
+
+// progressLine is the plain line for a progress report: the run that
+// finished, the pace and the time left; or, for the report --resume makes
+// before any run (resumeReport), how many runs were complete already.
+func progressLine(p runner.Progress) string {
+	if resumeReport(p) {
+		if p.Done >= p.Total {
+			return fmt.Sprintf("%d/%d runs already complete (--resume); nothing to simulate", p.Done, p.Total)
+		}
+		return fmt.Sprintf("%d/%d runs already complete (--resume); %d to simulate", p.Done, p.Total, p.Total-p.Done)
+	}
+	name := ""
+	if p.Run != nil {
+		name = fmt.Sprintf(" (%s, %s, load %v, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
+			p.Run.LoadFactor, p.Run.Replicate)
+	}
+	return fmt.Sprintf("run %d/%d done%s; %.0f jobs/s; %s", p.Done, p.Total, name, jobsPerSecond(p), timeLeft(p))
+}
+
+// resumeReport says whether p is the report Execute makes, under --resume,
+// before any run: every run done so far was found complete.
+func resumeReport(p runner.Progress) bool {
+	return p.Run == nil && p.Skipped > 0 && p.Done == p.Skipped
 }
 
 // timeLeft says how long the sweep has run and, from its pace so far over
@@ -174,6 +201,9 @@ func timeLeft(p runner.Progress) string {
 		return fmt.Sprintf("%v elapsed", roundish(p.Elapsed))
 	}
 	left := time.Duration(float64(p.Elapsed) / float64(simulated) * float64(p.Total-p.Done))
+	if left < time.Second { // never "about 0s left" while a run remains
+		return fmt.Sprintf("%v elapsed, under 1s left", roundish(p.Elapsed))
+	}
 	return fmt.Sprintf("%v elapsed, about %v left", roundish(p.Elapsed), roundish(left))
 }
 

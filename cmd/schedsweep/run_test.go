@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -192,6 +193,85 @@ func TestPlanTraces(t *testing.T) {
 	}
 }
 
+// TestVarErrors checks that the line closing an experiment's diagnostics
+// puts the errors where they are, in the file or in --var values (an
+// unknown name, or a value the file cannot use), exit 2 either way.
+func TestVarErrors(t *testing.T) {
+	file := writeExperiment(t, strings.Replace(smallExperiment, "[1, 2]", "var.loads", 1)+
+		"variable \"loads\" {\n  default = [1, 2]\n}\n")
+	broken := writeExperiment(t, strings.Replace(smallExperiment, `policy "easy" {}`, `policy "easy" { type = "eassy" }`, 1)+
+		"variable \"loads\" {\n  default = [1, 2]\n}\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown name", []string{"--var", "lods=[1]", file}, "schedsweep validate: the --var values have errors (1); nothing runs until they are fixed\n"},
+		{"unusable value", []string{"--var", `loads="x"`, file}, "schedsweep validate: the --var values have errors (1); nothing runs until they are fixed\n"},
+		{"file", []string{broken}, "schedsweep validate: the experiment file has errors (1); nothing runs until they are fixed\n"},
+		{"both", []string{"--var", "lods=[1]", broken}, "schedsweep validate: the experiment file (1) and the --var values (1) have errors; nothing runs until they are fixed\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(append([]string{"validate"}, tc.args...)...)
+			if code != exitUsage || !strings.HasSuffix(errOut, tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d, ending %q", code, errOut, exitUsage, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunUserFolder checks that a folder schedsweep did not write that
+// holds a runs.parquet is refused, --force or not, exit 1, by an error
+// that says the files are the user's, not another experiment's.
+func TestRunUserFolder(t *testing.T) {
+	file := writeExperiment(t, smallExperiment)
+	out := filepath.Join(t.TempDir(), "user1")
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "runs.parquet"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, force := range []string{"--force=false", "--force"} {
+		code, _, errOut := runCLI("run", "--quiet", force, "--out", out, file)
+		if code != exitFailure || !strings.Contains(errOut, "holds runs.parquet and has no .schedsweep/manifest.json, so these are yours") ||
+			strings.Contains(errOut, "another experiment") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 saying the files are the user's", force, code, errOut)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(out, "runs.parquet")); err != nil || string(got) != "mine" {
+		t.Errorf("runs.parquet now holds %q (%v); want the user's file untouched", got, err)
+	}
+}
+
+// TestEmptyWorkload checks that a workload whose cuts keep no job is
+// flagged by plan and refused by run, exit 1 and nothing written, naming
+// the workload and the cut.
+func TestEmptyWorkload(t *testing.T) {
+	trace, err := filepath.Abs("../../runner/spec/testdata/tiny.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tiny.swf's jobs are submitted at 0, 10, 20 and 30 by users 3, 7, 3 and 9.
+	file := writeExperiment(t, strings.Replace(smallExperiment, `model = "job-mix"`,
+		`trace = "`+trace+`"
+  window = [0, 15]
+  users = [9]`, 1))
+	const why = "workload mix selects no job: of the 4 jobs of trace tiny.swf, its window [0, 15) keeps 2 and its user 9 keeps none"
+	code, stdout, errOut := runCLI("plan", file)
+	if code != exitFailure || !strings.Contains(stdout, "0 (selects no job)") || !strings.Contains(errOut, why) {
+		t.Errorf("plan: exit %d, stdout %q, stderr %q; want exit 1, the count flagged and %q", code, stdout, errOut, why)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	code, stdout, errOut = runCLI("run", "--quiet", "--out", out, file)
+	if code != exitFailure || stdout != "" || !strings.Contains(errOut, why) {
+		t.Errorf("run: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, stdout, errOut, why)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the output folder exists after a run refused (stat: %v)", err)
+	}
+}
+
 // TestTuneGC checks what schedsweep run does to the garbage collector: GOGC
 // at runner.GCPercent and a soft memory limit below what the machine (or
 // the cgroup) has, unless the environment sets them.
@@ -236,6 +316,52 @@ func TestTuneGC(t *testing.T) {
 
 // TestFmtSyntaxError checks that fmt leaves a file with syntax errors as it
 // is, in every mode, and names the place of the error.
+// TestFmtUnreadableFile checks that fmt, like gofmt, reports a file it
+// cannot read and goes on to the next, exiting 1 at the end (2 if a file
+// has syntax errors too).
+func TestFmtUnreadableFile(t *testing.T) {
+	const messy = "experiment \"x\" {\nseed=1\n}\n"
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.hcl")
+	for _, tc := range []struct {
+		mode      string
+		code      int
+		stdout    string // of b.hcl
+		rewritten bool
+	}{
+		{"--check", exitFailure, "b.hcl\n", false},
+		{"-w", exitFailure, "", true},
+		{"", exitFailure, "  seed = 1", false},
+	} {
+		t.Run("fmt "+tc.mode, func(t *testing.T) {
+			a, b := writeExperiment(t, messy), filepath.Join(t.TempDir(), "b.hcl")
+			if err := os.WriteFile(b, []byte(messy), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"fmt", a, missing, b}
+			if tc.mode != "" {
+				args = []string{"fmt", tc.mode, a, missing, b}
+			}
+			code, stdout, errOut := runCLI(args...)
+			if code != tc.code || !strings.Contains(errOut, "open "+missing+": no such file or directory") ||
+				!strings.Contains(errOut, "1 file(s) could not be read or written") {
+				t.Errorf("exit %d, stderr %q; want exit %d naming %s", code, errOut, tc.code, missing)
+			}
+			if !strings.Contains(stdout, tc.stdout) || strings.Count(stdout, "experiment") > 2 {
+				t.Errorf("stdout %q; want b.hcl's part %q too", stdout, tc.stdout)
+			}
+			if got, _ := os.ReadFile(b); (string(got) != messy) != tc.rewritten {
+				t.Errorf("b.hcl holds %q; rewritten %t, want %t", got, string(got) != messy, tc.rewritten)
+			}
+		})
+	}
+	broken := writeExperiment(t, "experiment \"x\" {\n  seed = \n}\n")
+	code, _, errOut := runCLI("fmt", "--check", missing, broken)
+	if code != exitUsage || !strings.Contains(errOut, "1 file(s) left as they are; 1 file(s) could not be read or written") {
+		t.Errorf("a missing and a broken file: exit %d, stderr %q; want exit %d counting both", code, errOut, exitUsage)
+	}
+}
+
 func TestFmtSyntaxError(t *testing.T) {
 	const broken = "experiment \"x\" {\n  seed = \n}\ncluster \"c\" { procs = 4 \n"
 	for _, mode := range [][]string{{"-w"}, {"--check"}, nil} {
@@ -319,6 +445,46 @@ func TestPlainProgressTimeLeft(t *testing.T) {
 		if len(lines) != len(want) || !strings.HasSuffix(lines[i], w) {
 			t.Fatalf("plain progress:\n%s\nwant lines ending %q", buf.String(), want)
 		}
+	}
+}
+
+// TestResumedProgress checks what progress says of the runs --resume
+// found complete before any run: a line that says so, on a terminal's bar
+// too, rather than "run 18/18 done; 0 jobs/s; 0s elapsed".
+func TestResumedProgress(t *testing.T) {
+	for _, tc := range []struct {
+		p    runner.Progress
+		want string
+	}{
+		{runner.Progress{Done: 18, Skipped: 18, Total: 18}, "18/18 runs already complete (--resume); nothing to simulate\n"},
+		{runner.Progress{Done: 6, Skipped: 6, Total: 18}, "6/18 runs already complete (--resume); 12 to simulate\n"},
+	} {
+		var buf strings.Builder
+		report, _ := newProgress(&buf, tc.p.Total, 1, false)
+		report(tc.p)
+		if buf.String() != tc.want {
+			t.Errorf("plain %d/%d resumed: got %q; want %q", tc.p.Done, tc.p.Total, buf.String(), tc.want)
+		}
+		buf.Reset()
+		report, end := newProgress(&buf, tc.p.Total, 1, true)
+		report(tc.p)
+		end()
+		if got := buf.String(); !strings.Contains(got, fmt.Sprintf("%d already complete", tc.p.Skipped)) || strings.Contains(got, "jobs/s") {
+			t.Errorf("terminal %d/%d resumed: got %q; want the bar to say %d already complete", tc.p.Done, tc.p.Total, got, tc.p.Skipped)
+		}
+	}
+}
+
+// TestTimeLeftUnderASecond checks that a sweep with a run to go never says
+// "about 0s left".
+func TestTimeLeftUnderASecond(t *testing.T) {
+	p := runner.Progress{Done: 17, Total: 18, Elapsed: 500 * time.Millisecond} // 29 ms a run
+	if got, want := timeLeft(p), "500ms elapsed, under 1s left"; got != want {
+		t.Errorf("timeLeft(17 of 18 runs in 500ms) = %q; want %q", got, want)
+	}
+	p = runner.Progress{Done: 18, Total: 18, Elapsed: 500 * time.Millisecond}
+	if got, want := timeLeft(p), "500ms elapsed"; got != want {
+		t.Errorf("timeLeft(18 of 18 runs in 500ms) = %q; want %q", got, want)
 	}
 }
 

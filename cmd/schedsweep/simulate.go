@@ -32,6 +32,11 @@ trace header's MaxProcs (else MaxNodes), or, for a registered trace, the
 registry's machine (and its machines file, if it has one). Memory is simulated only when
 --memory-field says which SWF field holds it.
 
+Examples, once 'schedsweep trace fetch KTH-SP2' has cached the trace:
+  schedsweep simulate KTH-SP2
+  schedsweep simulate --policy easy --policy-param order=sjf KTH-SP2
+  schedsweep simulate --policy conservative --procs 128 --schedule kth.csv KTH-SP2
+
 Flags:
 `
 

@@ -30,6 +30,13 @@ const traceUsage = `Usage: schedsweep trace COMMAND [flags] [args]
 Commands:
 `
 
+const traceExamples = `Examples:
+  schedsweep trace list
+  schedsweep trace fetch KTH-SP2
+  schedsweep trace info KTH-SP2
+  schedsweep trace generate lublin --param nodes=256 --jobs 10000 --out lublin.swf
+`
+
 func runTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 1 && args[0] == "help" { // trace help info: trace info --help
 		args = append(slices.Clip(args[1:]), "--help")
@@ -44,6 +51,7 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 		}
 		fmt.Fprintln(w, "\nRun 'schedsweep trace COMMAND --help' for a command's flags.")
+		fmt.Fprint(w, "\n"+traceExamples)
 		fmt.Fprintf(w, "\nExit codes: %s.\n", exitCodes("trace"))
 		if len(args) == 0 {
 			return usagef("trace needs a command")
@@ -70,6 +78,10 @@ Summarises each trace: jobs and users, the submit span, the largest job and
 longest run, the machine size its header gives, the offered load on that
 machine (or on --procs), how many jobs give an estimate and the quartiles of
 run time / estimate, and the header's notes.
+
+Examples:
+  schedsweep trace info KTH-SP2
+  schedsweep trace info --procs 128 KTH-SP2
 
 Flags:
 `

@@ -32,6 +32,10 @@ are not downloaded again. The path of each trace is printed on stdout.
 The cache is --cache, else $SCHEDSWEEP_CACHE, else schedsweep/traces in the
 user cache directory.
 
+Examples:
+  schedsweep trace fetch KTH-SP2
+  schedsweep trace fetch KTH-SP2 METACENTRUM-2009-2
+
 Flags:
 `
 
@@ -40,6 +44,10 @@ const traceListUsage = `Usage: schedsweep trace list [--cache DIR] [-v]
 Lists the registered traces: name, machine size, whether the trace is in the
 cache, and whom the archive asks you to thank. -v adds the download address,
 what to cite, notes, and the facts the registry could not verify.
+
+Examples:
+  schedsweep trace list
+  schedsweep trace list -v
 
 Flags:
 `

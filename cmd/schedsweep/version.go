@@ -19,6 +19,10 @@ with; and, for a binary built by go build or go install in a Git checkout,
 the revision, marked (modified) if the checkout had uncommitted changes.
 go run records no revision, nor does a build in a linked Git worktree
 (golang/go#58218). Also 'schedsweep --version'.
+
+Examples:
+  schedsweep version
+  schedsweep --version
 `
 
 func runVersion(args []string, stdout, stderr io.Writer) error {
