@@ -66,7 +66,11 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 	case gst != unset: // a merge, whether or not its parts could be read
 		for _, name := range append([]string{"params"}, traceOnly...) {
 			if a := attrs[name]; a != nil {
-				d.errorf(a.NameRange, "Option on a merge", "%s applies to a model or a trace: set it on the block of each workload the merge takes.", name)
+				source := "a trace"
+				if name == "params" {
+					source = "a model"
+				}
+				d.errorf(a.NameRange, "Option on a merge", "%s applies to %s: set it on the block of each workload the merge takes.", name, source)
 			}
 		}
 	default:

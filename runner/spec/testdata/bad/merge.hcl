@@ -23,8 +23,8 @@ workload "both" {
 
 workload "options" {
   merge        = [workload.tiny, workload.lublin]
-  memory_field = "requested" # ERROR: Option on a merge
-  params       = { nodes = 64 } # ERROR: Option on a merge
+  memory_field = "requested" # ERROR: memory_field applies to a trace
+  params       = { nodes = 64 } # ERROR: params applies to a model
 }
 
 workload "one" {
