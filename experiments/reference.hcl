@@ -36,7 +36,7 @@ cluster "main" {
 # Workloads: at least one, each a model or a trace.
 workload "lublin" {
   model     = "lublin"                # a synthetic model: schedsweep lists them
-  params    = { nodes = local.nodes } # the model's parameters, checked against the model
+  params    = { nodes = local.nodes } # the model's parameters, checked against the model; null keeps a default
   jobs      = 2000                    # take the first N jobs; required for an endless model like lublin
   estimates = "tsafrir"               # keep (default), exact, badness:F, tsafrir[:MAX[:SHARE]] or psp:SCENARIO
   cpu_usage = "none"                  # none (default), default or full: per-process CPU usage for two-tier policies
