@@ -133,6 +133,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	if err != nil {
 		return sum, err
 	}
+	defer out.close()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -415,9 +415,11 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 		}
 	}
 	// The killed sweep had written its manifest, as every sweep does first.
-	if _, err := openOutput(e, nil, nil, Options{Out: dir}); err != nil {
+	o, err := openOutput(e, nil, nil, Options{Out: dir})
+	if err != nil {
 		t.Fatal(err)
 	}
+	o.close() // and was killed: its locks went with it
 	for _, p := range append(stale(mine), stale(theirs)...) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			t.Fatal(err)

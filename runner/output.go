@@ -87,7 +87,11 @@ type output struct {
 	dir     string
 	jobs    bool
 	journal map[string]bool // keys of the runs the journal holds as complete
+	lock    *folderLock     // held until close
 }
+
+// close releases the folder's locks.
+func (o *output) close() { o.lock.release() }
 
 // openOutput prepares the results folder: creates it, checks that it
 // belongs to this experiment (or clears it with Force), loads the journal,
@@ -95,7 +99,7 @@ type output struct {
 // to overwrite selected runs' results, and writes the manifest — which also
 // proves the folder writable before any run starts. grid is the whole
 // sweep, sel the runs of this shard.
-func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (*output, error) {
+func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *output, err error) {
 	dir := opt.Out
 	if dir == "" {
 		dir = e.Output.Dir
@@ -128,6 +132,16 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (*outpu
 	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o777); err != nil {
 		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
 	}
+	// Another process may be writing the folder: shards of one split run
+	// side by side, anything else waits for the other to end.
+	if o.lock, err = lockFolder(dir, opt.Shard, opt.Shards, opt.Force); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			o.close()
+		}
+	}()
 	if opt.Force && ours {
 		if err := o.clear(); err != nil {
 			return nil, err
@@ -232,7 +246,16 @@ func (o *output) clear() error {
 	if err != nil {
 		return err
 	}
-	for _, name := range append(append(names, results.RunDirs()...), stateDir) {
+	state, err := os.ReadDir(filepath.Join(o.dir, stateDir))
+	if err != nil {
+		return fmt.Errorf("clearing %s: %w", o.dir, err)
+	}
+	for _, f := range state {
+		if f.Name() != lockDir { // the locks this process holds
+			names = append(names, filepath.Join(stateDir, f.Name()))
+		}
+	}
+	for _, name := range append(names, results.RunDirs()...) {
 		if err := os.RemoveAll(filepath.Join(o.dir, name)); err != nil {
 			return fmt.Errorf("clearing %s: %w", o.dir, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,13 +58,17 @@ func columnsOf(t *testing.T, path string) []string {
 }
 
 // snapshot returns every file under dir with its contents and modification
-// time, to tell whether a refused sweep wrote anything.
+// time, to tell whether a refused sweep wrote anything; the lock files,
+// empty, are left out.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && d.Name() == lockDir {
+			return filepath.SkipDir // empty files whose locks come and go
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -347,4 +352,49 @@ func TestShardTablesShareColumns(t *testing.T) {
 			t.Errorf("shard %d/%d (%d runs): runs table columns\ngot  %v\nwant %v", shard, n, sum.Selected, got, want)
 		}
 	}
+}
+
+// TestBusyFolderRefused checks the folder locks: shards of one split run
+// side by side, while a second process of a shard, a run of the whole
+// sweep and a run with --force are refused while a shard runs, and every
+// shard is refused while the whole sweep runs, each with ErrBusy and
+// nothing written. An open output stands for the running process (flock
+// locks belong to an open file, so two in one process conflict as two
+// processes do).
+func TestBusyFolderRefused(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	running, err := openOutput(e, runs, SelectShard(runs, 1, 3), Options{Out: dir, Shard: 1, Shards: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := func(what string, opt Options) {
+		t.Helper()
+		before := snapshot(t, dir)
+		opt.Out, opt.Workers = dir, 1
+		sum, err := Execute(context.Background(), e, runs, opt)
+		if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: got %v; want ErrBusy naming %s", what, err, dir)
+		}
+		if sum.Simulated != 0 {
+			t.Errorf("%s: simulated %d runs; want none", what, sum.Simulated)
+		}
+		if after := snapshot(t, dir); !maps.Equal(before, after) {
+			t.Errorf("%s: the refused sweep changed the folder", what)
+		}
+	}
+	refused("shard 1/3 twice", Options{Shard: 1, Shards: 3, Resume: true})
+	refused("the whole sweep beside shard 1/3", Options{Resume: true})
+	refused("--force beside shard 1/3", Options{Shard: 0, Shards: 3, Force: true})
+	execute(t, e, runs, Options{Out: dir, Workers: 1, Shard: 0, Shards: 3})
+	running.close()
+	execute(t, e, runs, Options{Out: dir, Workers: 1, Shard: 1, Shards: 3})
+
+	running, err = openOutput(e, runs, SelectShard(runs, 0, 1), Options{Out: dir, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused("shard 2/3 beside the whole sweep", Options{Shard: 2, Shards: 3})
+	running.close()
+	execute(t, e, runs, Options{Out: dir, Workers: 1, Shard: 2, Shards: 3})
 }
