@@ -39,7 +39,8 @@ type Merged struct {
 // "mixed" workload of the IBB paper (Liu et al. 2016, section 4), which runs
 // LANL-CM5 and MetaCentrum together. Jobs are renumbered 1, 2, … in merged
 // order; equal submit times keep input order. User and group ids are kept
-// apart with UserOffset. Preceding job and think time are cleared, since
+// apart with UserOffset; an id of UserOffset or more, which would collide
+// with another input's, is an error naming the input and job. Preceding job and think time are cleared, since
 // they would name ids that no longer exist.
 //
 // A job needing more processors than the target machine's procs is scaled
@@ -57,6 +58,9 @@ func Merge(procs int64, inputs ...Named) (*Merged, error) {
 	}
 	if len(inputs) == 0 {
 		return nil, errors.New("merge: no workloads to merge")
+	}
+	if len(inputs) > math.MaxInt32/UserOffset {
+		return nil, fmt.Errorf("merge: %d workloads is more than the %d whose user ids fit apart in int32", len(inputs), math.MaxInt32/UserOffset)
 	}
 	return &Merged{procs: procs, inputs: inputs, heads: make([]sim.Record, len(inputs)),
 		live: make([]bool, len(inputs)), shift: make([]sim.Time, len(inputs)),
@@ -93,6 +97,15 @@ func (m *Merged) Next() (sim.Record, error) {
 		return sim.Record{}, io.EOF
 	}
 	r := m.heads[best]
+	for _, id := range [...]struct {
+		what string
+		v    int32
+	}{{"user", r.User}, {"group", r.Group}} {
+		if id.v >= UserOffset {
+			return sim.Record{}, fmt.Errorf("merge: %s: job %d: %s id %d is not below %d, the id range each merged workload keeps to itself",
+				m.inputs[best].Name, r.ID, id.what, id.v, UserOffset)
+		}
+	}
 	m.seen[best]++
 	if r.Need[sim.Procs] <= m.procs {
 		m.fit[best]++

@@ -115,9 +115,13 @@ type SWFReader struct {
 	held    []byte // the first job line, read while reading the header
 	heldAt  int    // its line number
 	hasHeld bool
-	jobLine int   // line number of the job line last parsed
-	err     error // sticky
-	repairs []*ParseError
+	jobLine int // line number of the job line last parsed
+	// lastSubmit and lastLine are the submit time and line of the job Next
+	// returned last; lastLine is 0 before the first.
+	lastSubmit int64
+	lastLine   int
+	err        error // sticky
+	repairs    []*ParseError
 }
 
 var _ sim.Source = (*SWFReader)(nil)
@@ -150,12 +154,23 @@ func (r *SWFReader) Header() (*Header, error) {
 // 16, Preceding 17, Think 18. Missing values stay -1 (the engine rejects a
 // job without run time and fills a missing estimate); Seq is left 0 for the
 // engine. A user, group, queue or partition beyond int32, or memory beyond
-// int64 bytes, is a *ParseError. Next does not allocate per line.
+// int64 bytes, is a *ParseError. So is a job submitted before the job Next
+// returned before it, since SWF lists jobs by submit time and a sim.Source
+// must give them in that order; that error wraps sim.ErrSourceOrder. Next
+// does not allocate per line.
 func (r *SWFReader) Next() (sim.Record, error) {
 	l, err := r.NextLine()
 	if err != nil {
 		return sim.Record{}, err
 	}
+	if r.lastLine > 0 && l.Submit < r.lastSubmit {
+		perr := fieldError(fieldSubmit, fmt.Errorf("\"%d\" is before the previous job's %d (line %d): %w",
+			l.Submit, r.lastSubmit, r.lastLine, sim.ErrSourceOrder))
+		perr.File, perr.Line = r.name, r.jobLine
+		r.err = perr
+		return sim.Record{}, perr
+	}
+	r.lastSubmit, r.lastLine = l.Submit, r.jobLine
 	rec, perr := r.record(&l)
 	if perr != nil {
 		perr.File, perr.Line = r.name, r.jobLine

@@ -204,6 +204,7 @@ func TestReaderNegativeAsMissing(t *testing.T) {
 func TestReaderFraming(t *testing.T) {
 	j1 := "1 0 -1 600 4 -1 1024 4 900 2048 1 1 1 1 1 1 -1 -1"
 	j2 := "2 30 -1 120 1 -1 256 1 300 512 1 2 1 2 2 1 -1 -1"
+	j3 := "3 40 -1 120 1 -1 256 1 300 512 1 2 1 2 2 1 -1 -1"
 	long := j2 + " {" + strings.Repeat("1241,", 40000) + "1241} q_1d 1:ppn=64"
 	longComment := "; Note: " + strings.Repeat("x", 200000)
 	tests := []struct {
@@ -217,7 +218,7 @@ func TestReaderFraming(t *testing.T) {
 		{"crlf no final newline", j1 + "\r\n" + j2, []sim.JobID{1, 2}},
 		{"tabs", strings.ReplaceAll(j1, " ", "\t") + "\n", []sim.JobID{1}},
 		{"blank and comment lines", "\n; c\n" + j1 + "\n  \n\t\n; between\n   ; indented\n" + j2 + "\n\n", []sim.JobID{1, 2}},
-		{"long line", j1 + "\n" + long + "\n" + j1 + "\n", []sim.JobID{1, 2, 1}},
+		{"long line", j1 + "\n" + long + "\n" + j3 + "\n", []sim.JobID{1, 2, 3}},
 		{"long last line without newline", j1 + "\n" + long, []sim.JobID{1, 2}},
 		{"long header comment", longComment + "\n" + j1 + "\n", []sim.JobID{1}},
 		{"empty", "", nil},
@@ -407,5 +408,29 @@ func TestOptionNames(t *testing.T) {
 		if len(tc.names) != tc.last+1 {
 			t.Errorf("%q: %d names for %d values", tc.names, len(tc.names), tc.last+1)
 		}
+	}
+}
+
+// TestReaderSubmitOrder checks that a job submitted before the one above it
+// is an error naming the line and wrapping sim.ErrSourceOrder, as SWF sorts
+// jobs by submit time and sim.Source promises that order; before, the
+// reader passed such a job on and the engine's error named neither file
+// nor line.
+func TestReaderSubmitOrder(t *testing.T) {
+	in := lineOf(map[int]string{1: "1", 2: "0"}) + "\n" +
+		lineOf(map[int]string{1: "2", 2: "100"}) + "\n" +
+		"; a comment\n" +
+		lineOf(map[int]string{1: "3", 2: "100"}) + "\n" + // equal is fine
+		lineOf(map[int]string{1: "4", 2: "50"}) + "\n"
+	recs, err := readAll(t, "u.swf", []byte(in), SWFOptions{})
+	want := `u.swf:5: field 2 (submit time): "50" is before the previous job's 100 (line 4): submit times go backwards`
+	if err == nil || err.Error() != want {
+		t.Errorf("reading %q: got error %v; want %q", in, err, want)
+	}
+	if !errors.Is(err, sim.ErrSourceOrder) {
+		t.Errorf("reading %q: error %v does not wrap sim.ErrSourceOrder", in, err)
+	}
+	if len(recs) != 3 {
+		t.Errorf("reading %q: got %d records before the error; want 3", in, len(recs))
 	}
 }

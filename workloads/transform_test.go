@@ -359,3 +359,27 @@ func TestCPUUsageThroughSWF(t *testing.T) {
 		t.Errorf("CPU usage read back: got %v; want 0.625", got)
 	}
 }
+
+// TestMergeUserCollision checks that Merge refuses a user or group id it
+// cannot keep apart with UserOffset: input 0's user 1,000,007 and input 1's
+// user 7 would both become 1,000,007, silently made one user (fairshare
+// and per-user metrics would then mix them).
+func TestMergeUserCollision(t *testing.T) {
+	a := []sim.Record{mkrec(11, 100, 10, 20, 2, UserOffset+7)}
+	b := []sim.Record{mkrec(21, 100, 10, 20, 2, 7)}
+	m, err := Merge(4, Named{"a.swf", sim.NewSliceSource(a)}, Named{"b.swf", sim.NewSliceSource(b)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sim.ReadAll(m)
+	want := "merge: a.swf: job 11: user id 1000007 is not below 1000000, the id range each merged workload keeps to itself"
+	if err == nil || err.Error() != want {
+		t.Errorf("merging user %d with user 7: got error %v; want %q", UserOffset+7, err, want)
+	}
+	g := mkrec(12, 100, 10, 20, 2, 7)
+	g.Group = UserOffset
+	m, _ = Merge(4, Named{"a.swf", sim.NewSliceSource([]sim.Record{g})})
+	if _, err := sim.ReadAll(m); err == nil || !strings.Contains(err.Error(), "job 12: group id 1000000 is not below 1000000") {
+		t.Errorf("merging group %d: got error %v; want it named", UserOffset, err)
+	}
+}

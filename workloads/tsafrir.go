@@ -496,3 +496,7 @@ func (s *TsafrirSource) Next() (sim.Record, error) {
 // Cut returns how many run times were cut to the maximum estimate; it is 0
 // until the first call to Next.
 func (s *TsafrirSource) Cut() int { return s.cut }
+
+// MaxEstimate returns the largest estimate the model hands out, to which
+// longer run times are cut.
+func (s *TsafrirSource) MaxEstimate() sim.Time { return s.p.MaxEstimate }

@@ -69,7 +69,10 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("--param: %w", err)}
 	}
 	// The pipeline runs twice, which determinism allows: once to count the
-	// jobs for the header, once to write them.
+	// jobs for the header, once to write them. tsafrir is the Tsafrir
+	// estimate model's source, if the pipeline has one: it cuts run times
+	// longer than its maximum estimate, which the header and output report.
+	var tsafrir *workloads.TsafrirSource
 	pipeline := func() (sim.Source, error) {
 		src, err := m.New(p, *seed)
 		if err != nil {
@@ -81,6 +84,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 		if src, err = workloads.ApplyEstimates(src, *estimates, *seed); err != nil {
 			return nil, usageError{fmt.Errorf("--estimates: %w", err)}
 		}
+		tsafrir, _ = src.(*workloads.TsafrirSource)
 		if *load != 1 {
 			if src, err = workloads.LoadFactor(src, *load); err != nil {
 				return nil, usageError{fmt.Errorf("--load-factor: %w", err)}
@@ -126,6 +130,11 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	add("Note", fmt.Sprintf("model %s (%s)", m.Name, m.Summary))
 	add("Note", "parameters: "+params.String(p))
 	add("Note", fmt.Sprintf("seed %d; %d jobs; estimates %s; load factor %g; cpu usage %s", *seed, n, *estimates, *load, *cpu))
+	cut := ""
+	if tsafrir != nil && tsafrir.Cut() > 0 {
+		cut = fmt.Sprintf("tsafrir estimates cut the run times of %d jobs to the maximum estimate, %d s", tsafrir.Cut(), tsafrir.MaxEstimate())
+		add("Note", cut)
+	}
 	if err != nil {
 		return err
 	}
@@ -155,6 +164,9 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	fmt.Fprintf(stdout, "wrote %d jobs of model %s (seed %d) to %s\n", n, m.Name, *seed, *out)
+	if cut != "" {
+		fmt.Fprintln(stdout, cut)
+	}
 	return nil
 }
 

@@ -2,9 +2,11 @@ package main
 
 import (
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -189,5 +191,48 @@ func TestEmptyTrace(t *testing.T) {
 		if code != exitFailure || !strings.Contains(errOut, empty+": the trace has no jobs") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the empty trace", args, code, errOut)
 		}
+	}
+}
+
+// TestTraceGenerateReportsTsafrirCut checks that trace generate says when
+// the Tsafrir model cut run times to its maximum estimate: the model does so
+// by design, but the file's run times then differ from the model's, and
+// neither the header nor the output said so.
+func TestTraceGenerateReportsTsafrirCut(t *testing.T) {
+	dir := t.TempDir()
+	// Lublin, seed 1: some of the first 1000 jobs run longer than 10 hours.
+	plain, cut := filepath.Join(dir, "plain.swf"), filepath.Join(dir, "cut.swf")
+	if code, _, errOut := runCLI("trace", "generate", "lublin", "--jobs", "1000", "--out", plain); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	code, stdout, errOut := runCLI("trace", "generate", "lublin", "--jobs", "1000", "--estimates", "tsafrir", "--out", cut)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	long := 0
+	text, _ := os.ReadFile(plain)
+	for _, l := range strings.Split(string(text), "\n") {
+		if f := strings.Fields(l); len(f) >= 18 && !strings.HasPrefix(l, ";") {
+			if run, _ := strconv.Atoi(f[3]); run > 36000 {
+				long++
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no job of the plain workload runs past 36000 s; pick another seed")
+	}
+	msg := fmt.Sprintf("tsafrir estimates cut the run times of %d jobs to the maximum estimate, 36000 s", long)
+	if !strings.Contains(stdout, msg) {
+		t.Errorf("stdout %q lacks %q", stdout, msg)
+	}
+	text, _ = os.ReadFile(cut)
+	if !strings.Contains(string(text), "; Note: "+msg+"\n") {
+		t.Errorf("header lacks the note %q:\n%.1200s", msg, text)
+	}
+	// Nothing cut, nothing said.
+	_, stdout, _ = runCLI("trace", "generate", "lublin", "--jobs", "1000", "--estimates", "tsafrir:162754", "--out", cut)
+	text, _ = os.ReadFile(cut)
+	if strings.Contains(stdout, "cut the run times") || strings.Contains(string(text), "cut the run times") {
+		t.Errorf("tsafrir:162754 cuts nothing, yet output or header says it did:\n%s", stdout)
 	}
 }
