@@ -2,6 +2,7 @@ package plot_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -192,6 +193,44 @@ func TestLoadFindsWhatTheRunnerWrote(t *testing.T) {
 		}
 		if diff := cmp.Diff(ca, cb, cmpopts.EquateNaNs()); diff != "" {
 			t.Errorf("run %s, whole (-) and in shards (+):\n%s", key, diff)
+		}
+	}
+}
+
+// TestShardsKeepGridOrder checks that a sweep run in shards reads back in
+// the order of the whole sweep's runs table, its grid order, so that the
+// policies of a figure (their order, colours and legend) do not depend on
+// how the sweep was split: with five shards the first shard holds easy's
+// run at load 2, replicate 1 but not fcfs's.
+func TestShardsKeepGridOrder(t *testing.T) {
+	whole := t.TempDir()
+	sweepShard(t, whole, "job-mix", 0, 1)
+	keys := func(r *plot.Results) []string {
+		var out []string
+		for _, x := range r.Runs {
+			out = append(out, fmt.Sprintf("%s %s@%g r%d", x.Key, x.Policy, x.LoadFactor, x.Replicate))
+		}
+		return out
+	}
+	a := load(t, whole)
+	// Twelve shards of twelve runs: runs-10-of-12.parquet sorts before
+	// runs-2-of-12.parquet by name.
+	for _, n := range []int{5, 12} {
+		shards := t.TempDir()
+		for i := range n {
+			sweepShard(t, shards, "job-mix", i, n)
+		}
+		b := load(t, shards)
+		if diff := cmp.Diff(keys(a), keys(b)); diff != "" {
+			t.Errorf("runs, whole sweep (-) and %d shards (+):\n%s", n, diff)
+		}
+		opt := plot.Options{Selection: plot.Selection{LoadFactors: []float64{2}, Replicates: []int64{1}}}
+		d, err := plot.UtilizationValues(b, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := []string{d.Runs[0].Policy, d.Runs[1].Policy}; got[0] != "fcfs" || got[1] != "easy" {
+			t.Errorf("utilization of the %d shards' folder: policies %v; want fcfs, easy as in the experiment", n, got)
 		}
 	}
 }
