@@ -54,7 +54,7 @@ func (opt Options) size(w, h vg.Length) (vg.Length, vg.Length) {
 
 // Box is the data of one box of Boxes: one value per user and run.
 type Box struct {
-	Policy     string
+	Policy     string // the runs' Series (Run.Series)
 	LoadFactor float64
 	Runs       []string  // the keys of the runs whose users it holds
 	Users      []int64   // each value's user
@@ -100,7 +100,7 @@ func BoxValues(r *Results, opt Options) (*BoxData, error) {
 		for _, l := range loads {
 			b := Box{Policy: p, LoadFactor: l}
 			for _, x := range runs {
-				if x.Policy != p || x.LoadFactor != l {
+				if x.Series() != p || x.LoadFactor != l {
 					continue
 				}
 				b.Runs = append(b.Runs, x.Key)
@@ -302,7 +302,7 @@ func (b *sizedBox) Plot(c draw.Canvas, p *plot.Plot) {
 // axesOf returns the policies of runs in their order and the load factors
 // in increasing order.
 func axesOf(runs []*Run) (policies []string, loads []float64) {
-	return axes(runs, func(x *Run) (string, float64) { return x.Policy, x.LoadFactor })
+	return axes(runs, func(x *Run) (string, float64) { return x.Series(), x.LoadFactor })
 }
 
 // axes returns the distinct policies of xs in their order and the

@@ -55,9 +55,25 @@ type Run struct {
 	Policy     string
 	LoadFactor float64
 	Replicate  int64
+	// Variant tells the run apart from other runs of its workload,
+	// policy, load factor and replicate, those of a sweep's vary axes:
+	// "policy_order=sjf", the parameters in which the policy's runs of one
+	// such cell differ, in the runs table's order, comma-separated. It is
+	// "" for a policy with one run per cell.
+	Variant string
 
 	t   *table
 	row int
+}
+
+// Series is what figures draw the run as, and group its replicates by:
+// its policy, followed by its variant in parentheses if it has one
+// ("easy (policy_order=sjf)").
+func (r *Run) Series() string {
+	if r.Variant == "" {
+		return r.Policy
+	}
+	return r.Policy + " (" + r.Variant + ")"
 }
 
 // Metric returns the run's value of the numeric column name of its runs
@@ -74,8 +90,12 @@ func (r *Run) Metric(name string) (float64, error) {
 
 // String describes the run as its axes, for messages.
 func (r *Run) String() string {
-	return fmt.Sprintf("%s (workload %s, policy %s, load factor %g, replicate %d)",
+	s := fmt.Sprintf("%s (workload %s, policy %s, load factor %g, replicate %d",
 		r.Key, r.Workload, r.Policy, r.LoadFactor, r.Replicate)
+	if r.Variant != "" {
+		s += ", " + r.Variant
+	}
+	return s + ")"
 }
 
 // Load reads the results folder dir: the runs tables (runs.parquet, or the
@@ -113,6 +133,7 @@ func Load(dir string) (*Results, error) {
 	if err := r.addRuns(tables); err != nil {
 		return nil, err
 	}
+	r.setVariants()
 	userFiles, err := results.TableFiles(dir, results.UsersTable)
 	if err != nil {
 		return nil, fmt.Errorf("reading results folder %s: %w", dir, err)
@@ -218,6 +239,77 @@ func (r *Results) addRuns(tables []*table) error {
 		lo = hi
 	}
 	return nil
+}
+
+// setVariants sets each run's Variant. A sweep's vary axes give a policy
+// several runs of one workload, load factor and replicate (the runner
+// derives a run's seed from its workload and replicate only): they are
+// not replicates of each other, and a figure that pooled them would
+// average EASY in arrival order with EASY shortest first. The parameters
+// in which such runs differ, among the runs table's parameter columns
+// (from experiment to seed, the four axes aside), name each run's variant,
+// for every run of the workload and policy.
+func (r *Results) setVariants() {
+	type cell struct {
+		workload, policy string
+		load             float64
+		rep              int64
+	}
+	type wp struct{ workload, policy string }
+	cells := map[cell][]*Run{}
+	for _, x := range r.Runs {
+		c := cell{x.Workload, x.Policy, x.LoadFactor, x.Replicate}
+		cells[c] = append(cells[c], x)
+	}
+	differ := map[wp][]string{}
+	for _, x := range r.Runs { // in grid order, for a deterministic column order
+		c := cell{x.Workload, x.Policy, x.LoadFactor, x.Replicate}
+		runs := cells[c]
+		if len(runs) < 2 || runs[0] != x {
+			continue
+		}
+		k := wp{x.Workload, x.Policy}
+		for _, name := range paramColumns(x.t) {
+			if slices.Contains(differ[k], name) {
+				continue
+			}
+			for _, y := range runs[1:] {
+				if y.t.text(name, y.row) != x.t.text(name, x.row) {
+					differ[k] = append(differ[k], name)
+					break
+				}
+			}
+		}
+	}
+	for _, x := range r.Runs {
+		var parts []string
+		for _, name := range differ[wp{x.Workload, x.Policy}] {
+			parts = append(parts, name+"="+x.t.text(name, x.row))
+		}
+		x.Variant = strings.Join(parts, ", ")
+	}
+}
+
+// paramColumns returns the parameter columns of a runs table: those
+// between experiment and seed, the sweep's four axes aside.
+func paramColumns(t *table) []string {
+	var out []string
+	in := false
+	for _, n := range t.names {
+		switch n {
+		case "experiment":
+			in = true
+			continue
+		case "seed":
+			return out
+		case "workload", "policy", "load_factor", "replicate":
+			continue
+		}
+		if in {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // partFiles maps run keys to the part-KEY.parquet files (results.PartKey)

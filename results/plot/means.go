@@ -17,7 +17,9 @@ import (
 // Point is a runs.parquet metric of one policy at one load factor,
 // summarised over the replicates.
 type Point struct {
-	Metric     string
+	Metric string
+	// Policy is the runs' Series: the policy, with its variant when a
+	// vary axis gives it several runs per load factor and replicate.
 	Policy     string
 	LoadFactor float64
 	// Mean, Min and Max are over the replicates with a value (the metric
@@ -76,7 +78,7 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
 				var vals []float64
 				for _, x := range runs {
-					if x.Policy != p || x.LoadFactor != l {
+					if x.Series() != p || x.LoadFactor != l {
 						continue
 					}
 					pt.Runs = append(pt.Runs, x.Key)
