@@ -54,7 +54,7 @@ func (opt Options) size(w, h vg.Length) (vg.Length, vg.Length) {
 
 // Box is the data of one box of Boxes: one value per user and run.
 type Box struct {
-	Policy     string
+	Policy     string // the runs' Series (Run.Series)
 	LoadFactor float64
 	Runs       []string  // the keys of the runs whose users it holds
 	Users      []int64   // each value's user
@@ -100,7 +100,7 @@ func BoxValues(r *Results, opt Options) (*BoxData, error) {
 		for _, l := range loads {
 			b := Box{Policy: p, LoadFactor: l}
 			for _, x := range runs {
-				if x.Policy != p || x.LoadFactor != l {
+				if x.Series() != p || x.LoadFactor != l {
 					continue
 				}
 				b.Runs = append(b.Runs, x.Key)
@@ -183,7 +183,7 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 			}
 		}
 		x := float64(i) + (float64(j)-float64(len(loads)-1)/2)*slot
-		bp, err := plotter.NewBoxPlot(0, x, vs)
+		bp, err := newBoxPlot(x, vs)
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +302,7 @@ func (b *sizedBox) Plot(c draw.Canvas, p *plot.Plot) {
 // axesOf returns the policies of runs in their order and the load factors
 // in increasing order.
 func axesOf(runs []*Run) (policies []string, loads []float64) {
-	return axes(runs, func(x *Run) (string, float64) { return x.Policy, x.LoadFactor })
+	return axes(runs, func(x *Run) (string, float64) { return x.Series(), x.LoadFactor })
 }
 
 // axes returns the distinct policies of xs in their order and the
@@ -339,4 +339,43 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// newBoxPlot returns gonum's box plot of vs at x with Tukey's hinges for
+// quartiles: the medians of the lower and upper halves of the sorted
+// values, each half holding the median when their number is odd. gonum
+// puts the median in the upper half only, which lowers the first
+// quartile of an odd number of values (1.5, not 2, for 1 to 5) and moves
+// the whiskers and outliers with it; they are worked out again here.
+func newBoxPlot(x float64, vs plotter.Values) (*plotter.BoxPlot, error) {
+	b, err := plotter.NewBoxPlot(0, x, vs)
+	if err != nil || len(b.Values) < 2 {
+		return b, err
+	}
+	sorted := slices.Clone(b.Values)
+	slices.Sort(sorted)
+	half := (len(sorted) + 1) / 2
+	b.Quartile1 = median(sorted[:half])
+	b.Quartile3 = median(sorted[len(sorted)-half:])
+	low := b.Quartile1 - 1.5*(b.Quartile3-b.Quartile1)
+	high := b.Quartile3 + 1.5*(b.Quartile3-b.Quartile1)
+	b.AdjLow, b.AdjHigh, b.Outside = math.Inf(1), math.Inf(-1), nil
+	for i, v := range b.Values {
+		if v < low || v > high {
+			b.Outside = append(b.Outside, i)
+			continue
+		}
+		b.AdjLow, b.AdjHigh = min(b.AdjLow, v), max(b.AdjHigh, v)
+	}
+	return b, nil
+}
+
+// median returns the median of sorted values, the mean of the two middle
+// ones for an even number.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }

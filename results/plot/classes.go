@@ -25,8 +25,8 @@ var classNames = [psp.Classes]string{"a1 [0, 0.2)", "a2 [0.2, 0.4)", "a3 [0.4, 0
 // ClassMean is a users.parquet metric averaged over the users of one
 // estimate-accuracy class in the runs of one workload and policy.
 type ClassMean struct {
-	Workload, Policy string
-	Class            int // 1 to 5: a1 to a5
+	Workload, Policy string // Policy: the runs' Series (Run.Series)
+	Class            int    // 1 to 5: a1 to a5
 	// Mean is over the class's (run, user) pairs: each user of each run
 	// counts once, whatever their number of jobs.
 	Mean float64
@@ -98,7 +98,7 @@ func ClassMeans(r *Results, opt Options) (*ClassData, error) {
 			lo, hi := fill(math.Inf(1)), fill(math.Inf(-1))
 			n := 0
 			for _, x := range runs {
-				if x.Workload != w || x.Policy != p {
+				if x.Workload != w || x.Series() != p {
 					continue
 				}
 				n++

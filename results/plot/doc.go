@@ -29,6 +29,11 @@
 // draw themselves (Figure), so a caller wanting figure and table reads and
 // computes once.
 //
+// A figure's policies are Run.Series: a policy that a sweep's vary axes
+// give several runs per workload, load factor and replicate is drawn as
+// one series per variant ("easy (policy_order=sjf)"), never pooled as if
+// its variants were replicates.
+//
 // Columns are read by name and checked when a figure needs them, so
 // results written before a column existed load, and the figure that needs
 // it fails with an error wrapping ErrMissingColumn that names the file and

@@ -195,8 +195,12 @@ func (r *Results) oneRun(s Selection) (*Run, error) {
 		}
 		fmt.Fprintf(&b, "\n  %s", x)
 	}
-	return nil, fmt.Errorf("%w: a heatmap shows one run, and %s selects %d; choose one by key, or by workload, policy, load factor and replicate:%s",
-		ErrSelection, s, len(runs), b.String())
+	how := "choose one by key, or by workload, policy, load factor and replicate"
+	if slices.ContainsFunc(runs, func(x *Run) bool { return x.Variant != "" }) {
+		how = "runs of a vary axis differ only in its parameters: choose one by key"
+	}
+	return nil, fmt.Errorf("%w: a heatmap shows one run, and %s selects %d; %s:%s",
+		ErrSelection, s, len(runs), how, b.String())
 }
 
 // partTable reads run's file among files, a map of the folder sub, and
@@ -318,7 +322,7 @@ func Heatmap(r *Results, opt Options) (*Figure, error) {
 	}
 	x := d.Run
 	f := &Figure{Title: fmt.Sprintf("Violated EETs per user over time: workload %s, policy %s, load factor %g, replicate %d (run %s)",
-		x.Workload, x.Policy, x.LoadFactor, x.Replicate, x.Key)}
+		x.Workload, x.Series(), x.LoadFactor, x.Replicate, x.Key)}
 	cell := fmt.Sprintf("Each cell: one user over %s; its colour, the mean number of the user's jobs past their EET in each minute of it (white: none).", duration(d.BinMinutes))
 	if d.BinMinutes == 1 {
 		cell = "Each cell: one user in one minute; its colour, the number of the user's jobs past their EET in it (white: none)."

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -38,7 +39,7 @@ var (
 // are. It reads no jobs file.
 type Results struct {
 	Dir  string
-	Runs []*Run // in file-name order, then row order
+	Runs []*Run // in grid order (see Load)
 
 	users       []*table          // the users tables, in file-name order
 	userOwner   map[string]int    // run key → index in users of the table whose rows count
@@ -54,9 +55,25 @@ type Run struct {
 	Policy     string
 	LoadFactor float64
 	Replicate  int64
+	// Variant tells the run apart from other runs of its workload,
+	// policy, load factor and replicate, those of a sweep's vary axes:
+	// "policy_order=sjf", the parameters in which the policy's runs of one
+	// such cell differ, in the runs table's order, comma-separated. It is
+	// "" for a policy with one run per cell.
+	Variant string
 
 	t   *table
 	row int
+}
+
+// Series is what figures draw the run as, and group its replicates by:
+// its policy, followed by its variant in parentheses if it has one
+// ("easy (policy_order=sjf)").
+func (r *Run) Series() string {
+	if r.Variant == "" {
+		return r.Policy
+	}
+	return r.Policy + " (" + r.Variant + ")"
 }
 
 // Metric returns the run's value of the numeric column name of its runs
@@ -73,8 +90,12 @@ func (r *Run) Metric(name string) (float64, error) {
 
 // String describes the run as its axes, for messages.
 func (r *Run) String() string {
-	return fmt.Sprintf("%s (workload %s, policy %s, load factor %g, replicate %d)",
+	s := fmt.Sprintf("%s (workload %s, policy %s, load factor %g, replicate %d",
 		r.Key, r.Workload, r.Policy, r.LoadFactor, r.Replicate)
+	if r.Variant != "" {
+		s += ", " + r.Variant
+	}
+	return s + ")"
 }
 
 // Load reads the results folder dir: the runs tables (runs.parquet, or the
@@ -85,9 +106,10 @@ func (r *Run) String() string {
 // workload, policy, load_factor or replicate, or a users table run_key or
 // user. Columns only some figures need are checked by those figures.
 //
-// A run in several tables (a folder holding both runs.parquet and the
-// shard tables of the same sweep) counts once: the first table in name
-// order gives its row, and likewise its users' rows.
+// Runs are in grid order however the sweep was split (see addRuns). A
+// run in several tables (a folder holding both runs.parquet and the shard
+// tables of the same sweep) counts once: runs.parquet gives its row, and
+// the first users table in name order its users' rows.
 func Load(dir string) (*Results, error) {
 	runFiles, err := results.TableFiles(dir, results.RunsTable)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -100,16 +122,18 @@ func Load(dir string) (*Results, error) {
 		return nil, fmt.Errorf("%w: %s has no runs.parquet (nor shard tables runs-I-of-N.parquet)", ErrNoResults, dir)
 	}
 	r := &Results{Dir: dir, userOwner: map[string]int{}}
-	seen := map[string]bool{}
+	var tables []*table
 	for _, path := range runFiles {
 		t, err := readTable(path)
 		if err != nil {
 			return nil, err
 		}
-		if err := r.addRuns(t, seen); err != nil {
-			return nil, err
-		}
+		tables = append(tables, t)
 	}
+	if err := r.addRuns(tables); err != nil {
+		return nil, err
+	}
+	r.setVariants()
 	userFiles, err := results.TableFiles(dir, results.UsersTable)
 	if err != nil {
 		return nil, fmt.Errorf("reading results folder %s: %w", dir, err)
@@ -142,37 +166,150 @@ func Load(dir string) (*Results, error) {
 	return r, nil
 }
 
-// addRuns appends the runs of t whose keys are not in seen.
-func (r *Results) addRuns(t *table, seen map[string]bool) error {
-	keys, err := t.str("run_key")
-	if err != nil {
-		return err
+// addRuns appends the runs of tables, read from the files TableFiles
+// gives, in grid order: a whole sweep's table (runs.parquet) row by row,
+// then each split's shard tables interleaved, since shard i of n holds
+// runs i, i+n, i+2n, … of the grid, each in grid order. Reading them file
+// after file would order the runs, and so a figure's policies, by how the
+// sweep was split. A run already added is not added again.
+func (r *Results) addRuns(tables []*table) error {
+	type source struct {
+		t               *table
+		shard, shards   int
+		keys, wls, pols []string
+		loads, reps     []float64
 	}
-	workloads, err := t.str("workload")
-	if err != nil {
-		return err
-	}
-	policies, err := t.str("policy")
-	if err != nil {
-		return err
-	}
-	loads, err := t.num("load_factor")
-	if err != nil {
-		return err
-	}
-	reps, err := t.num("replicate")
-	if err != nil {
-		return err
-	}
-	for i, k := range keys {
-		if seen[k] {
-			continue
+	var srcs []*source
+	for _, t := range tables {
+		src := &source{t: t, shards: 1}
+		if i, n, ok := results.TableShard(results.RunsTable, filepath.Base(t.path)); ok {
+			src.shard, src.shards = i, n
 		}
-		seen[k] = true
-		r.Runs = append(r.Runs, &Run{Key: k, Workload: workloads[i], Policy: policies[i],
-			LoadFactor: loads[i], Replicate: int64(reps[i]), t: t, row: i})
+		var err error
+		if src.keys, err = t.str("run_key"); err != nil {
+			return err
+		}
+		if src.wls, err = t.str("workload"); err != nil {
+			return err
+		}
+		if src.pols, err = t.str("policy"); err != nil {
+			return err
+		}
+		if src.loads, err = t.num("load_factor"); err != nil {
+			return err
+		}
+		if src.reps, err = t.num("replicate"); err != nil {
+			return err
+		}
+		srcs = append(srcs, src)
+	}
+	// Whole tables first, then the splits by their number of shards; row
+	// by row within a split, by shard number (not name: runs-10-of-12
+	// sorts before runs-2-of-12) within a row.
+	slices.SortStableFunc(srcs, func(a, b *source) int {
+		return cmp.Or(cmp.Compare(a.shards, b.shards), cmp.Compare(a.shard, b.shard))
+	})
+	seen := map[string]bool{}
+	add := func(s *source, i int) {
+		if seen[s.keys[i]] {
+			return
+		}
+		seen[s.keys[i]] = true
+		r.Runs = append(r.Runs, &Run{Key: s.keys[i], Workload: s.wls[i], Policy: s.pols[i],
+			LoadFactor: s.loads[i], Replicate: int64(s.reps[i]), t: s.t, row: i})
+	}
+	for lo := 0; lo < len(srcs); {
+		hi := lo + 1
+		for hi < len(srcs) && srcs[hi].shards == srcs[lo].shards {
+			hi++
+		}
+		split := srcs[lo:hi]
+		for row := 0; ; row++ {
+			more := false
+			for _, s := range split {
+				if row < len(s.keys) {
+					add(s, row)
+					more = true
+				}
+			}
+			if !more {
+				break
+			}
+		}
+		lo = hi
 	}
 	return nil
+}
+
+// setVariants sets each run's Variant. A sweep's vary axes give a policy
+// several runs of one workload, load factor and replicate (the runner
+// derives a run's seed from its workload and replicate only): they are
+// not replicates of each other, and a figure that pooled them would
+// average EASY in arrival order with EASY shortest first. The parameters
+// in which such runs differ, among the runs table's parameter columns
+// (from experiment to seed, the four axes aside), name each run's variant,
+// for every run of the workload and policy.
+func (r *Results) setVariants() {
+	type cell struct {
+		workload, policy string
+		load             float64
+		rep              int64
+	}
+	type wp struct{ workload, policy string }
+	cells := map[cell][]*Run{}
+	for _, x := range r.Runs {
+		c := cell{x.Workload, x.Policy, x.LoadFactor, x.Replicate}
+		cells[c] = append(cells[c], x)
+	}
+	differ := map[wp][]string{}
+	for _, x := range r.Runs { // in grid order, for a deterministic column order
+		c := cell{x.Workload, x.Policy, x.LoadFactor, x.Replicate}
+		runs := cells[c]
+		if len(runs) < 2 || runs[0] != x {
+			continue
+		}
+		k := wp{x.Workload, x.Policy}
+		for _, name := range paramColumns(x.t) {
+			if slices.Contains(differ[k], name) {
+				continue
+			}
+			for _, y := range runs[1:] {
+				if y.t.text(name, y.row) != x.t.text(name, x.row) {
+					differ[k] = append(differ[k], name)
+					break
+				}
+			}
+		}
+	}
+	for _, x := range r.Runs {
+		var parts []string
+		for _, name := range differ[wp{x.Workload, x.Policy}] {
+			parts = append(parts, name+"="+x.t.text(name, x.row))
+		}
+		x.Variant = strings.Join(parts, ", ")
+	}
+}
+
+// paramColumns returns the parameter columns of a runs table: those
+// between experiment and seed, the sweep's four axes aside.
+func paramColumns(t *table) []string {
+	var out []string
+	in := false
+	for _, n := range t.names {
+		switch n {
+		case "experiment":
+			in = true
+			continue
+		case "seed":
+			return out
+		case "workload", "policy", "load_factor", "replicate":
+			continue
+		}
+		if in {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // partFiles maps run keys to the part-KEY.parquet files (results.PartKey)

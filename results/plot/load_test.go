@@ -2,6 +2,7 @@ package plot_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,42 @@ func TestLoadLinesLog(t *testing.T) {
 	// Without Log the same metric draws, at 0.
 	if _, err := plot.LoadLines(r, plot.Options{Metrics: []string{"rejected"}}); err != nil {
 		t.Errorf("rejected on a linear axis: %v", err)
+	}
+}
+
+// TestLogAxisCutsWhiskers draws a log axis whose confidence intervals,
+// over two replicates, reach below 0 for some points: such a whisker is
+// drawn down to the axis, not left out, which would show the least
+// certain points as the most certain, and a note says so.
+func TestLogAxisCutsWhiskers(t *testing.T) {
+	r := load(t, sweep(t))
+	pts, err := plot.Points(r, plot.Options{Metrics: []string{"wait_mean"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := 0
+	for _, p := range pts {
+		if p.N > 1 && p.Mean > 0 && p.Lo <= 0 {
+			cut++
+		}
+	}
+	if cut == 0 {
+		t.Fatal("no confidence interval reaches 0; the test needs one")
+	}
+	f, err := plot.LoadLines(r, plot.Options{Metrics: []string{"wait_mean"}, Log: true, CI: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(f.Notes, " ")
+	want := fmt.Sprintf("%d whiskers reach 0 or below", cut)
+	if cut == 1 {
+		want = "1 whisker reaches 0 or below"
+	}
+	if !strings.Contains(notes, want) {
+		t.Errorf("notes %q; want them to say %q", notes, want)
+	}
+	svg := filepath.Join(t.TempDir(), "log.svg")
+	if err := f.Save(svg); err != nil {
+		t.Fatal(err)
 	}
 }

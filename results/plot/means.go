@@ -17,7 +17,9 @@ import (
 // Point is a runs.parquet metric of one policy at one load factor,
 // summarised over the replicates.
 type Point struct {
-	Metric     string
+	Metric string
+	// Policy is the runs' Series: the policy, with its variant when a
+	// vary axis gives it several runs per load factor and replicate.
 	Policy     string
 	LoadFactor float64
 	// Mean, Min and Max are over the replicates with a value (the metric
@@ -76,7 +78,7 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
 				var vals []float64
 				for _, x := range runs {
-					if x.Policy != p || x.LoadFactor != l {
+					if x.Series() != p || x.LoadFactor != l {
 						continue
 					}
 					pt.Runs = append(pt.Runs, x.Key)
@@ -260,7 +262,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		}
 		return math.Log10(v), true
 	}
-	dropped, drawn := 0, 0
+	dropped, drawn, cut := 0, 0, 0
 	p := newPlot("load factor (submission rate × factor; job sizes and run times unchanged)", sc.label)
 	title := fmt.Sprintf("%s against load: workload %s", capitalize(m.label), wl)
 	legend := newLegend()
@@ -268,6 +270,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	for i, pol := range policies {
 		var xy plotter.XYs
 		var wx, wlo, whi []float64 // the whiskers
+		cw := &cutWhiskers{color: color8(i)}
 		for _, pt := range pts {
 			if pt.Policy != pol || pt.N == 0 {
 				continue
@@ -280,8 +283,13 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 			xy = append(xy, plotter.XY{X: pt.LoadFactor, Y: mean})
 			if len(pt.Runs) > 1 {
 				lo, hi := pt.span(opt.CI)
-				ylo, _ := y(lo)
-				yhi, _ := y(hi)
+				ylo, okLo := y(lo)
+				yhi, okHi := y(hi)
+				if !okLo && okHi && !math.IsNaN(lo) { // below a log axis: drawn down to it
+					cw.x, cw.hi = append(cw.x, pt.LoadFactor), append(cw.hi, yhi)
+					cut++
+					continue
+				}
 				wx, wlo, whi = append(wx, pt.LoadFactor), append(wlo, ylo), append(whi, yhi)
 			}
 		}
@@ -298,7 +306,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		dots.Color = color8(i)
 		dots.Shape = shapes[i%len(shapes)]
 		dots.Radius = vg.Points(3.5)
-		p.Add(errorBars(wx, wlo, whi, color8(i)), line, dots)
+		p.Add(errorBars(wx, wlo, whi, color8(i)), cw, line, dots)
 		legend.add(pol, line, dots)
 	}
 	ticks := make([]plot.Tick, len(loads))
@@ -320,6 +328,9 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		if dropped > 0 {
 			note += fmt.Sprintf(" %s at 0 not drawn.", plural(dropped, "point", "points"))
 		}
+		if cut > 0 {
+			note += fmt.Sprintf(" %s 0 or below: drawn to the bottom of the axis, without a cap there.", plural(cut, "whisker reaches", "whiskers reach"))
+		}
 		notes = append(notes, note)
 	} else {
 		p.Y.Min = 0
@@ -327,6 +338,36 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	}
 	w, h := opt.size(8*vg.Inch, 5*vg.Inch)
 	return withLegend(title, notes, p, legend, w, h), nil
+}
+
+// cutWhiskers are whiskers whose lower end lies at or below 0, which a
+// log axis cannot show: each is drawn from the bottom of the data area up
+// to hi, with a cap at hi only.
+type cutWhiskers struct {
+	x, hi []float64
+	color color.Color
+}
+
+func (w *cutWhiskers) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.LineStyle{Color: w.color, Width: vg.Points(1)}
+	half := vg.Points(4)
+	for i, x := range w.x {
+		cx, cy := trX(x), trY(w.hi[i])
+		c.StrokeLines(sty, c.ClipLinesY([]vg.Point{{X: cx, Y: c.Min.Y}, {X: cx, Y: cy}})...)
+		c.StrokeLines(sty, c.ClipLinesY([]vg.Point{{X: cx - half, Y: cy}, {X: cx + half, Y: cy}})...)
+	}
+}
+
+// DataRange covers the whiskers' upper ends: their lower ends are the
+// axis's.
+func (w *cutWhiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i, x := range w.x {
+		xmin, xmax = min(xmin, x), max(xmax, x)
+		ymin, ymax = min(ymin, w.hi[i]), max(ymax, w.hi[i])
+	}
+	return xmin, xmax, ymin, ymax
 }
 
 // shapes tell the policies' points apart without colour.

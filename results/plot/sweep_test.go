@@ -2,9 +2,12 @@ package plot_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -193,5 +196,125 @@ func TestLoadFindsWhatTheRunnerWrote(t *testing.T) {
 		if diff := cmp.Diff(ca, cb, cmpopts.EquateNaNs()); diff != "" {
 			t.Errorf("run %s, whole (-) and in shards (+):\n%s", key, diff)
 		}
+	}
+}
+
+// TestShardsKeepGridOrder checks that a sweep run in shards reads back in
+// the order of the whole sweep's runs table, its grid order, so that the
+// policies of a figure (their order, colours and legend) do not depend on
+// how the sweep was split: with five shards the first shard holds easy's
+// run at load 2, replicate 1 but not fcfs's.
+func TestShardsKeepGridOrder(t *testing.T) {
+	whole := t.TempDir()
+	sweepShard(t, whole, "job-mix", 0, 1)
+	keys := func(r *plot.Results) []string {
+		var out []string
+		for _, x := range r.Runs {
+			out = append(out, fmt.Sprintf("%s %s@%g r%d", x.Key, x.Policy, x.LoadFactor, x.Replicate))
+		}
+		return out
+	}
+	a := load(t, whole)
+	// Twelve shards of twelve runs: runs-10-of-12.parquet sorts before
+	// runs-2-of-12.parquet by name.
+	for _, n := range []int{5, 12} {
+		shards := t.TempDir()
+		for i := range n {
+			sweepShard(t, shards, "job-mix", i, n)
+		}
+		b := load(t, shards)
+		if diff := cmp.Diff(keys(a), keys(b)); diff != "" {
+			t.Errorf("runs, whole sweep (-) and %d shards (+):\n%s", n, diff)
+		}
+		opt := plot.Options{Selection: plot.Selection{LoadFactors: []float64{2}, Replicates: []int64{1}}}
+		d, err := plot.UtilizationValues(b, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := []string{d.Runs[0].Policy, d.Runs[1].Policy}; got[0] != "fcfs" || got[1] != "easy" {
+			t.Errorf("utilization of the %d shards' folder: policies %v; want fcfs, easy as in the experiment", n, got)
+		}
+	}
+}
+
+// TestVaryAxesAreNotReplicates runs a sweep with a vary axis over EASY's
+// order: its runs of one policy, load factor and replicate differ in
+// policy_order, and a figure must draw each order apart, not average the
+// two as if they were replicates.
+func TestVaryAxesAreNotReplicates(t *testing.T) {
+	dir := t.TempDir()
+	src := `
+experiment "vary" { seed = 7 }
+cluster "c" { procs = 64 }
+workload "mix" {
+  model  = "job-mix"
+  params = { nodes = 64, jobs = 40 }
+}
+policy "fcfs" {}
+policy "easy" {}
+sweep {
+  cluster      = cluster.c
+  workloads    = [workload.mix]
+  policies     = [policy.fcfs, policy.easy]
+  load_factors = [1, 2]
+  seeds        = [1, 2]
+  vary "policy.easy.order" {
+    values = ["arrival", "sjf"]
+  }
+}
+`
+	e, diags := spec.Parse("vary.hcl", []byte(src), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e.Output.Dir = dir
+	runs, err := runner.Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Execute(context.Background(), e, runs, runner.Options{Out: dir, Workers: 2, ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, dir)
+	pts, err := plot.Points(r, plot.Options{Metrics: []string{"wait_mean"}, Selection: plot.Selection{LoadFactors: []float64{1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pts {
+		sum := 0.0
+		for _, k := range p.Runs {
+			for _, x := range r.Runs {
+				if x.Key == k {
+					v, _ := x.Metric("wait_mean")
+					sum += v
+				}
+			}
+		}
+		got = append(got, fmt.Sprintf("%s: %d runs, mean %.6g", p.Policy, len(p.Runs), p.Mean))
+		if math.Abs(sum/float64(len(p.Runs))-p.Mean) > 1e-9*sum {
+			t.Errorf("%s: mean %g; want the mean of its runs %g", p.Policy, p.Mean, sum/float64(len(p.Runs)))
+		}
+	}
+	var names []string
+	for _, p := range pts {
+		names = append(names, fmt.Sprintf("%s/%d", p.Policy, len(p.Runs)))
+	}
+	want := []string{"fcfs/2", "easy (policy_order=arrival)/2", "easy (policy_order=sjf)/2"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("points at load 1, series/runs (-want +got):\n%s\n%s", diff, got)
+	}
+	// One run per series: a utilization figure of a replicate draws three.
+	d, err := plot.UtilizationValues(r, plot.Options{Selection: plot.Selection{LoadFactors: []float64{1}, Replicates: []int64{1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Runs) != 3 {
+		t.Errorf("utilization at load 1, replicate 1: %d runs; want 3", len(d.Runs))
+	}
+	// A heatmap needs one run: the error tells EASY's two apart.
+	_, err = plot.HeatmapValues(r, plot.Options{Selection: plot.Selection{Policies: []string{"easy"}, LoadFactors: []float64{1}, Replicates: []int64{1}}})
+	if !errors.Is(err, plot.ErrSelection) || !strings.Contains(err.Error(), "policy_order=sjf") {
+		t.Errorf("heatmap of easy at load 1, replicate 1: got %v; want a bad selection naming policy_order=sjf", err)
 	}
 }

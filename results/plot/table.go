@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -22,6 +23,7 @@ type table struct {
 	names []string // every column, in file order
 	strs  map[string][]string
 	nums  map[string][]float64
+	bools map[string]bool   // the numeric columns that are boolean
 	meta  map[string]string // the file's key-value metadata
 }
 
@@ -41,7 +43,7 @@ func readTable(path string) (*table, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer tbl.Release()
-	t := &table{path: path, strs: map[string][]string{}, nums: map[string][]float64{}, meta: map[string]string{}}
+	t := &table{path: path, strs: map[string][]string{}, nums: map[string][]float64{}, bools: map[string]bool{}, meta: map[string]string{}}
 	kv := rdr.MetaData().KeyValueMetadata()
 	for i, k := range kv.Keys() {
 		t.meta[k] = kv.Values()[i]
@@ -87,6 +89,7 @@ func readTable(path string) (*table, error) {
 			t.strs[f.Name] = strs
 		case isNumeric(f.Type):
 			t.nums[f.Name] = nums
+			t.bools[f.Name] = f.Type.ID() == arrow.BOOL
 		}
 	}
 	return t, nil
@@ -157,6 +160,26 @@ func (t *table) num(name string) ([]float64, error) {
 		return c, nil
 	}
 	return nil, t.missing(name, "numeric")
+}
+
+// text returns row's value of column name as text: NULL for a NULL or a
+// missing column, booleans as true and false, numbers in their shortest
+// form.
+func (t *table) text(name string, row int) string {
+	if c, ok := t.strs[name]; ok {
+		if c[row] == "" {
+			return "NULL"
+		}
+		return c[row]
+	}
+	c, ok := t.nums[name]
+	switch {
+	case !ok || math.IsNaN(c[row]):
+		return "NULL"
+	case t.bools[name]:
+		return strconv.FormatBool(c[row] != 0)
+	}
+	return formatFloat(c[row])
 }
 
 // has reports whether t has a column name, of any type.

@@ -48,7 +48,7 @@ func (d *UtilizationData) Table() string {
 	}
 	b.WriteString("| policy | makespan (h) |\n| --- | --- |\n")
 	for i, r := range d.Runs {
-		fmt.Fprintf(&b, "| %s | %.2f |\n", r.Policy, d.Makespan[i]/3600)
+		fmt.Fprintf(&b, "| %s | %.2f |\n", r.Series(), d.Makespan[i]/3600)
 	}
 	fmt.Fprintf(&b, "| all processors busy (bound) | %.2f |\n", d.Packed/3600)
 	fmt.Fprintf(&b, "| one job at a time (bound) | %.2f |\n", d.Sequential/3600)
@@ -72,14 +72,14 @@ func UtilizationValues(r *Results, opt Options) (*UtilizationData, error) {
 	}
 	seen := map[string]*Run{}
 	for _, x := range runs {
-		if y := seen[x.Policy]; y != nil || x.Workload != runs[0].Workload || x.LoadFactor != runs[0].LoadFactor || x.Replicate != runs[0].Replicate {
+		if y := seen[x.Series()]; y != nil || x.Workload != runs[0].Workload || x.LoadFactor != runs[0].LoadFactor || x.Replicate != runs[0].Replicate {
 			if y == nil {
 				y = runs[0]
 			}
 			return nil, fmt.Errorf("%w: a utilization figure compares policies on the same jobs, one run each, and %s selects both %s and %s; choose a workload, load factor and replicate",
 				ErrSelection, opt.Selection, y, x)
 		}
-		seen[x.Policy] = x
+		seen[x.Series()] = x
 	}
 	d := &UtilizationData{Runs: runs}
 	var minutes [][]float64
@@ -190,7 +190,7 @@ func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
 		line.Width = vg.Points(1.2)
 		mark := &vline{end, draw.LineStyle{Color: color8(i), Width: vg.Points(1.2)}}
 		p.Add(line, mark)
-		legend.add(fmt.Sprintf("%s: makespan %.2f h", run.Policy, end), line)
+		legend.add(fmt.Sprintf("%s: makespan %.2f h", run.Series(), end), line)
 	}
 	gray := color.Gray{Y: 90}
 	for _, b := range []struct {
