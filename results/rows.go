@@ -54,6 +54,10 @@ type RunRow struct {
 	// policies of the classic engine.
 	Restarts, Migrations, Swaps int
 	LostWork                    float64
+	// RuntimesCut counts the jobs whose run time the workload's estimate
+	// model cut to its largest estimate (the Tsafrir model's max_estimate);
+	// the runner sets it, NewRunRow leaves it 0.
+	RuntimesCut int
 	// Per-job metrics over the jobs that ran (finished or killed), all zero
 	// when none ran (runs.parquet then holds NULL): wait and response in
 	// seconds, Slowdown as the function Slowdown, BoundedSlowdown as

@@ -332,6 +332,7 @@ func runColumns() (head, tail []column[RunRow]) {
 		intCol("migrations", func(r *RunRow) int64 { return int64(r.Migrations) }),
 		intCol("swaps", func(r *RunRow) int64 { return int64(r.Swaps) }),
 		floatCol("lost_work", func(r *RunRow) float64 { return r.LostWork }, nil),
+		intCol("runtimes_cut", func(r *RunRow) int64 { return int64(r.RuntimesCut) }),
 	}
 	for _, m := range []struct {
 		name string

@@ -198,16 +198,16 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			res, wall, err := srcs.simulate(gctx, r)
+			sr, err := srcs.simulate(gctx, r)
 			if err != nil {
 				return err
 			}
-			en, err := out.finish(r, e, res, wall, meta)
+			en, err := out.finish(r, e, sr, meta)
 			if err != nil {
 				return err
 			}
 			select {
-			case ch <- finished{run: r, en: en, jobs: len(res.Jobs)}:
+			case ch <- finished{run: r, en: en, jobs: len(sr.res.Jobs)}:
 				return nil
 			case <-gctx.Done():
 				return gctx.Err()

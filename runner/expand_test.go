@@ -148,10 +148,11 @@ func TestSimulateRun(t *testing.T) {
 		if r.Replicate != 1 || r.Policy.Name != "easy" {
 			continue
 		}
-		res, _, err := s.simulate(context.Background(), r)
+		sr, err := s.simulate(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
 		}
+		res := sr.res
 		byLoad[r.Values()["load_factor"]] = res
 	}
 	// Same jobs at every load; a load factor of 2 halves the submit times.

@@ -45,10 +45,11 @@ func TestMergeWorkload(t *testing.T) {
 		if r.Policy.Name != "easy" {
 			continue
 		}
-		res, _, err := s.simulate(context.Background(), r)
+		sr, err := s.simulate(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
 		}
+		res := sr.res
 		results[r.Workload.Name] = res
 		if !strings.Contains(workloadCanon(r.Workload), "workload=a\n") {
 			t.Errorf("%s: the canonical text does not name part a:\n%s", r.Workload.Name, workloadCanon(r.Workload))

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/results"
@@ -517,13 +516,15 @@ func (o *output) loadJournal() error {
 // Workers call it; it touches only files of this run. The journal entry,
 // written after all of them, is what marks the run complete on resume, and
 // then only while every file it names looks whole.
-func (o *output) finish(r *Run, e *spec.Experiment, res *sim.Result, wall time.Duration, meta results.Metadata) (*entry, error) {
+func (o *output) finish(r *Run, e *spec.Experiment, sr *simulated, meta results.Metadata) (*entry, error) {
+	res := sr.res
 	eet, err := results.ComputeEET(res, eetRule(e.Output.EETCapacity))
 	if err != nil {
 		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
 	}
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r)}
-	en := &entry{Row: results.NewRunRow(info, res, wall), Users: results.UserRows(r.Key, res, eet)}
+	en := &entry{Row: results.NewRunRow(info, res, sr.wall), Users: results.UserRows(r.Key, res, eet)}
+	en.Row.RuntimesCut = sr.runtimesCut
 	if e.Output.Heatmaps {
 		cells := results.Violations(res, eet, heatmapBucket)
 		path := runFile(o.dir, results.HeatmapDir, r)

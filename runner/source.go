@@ -89,8 +89,8 @@ func tracePath(cacheDir string, w *spec.Workload) (string, error) {
 // source returns the job stream of run r: its workload's jobs, then the
 // load factor; and how many jobs it gives at most, 0 if unknown (a size
 // hint for the engine).
-func (s *sources) source(r *Run) (sim.Source, int, error) {
-	src, size, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed)
+func (s *sources) source(r *Run, tally *cutTally) (sim.Source, int, error) {
+	src, size, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, tally)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -106,9 +106,10 @@ func (s *sources) source(r *Run) (sim.Source, int, error) {
 // model, the trace or the merge of its parts onto procs processors, then
 // the cuts, the estimate model and CPU usage. A merge's parts draw their
 // seeds from seed and their names, so two parts drawn from one model give
-// different jobs.
-func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64) (sim.Source, int, error) {
-	src, size, _, err := s.base(w, procs, seed)
+// different jobs. tally, if not nil, collects the stream's Tsafrir
+// estimate sources.
+func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64, tally *cutTally) (sim.Source, int, error) {
+	src, size, _, err := s.base(w, procs, seed, tally)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -122,6 +123,7 @@ func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64) (sim.Source, 
 	if err != nil {
 		return nil, 0, fmt.Errorf("workload %s: %w", w.Name, err)
 	}
+	tally.add(src)
 	switch w.CPUUsage {
 	case "", "none":
 	case "default", "full":
@@ -141,7 +143,7 @@ func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64) (sim.Source, 
 // base returns the job stream of workload w before its cuts: the model,
 // the trace or the merge of its parts; how many jobs it gives, 0 if
 // unknown (a model's); and what it is, as errors name it ("trace KTH-SP2").
-func (s *sources) base(w *spec.Workload, procs int64, seed uint64) (sim.Source, int, string, error) {
+func (s *sources) base(w *spec.Workload, procs int64, seed uint64, tally *cutTally) (sim.Source, int, string, error) {
 	switch {
 	case w.Model != "":
 		m, err := workloads.LookupModel(w.Model)
@@ -158,7 +160,7 @@ func (s *sources) base(w *spec.Workload, procs int64, seed uint64) (sim.Source, 
 		names := make([]string, len(w.Merge))
 		size, known := 0, true // every part's size is known
 		for i, p := range w.Merge {
-			part, n, err := s.jobs(p, procs, deriveSeed(seed, p.Name, uint64(i)))
+			part, n, err := s.jobs(p, procs, deriveSeed(seed, p.Name, uint64(i)), tally)
 			if err != nil {
 				return nil, 0, "", fmt.Errorf("workload %s: %w", w.Name, err)
 			}
@@ -233,7 +235,7 @@ func (s *sources) nonEmpty(w *spec.Workload, procs int64, seed uint64) error {
 			return err // it names the part, the block to fix
 		}
 	}
-	src, _, err := s.jobs(w, procs, seed)
+	src, _, err := s.jobs(w, procs, seed, nil)
 	if err != nil {
 		return err
 	}
@@ -253,14 +255,14 @@ func (s *sources) nonEmpty(w *spec.Workload, procs int64, seed uint64) error {
 // base again through the cuts so far; each ends, since the whole stream
 // ended.
 func (s *sources) whyEmpty(w *spec.Workload, procs int64, seed uint64) error {
-	_, size, what, err := s.base(w, procs, seed)
+	_, size, what, err := s.base(w, procs, seed, nil)
 	if err != nil {
 		return err
 	}
 	var steps []string
 	cs := cuts(w)
 	for k := range cs {
-		src, _, _, err := s.base(w, procs, seed)
+		src, _, _, err := s.base(w, procs, seed, nil)
 		if err != nil {
 			return err
 		}
@@ -325,15 +327,16 @@ func policy(r *Run) (sim.Policy, error) {
 // end; building the policy and the job stream is not counted (Execute
 // reads every trace before the runs start: readTraces). Cancelling ctx
 // ends the run within a few thousand jobs.
-func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, time.Duration, error) {
-	src, size, err := s.source(r)
+func (s *sources) simulate(ctx context.Context, r *Run) (*simulated, error) {
+	var tally cutTally
+	src, size, err := s.source(r, &tally)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	src = &ctxSource{ctx: ctx, src: src}
 	p, err := policy(r)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	start := time.Now()
 	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size, Seed: r.WorkloadSeed})
@@ -344,10 +347,42 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*sim.Result, time.Durat
 		err = fmt.Errorf("workload %s %w under this replicate's seed", r.Workload.Name, ErrNoJobs)
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
+		return nil, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
 			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)
 	}
-	return res, wall, nil
+	return &simulated{res: res, wall: wall, runtimesCut: tally.total()}, nil
+}
+
+// simulated is a run as simulate leaves it: its result, the simulation's
+// wall time, and how many run times the Tsafrir estimate model cut to its
+// largest estimate.
+type simulated struct {
+	res         *sim.Result
+	wall        time.Duration
+	runtimesCut int
+}
+
+// cutTally collects the Tsafrir estimate sources of a run's job stream (one
+// per workload, a merge's parts each their own), each of which counts the
+// run times it cut.
+type cutTally []*workloads.TsafrirSource
+
+// add records src if it is a Tsafrir estimate source; a nil tally records
+// nothing.
+func (t *cutTally) add(src sim.Source) {
+	if ts, ok := src.(*workloads.TsafrirSource); ok && t != nil {
+		*t = append(*t, ts)
+	}
+}
+
+// total returns how many run times the tally's sources cut, once the
+// stream has been read to its end.
+func (t cutTally) total() int {
+	n := 0
+	for _, ts := range t {
+		n += ts.Cut()
+	}
+	return n
 }
 
 // JobCounts returns how many jobs each workload of runs gives, by workload
@@ -377,7 +412,7 @@ func JobCounts(runs []Run, cacheDir string) (map[string]int, error) {
 		case err != nil:
 			return nil, err
 		}
-		src, _, err := s.source(r)
+		src, _, err := s.source(r, nil)
 		if err != nil {
 			return nil, err
 		}

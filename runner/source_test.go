@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -86,8 +88,130 @@ func TestEmptyRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = newSources("").simulate(context.Background(), &runs[0])
+	_, err = newSources("").simulate(context.Background(), &runs[0])
 	if !errors.Is(err, ErrNoJobs) || !strings.Contains(err.Error(), "workload late selects no job") {
 		t.Errorf("got %v; want ErrNoJobs naming workload late", err)
 	}
+}
+
+// TestRuntimesCut checks runs.parquet's runtimes_cut: the jobs whose run
+// time the Tsafrir estimate model cut to its largest estimate, counted
+// independently as the jobs of the same workload without estimates that
+// run longer than that; a merge of two such workloads counts both parts,
+// and a workload with its own estimates counts none.
+func TestRuntimesCut(t *testing.T) {
+	dir := t.TempDir()
+	m, err := workloads.LookupModel("lublin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lublin := func(name, estimates string) *spec.Workload {
+		p := m.Params().(*workloads.LublinParams)
+		p.Nodes = 64
+		return &spec.Workload{Name: name, Model: "lublin", Params: p, Take: 3000, Estimates: estimates, CPUUsage: "none"}
+	}
+	a, b := lublin("a", "tsafrir"), lublin("b", "tsafrir")
+	merged := &spec.Workload{Name: "ab", Merge: []*spec.Workload{a, b}, Estimates: "keep", CPUUsage: "none"}
+	kept := lublin("kept", "keep")
+	cl := &spec.Cluster{Name: "c", Capacity: sim.Resources{sim.Procs: 64}}
+	ws := []*spec.Workload{a, merged, kept}
+	ps := []*spec.Policy{{Name: "fcfs", Type: "fcfs"}}
+	e := &spec.Experiment{Name: "cut", Seed: 3, Hash: "cut", Clusters: []*spec.Cluster{cl}, Workloads: ws, Policies: ps,
+		Sweep:  spec.Sweep{Cluster: cl, Workloads: ws, Policies: ps, LoadFactors: []float64{1}, Seeds: []uint64{1}},
+		Output: spec.Output{Dir: dir}}
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	execute(t, e, runs, Options{Workers: 2})
+
+	// The jobs each run would have without estimates, and how many of them
+	// run longer than the model's largest estimate.
+	limit := workloads.DefaultTsafrirParams().MaxEstimate
+	longer := func(w *spec.Workload, seed uint64) int {
+		keep := *w
+		keep.Estimates = "keep"
+		if len(w.Merge) > 0 {
+			keep.Merge = nil
+			for _, p := range w.Merge {
+				q := *p
+				q.Estimates = "keep"
+				keep.Merge = append(keep.Merge, &q)
+			}
+		}
+		src, _, err := newSources("").jobs(&keep, 64, seed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := sim.ReadAll(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range recs {
+			if r.Runtime > limit {
+				n++
+			}
+		}
+		return n
+	}
+	tbl := readTable(t, filepath.Join(dir, "runs.parquet"))
+	defer tbl.Release()
+	got := map[string]int64{}
+	keys, cut := columnStrings(t, tbl, "run_key"), columnInts(t, tbl, "runtimes_cut")
+	for i, k := range keys {
+		got[k] = cut[i]
+	}
+	for _, r := range runs {
+		want := 0
+		if r.Workload.Name != "kept" {
+			want = longer(r.Workload, r.WorkloadSeed)
+		}
+		if r.Workload.Name == "ab" && want == 0 || r.Workload.Name == "a" && want == 0 {
+			t.Fatalf("workload %s has no job longer than %d s: the test shows nothing", r.Workload.Name, limit)
+		}
+		if got[r.Key] != int64(want) {
+			t.Errorf("workload %s: runtimes_cut %d; want %d", r.Workload.Name, got[r.Key], want)
+		}
+	}
+}
+
+// columnStrings returns the string column name of tbl.
+func columnStrings(t *testing.T, tbl arrow.Table, name string) []string {
+	t.Helper()
+	var out []string
+	for _, c := range tableColumn(t, tbl, name).Chunks() {
+		s, ok := c.(*array.String)
+		if !ok {
+			t.Fatalf("column %s is %s, not a string", name, c.DataType())
+		}
+		for i := range s.Len() {
+			out = append(out, s.Value(i))
+		}
+	}
+	return out
+}
+
+// columnInts returns the int64 column name of tbl.
+func columnInts(t *testing.T, tbl arrow.Table, name string) []int64 {
+	t.Helper()
+	var out []int64
+	for _, c := range tableColumn(t, tbl, name).Chunks() {
+		n, ok := c.(*array.Int64)
+		if !ok {
+			t.Fatalf("column %s is %s, not int64", name, c.DataType())
+		}
+		out = append(out, n.Int64Values()...)
+	}
+	return out
+}
+
+// tableColumn returns tbl's column name.
+func tableColumn(t *testing.T, tbl arrow.Table, name string) *arrow.Chunked {
+	t.Helper()
+	idx := tbl.Schema().FieldIndices(name)
+	if len(idx) != 1 {
+		t.Fatalf("table has %d columns %s", len(idx), name)
+	}
+	return tbl.Column(idx[0]).Data()
 }

@@ -92,7 +92,7 @@ const runsColumns = {
   run_key: 'VARCHAR', experiment: 'VARCHAR', seed: 'BIGINT',
   jobs: 'BIGINT', finished: 'BIGINT', killed: 'BIGINT', rejected: 'BIGINT', makespan: 'BIGINT',
   utilization: 'DOUBLE', memory_utilization: 'DOUBLE', wall_seconds: 'DOUBLE',
-  restarts: 'BIGINT', migrations: 'BIGINT', swaps: 'BIGINT', lost_work: 'DOUBLE',
+  restarts: 'BIGINT', migrations: 'BIGINT', swaps: 'BIGINT', lost_work: 'DOUBLE', runtimes_cut: 'BIGINT',
 }
 for (const m of ['wait', 'response', 'slowdown', 'bounded_slowdown']) {
   for (const s of ['mean', 'median', 'p95']) runsColumns[`${m}_${s}`] = 'DOUBLE'
