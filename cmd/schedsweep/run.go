@@ -87,7 +87,18 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, " of %d, %d jobs in %s\n", sum.Selected, sum.Jobs, took.Round(time.Millisecond))
 	if sum.RunsFile != "" {
-		fmt.Fprintf(stdout, "results: %s, %s, %s\n", sum.RunsFile, sum.UsersFile, filepath.Join(opt.Out, results.JobsDir)+string(filepath.Separator))
+		written := []string{sum.RunsFile, sum.UsersFile}
+		var dirs []string
+		if e.Output.Jobs {
+			dirs = append(dirs, results.JobsDir)
+		}
+		if e.Output.Heatmaps {
+			dirs = append(dirs, results.HeatmapDir, results.UtilizationDir)
+		}
+		for _, d := range dirs {
+			written = append(written, filepath.Join(opt.Out, d)+string(filepath.Separator))
+		}
+		fmt.Fprintf(stdout, "results: %s\n", strings.Join(written, ", "))
 	}
 	if len(sum.Replaced) > 0 {
 		fmt.Fprintf(stdout, "removed the shards' tables, which these replace: %s\n", strings.Join(sum.Replaced, ", "))

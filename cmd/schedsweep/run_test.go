@@ -78,6 +78,40 @@ func TestRunCommand(t *testing.T) {
 	}
 }
 
+// TestRunNamesWhatItWrote checks the results line: the two tables, then
+// the folders the output block asked for, each of which exists, and none
+// it did not.
+func TestRunNamesWhatItWrote(t *testing.T) {
+	for _, tc := range []struct {
+		output string
+		dirs   []string
+	}{
+		{"", []string{"jobs", "heatmap", "utilization"}},
+		{"output {\n  jobs = false\n}\n", []string{"heatmap", "utilization"}},
+		{"output {\n  jobs     = false\n  heatmaps = false\n}\n", nil},
+	} {
+		out := filepath.Join(t.TempDir(), "res")
+		code, stdout, errOut := runCLI("run", "--quiet", "--out", out, writeExperiment(t, smallExperiment+tc.output))
+		if code != exitOK {
+			t.Fatalf("run with %q: exit %d, stderr %q", tc.output, code, errOut)
+		}
+		_, line, _ := strings.Cut(stdout, "results: ")
+		line, _, _ = strings.Cut(line, "\n")
+		want := []string{filepath.Join(out, "runs.parquet"), filepath.Join(out, "users.parquet")}
+		for _, d := range tc.dirs {
+			want = append(want, filepath.Join(out, d)+string(filepath.Separator))
+		}
+		if line != strings.Join(want, ", ") {
+			t.Errorf("with %q: results line %q; want %q", tc.output, line, strings.Join(want, ", "))
+		}
+		for _, w := range want {
+			if _, err := os.Stat(w); err != nil {
+				t.Errorf("with %q: the results line names %s: %v", tc.output, w, err)
+			}
+		}
+	}
+}
+
 func TestRunBadInput(t *testing.T) {
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, nil, 0o644)
