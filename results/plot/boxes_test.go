@@ -98,8 +98,8 @@ func TestMissingColumns(t *testing.T) {
 		}
 	}
 	_, err := plot.Heatmap(r, plot.Options{Selection: plot.Selection{Run: rows[0].Key}})
-	if !errors.Is(err, plot.ErrMissingFile) || !strings.Contains(err.Error(), "heatmap") {
-		t.Errorf("Heatmap without heatmap files: got %v; want ErrMissingFile naming heatmap/", err)
+	if !errors.Is(err, plot.ErrMissingFile) || !strings.Contains(err.Error(), "no heatmap files: the sweep ran with output { heatmaps = false }") {
+		t.Errorf("Heatmap without heatmap files: got %v; want ErrMissingFile saying the folder has none, and why", err)
 	}
 }
 

@@ -208,7 +208,11 @@ func (r *Results) oneRun(s Selection) (*Run, error) {
 // numbers from the start.
 func (r *Results) partTable(files map[string]string, sub string, run *Run, cols []string) (*table, error) {
 	path, ok := files[run.Key]
-	if !ok {
+	switch {
+	case !ok && len(files) == 0:
+		return nil, fmt.Errorf("%w: %s has no %s files: the sweep ran with output { heatmaps = false }, or wrote no run yet",
+			ErrMissingFile, r.Dir, sub)
+	case !ok:
 		return nil, fmt.Errorf("%w: no %s file for run %s: %s/%s/…/%s is missing (results written before schedsweep computed EET heatmaps?)",
 			ErrMissingFile, sub, run.Key, r.Dir, sub, results.PartFile(run.Key))
 	}

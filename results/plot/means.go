@@ -73,6 +73,7 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 	policies, loads := axesOf(runs)
 	var out []Point
 	for _, m := range ms {
+		valued := false // some selected run has a value of m
 		for _, p := range policies {
 			for _, l := range loads {
 				pt := Point{Metric: m.name, Policy: p, LoadFactor: l, Min: math.Inf(1), Max: math.Inf(-1)}
@@ -99,9 +100,13 @@ func points(runs []*Run, ms []metric) ([]Point, error) {
 				if pt.N == 0 {
 					pt.Min, pt.Max = math.NaN(), math.NaN()
 				}
+				valued = valued || pt.N > 0
 				pt.Mean, pt.Lo, pt.Hi = confidence(vals)
 				out = append(out, pt)
 			}
+		}
+		if !valued {
+			return nil, fmt.Errorf("%w: no selected run has a value of %s: no job ran in any of them", ErrSelection, m.name)
 		}
 	}
 	return out, nil

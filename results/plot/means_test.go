@@ -1,12 +1,16 @@
 package plot_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/results/plot"
 )
 
@@ -33,5 +37,28 @@ func TestPoints(t *testing.T) {
 	// half-width 12.7062 × √0.5 / √2 = 6.3531.
 	if p := pts[0]; math.Abs(p.Lo-95.1469) > 1e-3 || math.Abs(p.Hi-107.8531) > 1e-3 {
 		t.Errorf("fcfs@0.5: confidence interval [%g, %g]; want [95.1469, 107.8531]", p.Lo, p.Hi)
+	}
+}
+
+// TestPointsWithoutValues checks that a metric no selected run has a value
+// of (no job ran in any: runs.parquet holds NULL) is refused, naming it,
+// rather than drawn as an empty figure; a metric they have still draws.
+func TestPointsWithoutValues(t *testing.T) {
+	rows := fixtureRuns()
+	for i := range rows {
+		rows[i].Finished, rows[i].Rejected = 0, rows[i].Jobs
+		rows[i].Wait, rows[i].Response, rows[i].Slowdown, rows[i].BoundedSlowdown = results.Stats{}, results.Stats{}, results.Stats{}, results.Stats{}
+	}
+	dir := t.TempDir()
+	if err := results.WriteRuns(filepath.Join(dir, "runs.parquet"), rows, results.Metadata{}); err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, dir)
+	_, err := plot.Points(r, plot.Options{Metrics: []string{"wait_mean"}})
+	if !errors.Is(err, plot.ErrSelection) || !strings.Contains(err.Error(), "no selected run has a value of wait_mean") {
+		t.Errorf("wait_mean where no job ran: got %v; want ErrSelection naming wait_mean", err)
+	}
+	if _, err := plot.Points(r, plot.Options{Metrics: []string{"utilization"}}); err != nil {
+		t.Errorf("utilization where no job ran: %v", err)
 	}
 }
