@@ -112,6 +112,10 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *jobs > n {
+		// A model of fixed size (psp, job-mix) ends before --jobs.
+		return usagef("model %s gives %d jobs with these parameters, fewer than --jobs %d: leave --jobs out, or change the model's size with --param", m.Name, n, *jobs)
+	}
 	h := &workloads.Header{}
 	add := func(k, v string) {
 		if err == nil {

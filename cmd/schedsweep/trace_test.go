@@ -169,6 +169,7 @@ func TestTraceGenerateErrors(t *testing.T) {
 		{[]string{"trace", "generate", "psp", "--estimates", "psp:xx", "--out", out}, "want psp:SCENARIO"},
 		{[]string{"trace", "generate", "psp", "--load-factor", "-1", "--out", out}, "load factor must be a positive number"},
 		{[]string{"trace", "generate", "psp", "--jobs", "-5", "--out", out}, "--jobs: -5 is negative"},
+		{[]string{"trace", "generate", "psp", "--jobs", "5000", "--out", out}, "model psp gives 1000 jobs with these parameters, fewer than --jobs 5000"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(tc.args...)
