@@ -98,10 +98,11 @@ func DefaultMauiConfig() MauiConfig {
 //     targets being the shares parameter's weights normalised over the
 //     users seen (equal by default);
 //   - reservations are kept from pass to pass rather than recomputed at
-//     every iteration, so that none is delayed; a job that climbs above a
-//     reserved one is placed around that job's reservation in the pass
-//     where it climbs, and moves into the room it freed at the next pass
-//     if that is still free;
+//     every iteration, so that none is delayed; a job that climbs above
+//     reserved ones (Maui's CURRENTHIGHEST) is placed with their
+//     reservations lifted, and each is then laid back where it was if it
+//     still fits there, else withdrawn, to be placed again when the pass
+//     reaches it;
 //   - backfill is first fit in priority order (Maui's FIRSTFIT, the
 //     default); BESTFIT, GREEDY and PREEMPT are not modelled; the machine
 //     is one pool of resources, not nodes, and every resource kind is
