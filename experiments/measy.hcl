@@ -48,7 +48,7 @@ variable "cost_load" {
 }
 
 locals {
-  # Jann's run times (mean 11,267 s; about 60 % over an hour) do not fit the
+  # Jann's run times (mean 11,267 s; about 65 % over an hour) do not fit the
   # Tsafrir model's own share of jobs at the maximum estimate (about 22 %):
   # 70 % of them get the maximum, 36 hours, which cuts almost no run time
   # (with fewer, some replicates cannot be assigned at all).
