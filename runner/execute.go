@@ -164,7 +164,12 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	}
 
 	ch := make(chan finished, workers)
-	g, gctx := errgroup.WithContext(ctx)
+	// A failed journal write stops the workers as a failed run does: the
+	// runs after it could not be recorded, and a full disk or read-only
+	// folder would only fail them one by one after simulating them.
+	wctx, stopWorkers := context.WithCancel(ctx)
+	defer stopWorkers()
+	g, gctx := errgroup.WithContext(wctx)
 	g.SetLimit(workers)
 	// The writer: one goroutine writes every file.
 	writeErr := make(chan error, 1)
@@ -176,6 +181,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			}
 			if err := out.record(f.run, f.en); err != nil {
 				werr = err
+				stopWorkers()
 				continue
 			}
 			done[f.run.Index] = true
@@ -216,7 +222,9 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	}
 	runErr := g.Wait()
 	close(ch)
-	if werr := <-writeErr; werr != nil && runErr == nil {
+	// The workers stopped by the writer return its cancellation, which is
+	// not the user's: the writer's error is what went wrong.
+	if werr := <-writeErr; werr != nil && (runErr == nil || ctx.Err() == nil && errors.Is(runErr, context.Canceled)) {
 		runErr = werr
 	}
 	// The tables cover every selected run that is complete, even after an

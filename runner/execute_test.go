@@ -651,3 +651,30 @@ func TestInterruptAfterLastRun(t *testing.T) {
 		t.Errorf("runs.parquet has %d rows; want %d", n, len(runs))
 	}
 }
+
+// TestJournalFailureStopsSweep makes the journal unwritable after the first
+// run (its folder replaced by a file, which fails even for root, as a full
+// disk or a read-only remount would): the sweep must stop, not simulate and
+// write the jobs files of every remaining run only to report the failure at
+// the end, and must report that failure, not an interruption.
+func TestJournalFailureStopsSweep(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	journal := filepath.Join(dir, stateDir, journalDir)
+	_, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 1, Progress: func(p Progress) {
+		if p.Done == 1 {
+			if err := os.RemoveAll(journal); err != nil {
+				t.Error(err)
+			}
+			if err := os.WriteFile(journal, nil, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}})
+	if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "writing the journal") {
+		t.Fatalf("journal unwritable after one run: got %v; want the journal's error", err)
+	}
+	if got := len(jobsFiles(t, dir)); got >= 6 {
+		t.Errorf("journal unwritable after one run of %d: %d jobs files written; want the sweep to stop within a few runs", len(runs), got)
+	}
+}
