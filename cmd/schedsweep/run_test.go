@@ -582,3 +582,34 @@ func TestFmtWriteAndCheck(t *testing.T) {
 		t.Errorf("fmt -w --check rewrote the file to %q", got)
 	}
 }
+
+// TestRunFailureSaysResume fails a sweep part-way, as a full disk or a
+// folder gone read-only does: a run's partition folder is a file (which
+// fails even for root). The error must name the path and say that the
+// finished runs are kept and --resume continues, as Ctrl-C's does.
+func TestRunFailureSaysResume(t *testing.T) {
+	file := writeExperiment(t, smallExperiment)
+	out := filepath.Join(t.TempDir(), "res")
+	if code, _, errOut := runCLI("run", "--quiet", "--out", out, file); code != exitOK {
+		t.Fatalf("first run: exit %d, stderr %q", code, errOut)
+	}
+	part := filepath.Join(out, "jobs/workload=mix/policy=easy/load_factor=2/replicate=1")
+	files, err := filepath.Glob(filepath.Join(part, "part-*.parquet"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("jobs file of one run: %v, %v", files, err)
+	}
+	key := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(files[0]), "part-"), ".parquet")
+	if err := os.Remove(filepath.Join(out, ".schedsweep/runs", key+".gob")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(part); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(part, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("run", "--quiet", "--resume", "--out", out, file)
+	if code != exitFailure || !strings.Contains(errOut, part) || !strings.Contains(errOut, "run again with --resume") {
+		t.Errorf("a run that cannot write its jobs file: exit %d, stderr %q; want %d, the path and how to continue", code, errOut, exitFailure)
+	}
+}
