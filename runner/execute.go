@@ -66,7 +66,8 @@ type Progress struct {
 type Summary struct {
 	Selected, Simulated, Skipped int
 	Jobs                         int64 // jobs simulated by this call
-	RunsFile, UsersFile          string
+	// RunsFile and UsersFile are the tables written, "" if they were not.
+	RunsFile, UsersFile string
 	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
 	// whole sweep's tables superseded and that were removed.
 	Replaced []string
@@ -235,10 +236,11 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			complete = append(complete, r)
 		}
 	}
-	sum.RunsFile, sum.UsersFile = out.tableNames(opt.Shard, opt.Shards)
-	if err := out.writeTables(runs, complete, meta, sum.RunsFile, sum.UsersFile); err != nil {
+	runsFile, usersFile := out.tableNames(opt.Shard, opt.Shards)
+	if err := out.writeTables(runs, complete, meta, runsFile, usersFile); err != nil {
 		return sum, errors.Join(runErr, err)
 	}
+	sum.RunsFile, sum.UsersFile = runsFile, usersFile
 	// The whole sweep's tables, once written, hold every complete run, even
 	// after an interruption: the tables of shards they supersede go.
 	if opt.Shards <= 1 {

@@ -678,3 +678,27 @@ func TestJournalFailureStopsSweep(t *testing.T) {
 		t.Errorf("journal unwritable after one run of %d: %d jobs files written; want the sweep to stop within a few runs", len(runs), got)
 	}
 }
+
+// TestSummaryNamesOnlyWrittenTables makes the runs table unwritable (a
+// folder with a file in it sits at its name, which fails even for root):
+// the summary must not name tables that were not written, as the command
+// prints them as the results.
+func TestSummaryNamesOnlyWrittenTables(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+	runsPath := filepath.Join(dir, "runs.parquet")
+	if err := os.Remove(runsPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(runsPath, "x"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Execute(context.Background(), e, runs, Options{Out: dir, Resume: true})
+	if err == nil || !strings.Contains(err.Error(), runsPath) {
+		t.Fatalf("runs table unwritable: got %v; want an error naming %s", err, runsPath)
+	}
+	if sum.RunsFile != "" || sum.UsersFile != "" || sum.Skipped != len(runs) {
+		t.Errorf("runs table unwritable: summary %+v; want the %d complete runs and no tables named", sum, len(runs))
+	}
+}

@@ -78,10 +78,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	took := time.Since(began)
 	endProgress()
 	err = withCacheFlag(err, *sf.cache)
-	// A sweep that failed once it had started (Execute names its tables
-	// only then), on a full disk say, kept its finished runs as an
-	// interrupted one does: say how to go on.
-	if err != nil && !errors.Is(err, context.Canceled) && sum.RunsFile != "" {
+	// A sweep that failed with finished runs, on a full disk say, keeps
+	// them as an interrupted one does: say how to go on.
+	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated+sum.Skipped > 0 {
 		err = fmt.Errorf("%w\nfinished runs are saved; once that is fixed, run again with --resume to continue", err)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && sum.Simulated == 0 {
