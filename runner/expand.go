@@ -80,7 +80,7 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, set []axisValue) error {
 		if axis < len(sw.Vary) {
 			a := sw.Vary[axis]
-			if !(a.Kind == "workload" && a.Block == w.Name || a.Kind == "policy" && a.Block == p.Name) {
+			if !a.AppliesTo(w.Name, p.Name) {
 				return walk(w, p, axis+1, values, set)
 			}
 			for _, v := range a.Values {

@@ -119,6 +119,12 @@ type Axis struct {
 	Range  hcl.Range
 }
 
+// AppliesTo reports whether the axis varies a parameter of the workload
+// or the policy named: the runs of that pair are the ones it multiplies.
+func (a *Axis) AppliesTo(workload, policy string) bool {
+	return a.Kind == kindWorkload && a.Block == workload || a.Kind == kindPolicy && a.Block == policy
+}
+
 // Filter matches a run when every key matches: keys are "workload",
 // "policy", "load_factor", "seed", or an axis target; values compare as
 // their canonical strings (load factors and floats as strconv 'g'). An axis

@@ -239,7 +239,7 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 			add(keyLoadFactor, lfs)
 			add(keySeed, seeds)
 			for _, ax := range s.Vary {
-				if ax.Kind == kindWorkload && ax.Block == w.Name || ax.Kind == kindPolicy && ax.Block == p.Name {
+				if ax.AppliesTo(w.Name, p.Name) {
 					add(ax.Target, ax.Values)
 				}
 			}

@@ -154,7 +154,7 @@ func gridSize(s *Sweep) int {
 		for _, p := range s.Policies {
 			n := min(len(s.LoadFactors)*len(s.Seeds), MaxRuns+1)
 			for _, ax := range s.Vary {
-				if ax.Kind == kindWorkload && ax.Block == w.Name || ax.Kind == kindPolicy && ax.Block == p.Name {
+				if ax.AppliesTo(w.Name, p.Name) {
 					// Both factors are list lengths or clamped to
 					// MaxRuns+1, so the product fits an int.
 					n = min(n*len(ax.Values), MaxRuns+1)
