@@ -48,6 +48,27 @@ func execute(t *testing.T, e *spec.Experiment, runs []Run, opt Options) Summary 
 	return sum
 }
 
+// columnValues returns the values of tbl's column name, whose arrays give
+// values of type T (string for a string column, int64 for an int64 one).
+func columnValues[T any](t *testing.T, tbl arrow.Table, name string) []T {
+	t.Helper()
+	idx := tbl.Schema().FieldIndices(name)
+	if len(idx) != 1 {
+		t.Fatalf("table has %d columns %s", len(idx), name)
+	}
+	var out []T
+	for _, c := range tbl.Column(idx[0]).Data().Chunks() {
+		vals, ok := c.(interface{ Value(int) T })
+		if !ok {
+			t.Fatalf("column %s is %s, not of %T values", name, c.DataType(), *new(T))
+		}
+		for i := range c.Len() {
+			out = append(out, vals.Value(i))
+		}
+	}
+	return out
+}
+
 // rowsOf returns a Parquet file's row count.
 func rowsOf(t *testing.T, path string) int64 {
 	t.Helper()

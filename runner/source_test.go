@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -158,7 +156,7 @@ func TestRuntimesCut(t *testing.T) {
 	tbl := readTable(t, filepath.Join(dir, "runs.parquet"))
 	defer tbl.Release()
 	got := map[string]int64{}
-	keys, cut := columnStrings(t, tbl, "run_key"), columnInts(t, tbl, "runtimes_cut")
+	keys, cut := columnValues[string](t, tbl, "run_key"), columnValues[int64](t, tbl, "runtimes_cut")
 	for i, k := range keys {
 		got[k] = cut[i]
 	}
@@ -174,44 +172,4 @@ func TestRuntimesCut(t *testing.T) {
 			t.Errorf("workload %s: runtimes_cut %d; want %d", r.Workload.Name, got[r.Key], want)
 		}
 	}
-}
-
-// columnStrings returns the string column name of tbl.
-func columnStrings(t *testing.T, tbl arrow.Table, name string) []string {
-	t.Helper()
-	var out []string
-	for _, c := range tableColumn(t, tbl, name).Chunks() {
-		s, ok := c.(*array.String)
-		if !ok {
-			t.Fatalf("column %s is %s, not a string", name, c.DataType())
-		}
-		for i := range s.Len() {
-			out = append(out, s.Value(i))
-		}
-	}
-	return out
-}
-
-// columnInts returns the int64 column name of tbl.
-func columnInts(t *testing.T, tbl arrow.Table, name string) []int64 {
-	t.Helper()
-	var out []int64
-	for _, c := range tableColumn(t, tbl, name).Chunks() {
-		n, ok := c.(*array.Int64)
-		if !ok {
-			t.Fatalf("column %s is %s, not int64", name, c.DataType())
-		}
-		out = append(out, n.Int64Values()...)
-	}
-	return out
-}
-
-// tableColumn returns tbl's column name.
-func tableColumn(t *testing.T, tbl arrow.Table, name string) *arrow.Chunked {
-	t.Helper()
-	idx := tbl.Schema().FieldIndices(name)
-	if len(idx) != 1 {
-		t.Fatalf("table has %d columns %s", len(idx), name)
-	}
-	return tbl.Column(idx[0]).Data()
 }
