@@ -27,10 +27,10 @@ lint:
 
 # Search for new failing inputs for a while.
 fuzz time="60s":
-    go test -run '^$' -fuzz '^FuzzSWFLine$' -fuzztime {{time}} ./workloads
-    go test -run '^$' -fuzz '^FuzzSimulate$' -fuzztime {{time}} ./policies
-    go test -run '^$' -fuzz '^FuzzExperiment$' -fuzztime {{time}} ./runner/spec
-    go test -run '^$' -fuzz '^FuzzFormat$' -fuzztime {{time}} ./runner/spec
+    go test -run '^$' -fuzz '^FuzzSWFLine$' -fuzztime {{time}} -fuzzminimizetime 10s ./workloads
+    go test -run '^$' -fuzz '^FuzzSimulate$' -fuzztime {{time}} -fuzzminimizetime 10s ./policies
+    go test -run '^$' -fuzz '^FuzzExperiment$' -fuzztime {{time}} -fuzzminimizetime 10s ./runner/spec
+    go test -run '^$' -fuzz '^FuzzFormat$' -fuzztime {{time}} -fuzzminimizetime 10s ./runner/spec
 
 # Simulate a policy on a trace, e.g. just simulate easy ../shared/workloads/KTH-SP2-1996-2.1-cln.swf.gz
 simulate policy trace *flags:
