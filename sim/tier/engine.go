@@ -78,16 +78,28 @@ func (s *Simulator) Schedule(sim.Time, sim.View) (sim.Decision, error) {
 	return sim.Decision{}, ErrTwoTier
 }
 
+// MaxProcs is the most processors the two-tier machine models.
+const MaxProcs = 1 << 24
+
+// CheckCapacity returns nil if the two-tier machine can model a cluster of
+// capacity c: processors only, between 1 and MaxProcs of them.
+func CheckCapacity(c sim.Resources) error {
+	for k, v := range c {
+		if k != int(sim.Procs) && v != 0 {
+			return fmt.Errorf("the two-tier machine has processors only; the cluster has %s", c)
+		}
+	}
+	if c[sim.Procs] <= 0 || c[sim.Procs] > MaxProcs {
+		return fmt.Errorf("the two-tier machine needs between 1 and %d processors, not %d", MaxProcs, c[sim.Procs])
+	}
+	return nil
+}
+
 // Simulate runs the policy over src on machine m (its capacity only).
 func (s *Simulator) Simulate(m sim.Machine, src sim.Source, opt sim.Options) (*sim.Result, error) {
 	c := m.Capacity()
-	for k, v := range c {
-		if k != int(sim.Procs) && v != 0 {
-			return nil, fmt.Errorf("policy %q: the two-tier machine has processors only; the cluster has %s", s.p.Name(), c)
-		}
-	}
-	if c[sim.Procs] <= 0 || c[sim.Procs] > 1<<24 {
-		return nil, fmt.Errorf("policy %q: the two-tier machine needs between 1 and %d processors, not %d", s.p.Name(), 1<<24, c[sim.Procs])
+	if err := CheckCapacity(c); err != nil {
+		return nil, fmt.Errorf("policy %q: %w", s.p.Name(), err)
 	}
 	model := s.cfg.NewModel(opt.Seed)
 	e := &engine{
