@@ -82,15 +82,26 @@ type Decision struct {
 	// Withdraw lists jobs whose promise no longer holds; withdrawals apply
 	// before the promises of the same decision.
 	Withdraw []*sim.Job
+	// WakeAt asks for a scheduling pass at that time even if nothing
+	// happens then, as sim.Decision.WakeAt: each decision replaces the
+	// timer, 0 clears it, and a time not after the pass fails the run.
+	WakeAt sim.Time
 }
 
 // Policy decides where jobs run on a two-tier machine.
 //
 // Schedule is called once per distinct event time at which a job arrived
-// or ended (and again at the same time if a job of no work ended there),
-// whenever a job is waiting or running in the background. It must not keep
-// v, or the slices v returns, past the call; the engine copies what it keeps
-// of the decision. A non-nil error fails the run.
+// or ended or the policy's timer (Decision.WakeAt) fired (and again at the
+// same time if a job of no work ended there), whenever a job is waiting or
+// running in the background. It must not keep v, or the slices v returns,
+// past the call; the engine copies what it keeps of the decision. A
+// non-nil error fails the run.
+//
+// A policy that is also a sim.Observer is told of every job that joins the
+// queue and every job that ends, before the pass of that time, as sim.Run
+// tells its policies; the actual run time it is given is the job's work,
+// in dedicated-processor seconds (its run time, or its estimate if it was
+// killed there), whatever its tiers made of it in wall-clock time.
 type Policy interface {
 	Name() string
 	Schedule(now sim.Time, v View) (Decision, error)
