@@ -11,14 +11,16 @@ import (
 // recomputed over the whole window at each of their completions.
 const MaxAccuracyWindow = 1000
 
-// AccuracyConfig are the knobs of an accuracy order.
+// AccuracyConfig are the knobs of an accuracy order. Tagged for
+// internal/params, it is embedded in the parameter structs of the entries
+// that take them (OrderParams, PSPParams).
 type AccuracyConfig struct {
 	// Window is how many of a user's most recently ended jobs their
 	// accuracy is the mean of; 1..MaxAccuracyWindow. The paper's is 10.
-	Window int
+	Window int `hcl:"accuracy_window,optional" doc:"accuracy: a user's accuracy is the mean runtime/requested time of their last N ended jobs; the paper's N is 10"`
 	// NewUser is the priority, 1 to 5, of a user none of whose jobs has
 	// ended yet. The paper does not say; the default is 5.
-	NewUser int
+	NewUser int `hcl:"new_user_priority,optional" doc:"accuracy: priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
 }
 
 // DefaultAccuracyConfig returns the paper's window of ten jobs and
@@ -203,22 +205,10 @@ func (a *Accuracy) Priority(user int32) int {
 	return int(u.class)
 }
 
-// PSPParams are the parameters of the "psp" entry, EASY over the accuracy
-// order; they mean what OrderParams' accuracy knobs mean.
-type PSPParams struct {
-	Window  int `hcl:"accuracy_window,optional" doc:"a user's accuracy is the mean runtime/requested time of their last N ended jobs; the paper's N is 10"`
-	NewUser int `hcl:"new_user_priority,optional" doc:"priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
-}
-
-func pspParams() *PSPParams {
-	c := DefaultAccuracyConfig()
-	return &PSPParams{Window: c.Window, NewUser: c.NewUser}
-}
-
 // newPSP is EASY over the accuracy order, named "psp" (Rocchetti et al.
 // 2015; see Accuracy).
 func newPSP(p *PSPParams) (sim.Policy, error) {
-	o, err := NewAccuracy(AccuracyConfig{Window: p.Window, NewUser: p.NewUser})
+	o, err := NewAccuracy(p.AccuracyConfig)
 	if err != nil {
 		return nil, err
 	}

@@ -22,8 +22,16 @@
 //   - twotier.go: KEASY, REASY and MEASY, EASY extended to processors
 //     with a foreground and a background VM; they are tier.Policy values
 //     that the two-tier engine of package sim/tier runs (tier.Simulator);
-//   - registry.go: the built-in policies by name, with their parameter
-//     structs, for the command line and experiment files (runner/spec).
+//   - registry.go: the registered policies by name (Register refuses a
+//     duplicate): each Entry gives the parameters, the constructor, the
+//     machine model the policy runs on (Supports checks a cluster against
+//     it, for runner/spec) and the invariants Verify checks of its
+//     schedules; coverage_test.go fails for an entry without goldens, a
+//     property-test row or a differential oracle;
+//   - params.go: the parameter structs, for the command line and
+//     experiment files (runner/spec); shared knobs (FairshareParams,
+//     AccuracyConfig, tier.Config) are declared once and embedded, and
+//     internal/params flattens them.
 //
 // Policies decide and the engine in package sim acts: a policy returns a
 // sim.Decision and the engine validates it. Reservations are reported as

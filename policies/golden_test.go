@@ -73,14 +73,11 @@ var goldenPolicies = []goldenPolicy{
 	{"measy", "measy", nil, simtest.Checks{MaxOpen: 1}},
 }
 
-// runs reports whether the policy runs on a machine of capacity c: the
-// two-tier policies model processors only.
+// runs reports whether the policy runs on a machine of capacity c, as its
+// registry entry's machine model says (the two-tier policies model
+// processors only).
 func (gp goldenPolicy) runs(c sim.Resources) bool {
-	switch gp.entry {
-	case "keasy", "reasy", "measy":
-		return c[sim.Memory] == 0 && c[sim.GPUs] == 0
-	}
-	return true
+	return policies.Supports(gp.entry, c) == nil
 }
 
 // new builds the policy, with the extra parameters after its own.

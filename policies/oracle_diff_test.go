@@ -68,14 +68,7 @@ func engineLines(t *testing.T, policy oraclePolicy, c sim.Resources, recs []sim.
 	if err != nil {
 		t.Fatal(err)
 	}
-	chk := simtest.Checks{}
-	switch policy.entry {
-	case "easy", "psp", "backfill-balanced", "improved-backfill-balanced", "pbs-fifo":
-		chk.MaxOpen = 1
-	case "conservative":
-		chk.PromiseOnWait = true
-	}
-	res, _ := simtest.Run(t, c, p, recs, opt, chk)
+	res, _ := simtest.Run(t, c, p, recs, opt, registryChecks(t, policy.entry, policy.params))
 	return engineSummary(res)
 }
 

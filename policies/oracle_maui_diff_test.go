@@ -58,13 +58,16 @@ func mauiOracleConfigs() []mauiOracleCase {
 	}
 }
 
+// mauiOracleEntry is the registry entry the Maui oracle compares.
+const mauiOracleEntry = "maui"
+
 // mauiOracleOptions are the engine options compared.
 var mauiOracleOptions = []sim.Options{{}, {MissingEstimate: sim.RejectMissingEstimate}, {AllowOverrun: true}}
 
 // runMaui runs maui configured by mc on the engine, without checks; t
 // is nil when minimising.
 func runMaui(t *testing.T, mc mauiOracleConfig, c sim.Resources, recs []sim.Record, opt sim.Options) ([]string, error) {
-	p, err := policies.New("maui", mc.settings()...)
+	p, err := policies.New(mauiOracleEntry, mc.settings()...)
 	if err != nil {
 		return nil, err
 	}

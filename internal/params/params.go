@@ -7,6 +7,11 @@
 // A parameter struct is a struct whose exported fields carry
 // `hcl:"name,optional"` and a one-line `doc:"..."`; supported field types are
 // bool, the signed integer kinds (sim.Time included), float64 and string.
+//
+// An embedded struct without an `hcl` tag is flattened: its parameters are
+// the outer struct's, in its place, so knobs several policies share are
+// declared once. Two parameters of one struct, flattened or not, must not
+// share a name.
 package params
 
 import (
@@ -26,18 +31,15 @@ type Field struct {
 	Doc     string
 }
 
-// Describe lists the parameters of the struct p points to, in field order.
-// It panics if p is not a pointer to a struct (a programmer error).
+// Describe lists the parameters of the struct p points to, in field order,
+// those of embedded structs in their place. It panics if p is not a
+// pointer to a struct, or two parameters share a name (programmer errors).
 func Describe(p any) []Field {
 	v := structValue(p)
 	var out []Field
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		name, ok := hclName(f)
-		if !ok {
-			continue
-		}
-		out = append(out, Field{Name: name, Type: kindName(f.Type.Kind()), Default: format(v.Field(i)), Value: typed(v.Field(i)), Doc: f.Tag.Get("doc")})
+	for _, f := range fieldsOf(v.Type()) {
+		fv := v.FieldByIndex(f.index)
+		out = append(out, Field{Name: f.name, Type: kindName(fv.Kind()), Default: format(fv), Value: typed(fv), Doc: f.doc})
 	}
 	return out
 }
@@ -47,17 +49,12 @@ func Describe(p any) []Field {
 func Set(p any, name, value string) error {
 	v := structValue(p)
 	var names []string
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		n, ok := hclName(f)
-		if !ok {
+	for _, f := range fieldsOf(v.Type()) {
+		if f.name != name {
+			names = append(names, f.name)
 			continue
 		}
-		if n != name {
-			names = append(names, n)
-			continue
-		}
-		if err := parse(v.Field(i), value); err != nil {
+		if err := parse(v.FieldByIndex(f.index), value); err != nil {
 			return fmt.Errorf("parameter %q: %w", name, err)
 		}
 		return nil
@@ -106,6 +103,42 @@ func structValue(p any) reflect.Value {
 		panic(fmt.Sprintf("params: want a pointer to a struct, got %T", p))
 	}
 	return v.Elem()
+}
+
+// field is one parameter of a struct type: where it is and what it is called.
+type field struct {
+	index []int // for reflect.Value.FieldByIndex
+	name  string
+	doc   string
+}
+
+// fieldsOf lists the parameters of struct type t, flattening embedded
+// structs without an hcl tag. It panics on a name given twice.
+func fieldsOf(t reflect.Type) []field {
+	var out []field
+	seen := map[string]bool{}
+	var walk func(t reflect.Type, at []int)
+	walk = func(t reflect.Type, at []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			index := append(append([]int(nil), at...), i)
+			if _, tagged := f.Tag.Lookup("hcl"); f.Anonymous && !tagged && f.Type.Kind() == reflect.Struct {
+				walk(f.Type, index)
+				continue
+			}
+			name, ok := hclName(f)
+			if !ok {
+				continue
+			}
+			if seen[name] {
+				panic(fmt.Sprintf("params: %v declares parameter %q twice", t, name))
+			}
+			seen[name] = true
+			out = append(out, field{index: index, name: name, doc: f.Tag.Get("doc")})
+		}
+	}
+	walk(t, nil)
+	return out
 }
 
 func hclName(f reflect.StructField) (string, bool) {

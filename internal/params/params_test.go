@@ -62,3 +62,67 @@ func TestClone(t *testing.T) {
 		t.Errorf("Clone shares or loses fields: original %+v, copy %+v", *p, *c)
 	}
 }
+
+// shared is a group of knobs several parameter structs embed.
+type shared struct {
+	HalfLife int64  `hcl:"half_life,optional" doc:"decay"`
+	Usage    string `hcl:"usage,optional" doc:"charge"`
+}
+
+type inner struct {
+	Deep bool `hcl:"deep,optional" doc:"two levels down"`
+}
+
+type withShared struct {
+	Order string `hcl:"order,optional" doc:"queue order"`
+	shared
+	Depth int64 `hcl:"depth,optional" doc:"reservations"`
+	Nested
+}
+
+// Nested is exported and embeds a struct of its own.
+type Nested struct {
+	inner
+}
+
+// TestEmbedded: an embedded struct's parameters are the outer struct's, in
+// its place, at any depth; Set reaches them; unknown names list them.
+func TestEmbedded(t *testing.T) {
+	p := &withShared{Order: "arrival", shared: shared{HalfLife: 86400, Usage: "procs"}, Depth: 1}
+	if err := SetAll(p, []string{"half_life=60", "deep=true", "usage=dominant"}); err != nil {
+		t.Fatal(err)
+	}
+	if p.HalfLife != 60 || p.Usage != "dominant" || !p.Deep {
+		t.Errorf("SetAll did not reach the embedded fields: %+v", *p)
+	}
+	var names []string
+	for _, f := range Describe(p) {
+		names = append(names, f.Name+"="+f.Default+" ("+f.Doc+")")
+	}
+	want := []string{"order=arrival (queue order)", "half_life=60 (decay)", "usage=dominant (charge)", "depth=1 (reservations)", "deep=true (two levels down)"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("Describe (-want +got):\n%s", diff)
+	}
+	err := Set(p, "halflife", "1")
+	if err == nil || !strings.Contains(err.Error(), "known: deep, depth, half_life, order, usage") {
+		t.Errorf("Set of an unknown name: got %v; want the flattened names listed", err)
+	}
+	if c := Clone(p).(*withShared); c.HalfLife != 60 || c.shared != p.shared {
+		t.Errorf("Clone lost the embedded fields: %+v", *c)
+	}
+}
+
+// TestDuplicateName: a name given twice, once through an embedded struct,
+// is a programmer error that Describe reports by panicking.
+func TestDuplicateName(t *testing.T) {
+	type twice struct {
+		shared
+		Usage string `hcl:"usage,optional"`
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), `parameter "usage" twice`) {
+			t.Errorf("got panic %v; want one naming the parameter given twice", r)
+		}
+	}()
+	Describe(&twice{})
+}

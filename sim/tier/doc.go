@@ -20,6 +20,11 @@
 //   - Verify, which replays what a Recorder saw and checks the invariants of
 //     a two-tier schedule.
 //
+// What it shares with sim.Run's engine: admission (sim.Admit), the reading
+// of the source, promises and withdrawals for the Tracer, the policy's
+// timer (Decision.WakeAt) and, for a policy that is a sim.Observer, its
+// Submitted and Finished calls.
+//
 // It consumes the same sim.Source and returns the same *sim.Result as sim.Run
 // (with Result.Tiers filled in), so results, the runner and the command line
 // work unchanged: a Simulator wraps a tier Policy into a sim.Simulator, and

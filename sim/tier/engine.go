@@ -48,6 +48,8 @@ var ErrNoProgress = errors.New("job makes no progress and nothing can change tha
 // estimate (always, unless overruns are allowed), so a reservation built
 // on it holds: Verify checks every promise unless a job overran.
 //
+// Observers and timers: as sim.Run, see Policy.
+//
 // Options: MissingEstimate, AllowOverrun, SizeHint as sim.Run; Seed seeds
 // the Model; Tracer gets the promises, and every move, rate change and
 // completion if it is also a Tracer of this package.
@@ -78,16 +80,28 @@ func (s *Simulator) Schedule(sim.Time, sim.View) (sim.Decision, error) {
 	return sim.Decision{}, ErrTwoTier
 }
 
+// MaxProcs is the most processors the two-tier machine models.
+const MaxProcs = 1 << 24
+
+// CheckCapacity returns nil if the two-tier machine can model a cluster of
+// capacity c: processors only, between 1 and MaxProcs of them.
+func CheckCapacity(c sim.Resources) error {
+	for k, v := range c {
+		if k != int(sim.Procs) && v != 0 {
+			return fmt.Errorf("the two-tier machine has processors only; the cluster has %s", c)
+		}
+	}
+	if c[sim.Procs] <= 0 || c[sim.Procs] > MaxProcs {
+		return fmt.Errorf("the two-tier machine needs between 1 and %d processors, not %d", MaxProcs, c[sim.Procs])
+	}
+	return nil
+}
+
 // Simulate runs the policy over src on machine m (its capacity only).
 func (s *Simulator) Simulate(m sim.Machine, src sim.Source, opt sim.Options) (*sim.Result, error) {
 	c := m.Capacity()
-	for k, v := range c {
-		if k != int(sim.Procs) && v != 0 {
-			return nil, fmt.Errorf("policy %q: the two-tier machine has processors only; the cluster has %s", s.p.Name(), c)
-		}
-	}
-	if c[sim.Procs] <= 0 || c[sim.Procs] > 1<<24 {
-		return nil, fmt.Errorf("policy %q: the two-tier machine needs between 1 and %d processors, not %d", s.p.Name(), 1<<24, c[sim.Procs])
+	if err := CheckCapacity(c); err != nil {
+		return nil, fmt.Errorf("policy %q: %w", s.p.Name(), err)
 	}
 	model := s.cfg.NewModel(opt.Seed)
 	e := &engine{
@@ -98,6 +112,7 @@ func (s *Simulator) Simulate(m sim.Machine, src sim.Source, opt sim.Options) (*s
 		jobs:  jobs.NewStore[sim.Outcome, job](opt.SizeHint, src),
 	}
 	e.tr, _ = opt.Tracer.(Tracer)
+	e.obs, _ = s.p.(sim.Observer)
 	if err := e.run(); err != nil {
 		return nil, err
 	}
@@ -135,6 +150,7 @@ type job struct {
 
 type engine struct {
 	s     *Simulator
+	obs   sim.Observer // the policy, if it observes
 	model Model
 	minFg Rate
 	opt   sim.Options
@@ -151,6 +167,7 @@ type engine struct {
 	nextAt  sim.Time
 	lastSub sim.Time
 	now     sim.Time
+	timer   sim.Time // the policy's WakeAt, 0 if none
 
 	b       board
 	waiting []*sim.Job
@@ -242,6 +259,9 @@ func (e *engine) run() error {
 				return err
 			}
 		}
+		if e.timer == t {
+			e.timer, changed = 0, true
+		}
 		if changed && len(e.waiting)+len(e.bgList) > 0 {
 			if err := e.pass(); err != nil {
 				return err
@@ -279,6 +299,9 @@ func (e *engine) nextTime() (sim.Time, bool) {
 	if e.nextAt >= 0 && (!ok || e.nextAt < t) {
 		t, ok = e.nextAt, true
 	}
+	if e.timer > 0 && (!ok || e.timer < t) {
+		t, ok = e.timer, true
+	}
 	return t, ok
 }
 
@@ -314,6 +337,9 @@ func (e *engine) arrive() {
 	js.work = int64(work) * int64(FullRate)
 	e.model.Admit(&o.Job)
 	e.waiting = append(e.waiting, &o.Job)
+	if e.obs != nil {
+		e.obs.Submitted(e.now, &o.Job)
+	}
 }
 
 func (e *engine) pass() error {
@@ -367,6 +393,11 @@ func (e *engine) pass() error {
 			e.opt.Tracer.Promised(e.now, r.Job, r.Start)
 		}
 	}
+	if d.WakeAt != 0 && d.WakeAt <= e.now {
+		return &sim.DecisionError{Policy: name, Time: e.now, Job: sim.Missing,
+			Err: fmt.Errorf("%w: %d", sim.ErrBadWake, d.WakeAt)}
+	}
+	e.timer = d.WakeAt
 	return nil
 }
 
@@ -474,6 +505,9 @@ func (e *engine) wake(js *job) bool {
 	}
 	if e.tr != nil {
 		e.tr.Ended(e.now, j)
+	}
+	if e.obs != nil {
+		e.obs.Finished(e.now, j, sim.Time(js.work/int64(FullRate)))
 	}
 	return true
 }

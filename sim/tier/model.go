@@ -65,18 +65,23 @@ const (
 type PaperParams struct {
 	// LossMin and LossMax bound the uniform draw of a job's foreground
 	// loss: a foreground process progresses at 1 − loss (0.5–4 %).
-	LossMin, LossMax float64
+	LossMin float64 `hcl:"loss_min,optional" doc:"lowest foreground loss: a foreground process progresses at 1 - loss, loss uniform per job"`
+	LossMax float64 `hcl:"loss_max,optional" doc:"highest foreground loss"`
 	// AlphaSingleMin and AlphaSingleMax bound the uniform draw of α for a
 	// one-process job (0.80–0.92).
-	AlphaSingleMin, AlphaSingleMax float64
+	AlphaSingleMin float64 `hcl:"alpha_single_min,optional" doc:"lowest share alpha of the idle cycles a one-process background job turns into progress (uniform per job)"`
+	AlphaSingleMax float64 `hcl:"alpha_single_max,optional" doc:"highest alpha of a one-process job"`
 	// AlphaMultiMean and AlphaMultiSD are the normal draw of α for a job of
 	// several processes, kept within [AlphaMultiMin, AlphaMultiMax] (the
 	// paper's range, 0.198–0.766) by drawing again. The paper's mean and
 	// deviation are lost from our copy: the defaults are the middle of the
 	// range and a sixth of its width, so the range spans ±3 deviations.
-	AlphaMultiMean, AlphaMultiSD, AlphaMultiMin, AlphaMultiMax float64
+	AlphaMultiMean float64 `hcl:"alpha_multi_mean,optional" doc:"mean of the normal alpha of a multi-process job (the paper's value is lost: the middle of its range)"`
+	AlphaMultiSD   float64 `hcl:"alpha_multi_sd,optional" doc:"deviation of the normal alpha of a multi-process job (lost: a sixth of the range)"`
+	AlphaMultiMin  float64 `hcl:"alpha_multi_min,optional" doc:"lowest alpha of a multi-process job; draws outside [min, max] are drawn again"`
+	AlphaMultiMax  float64 `hcl:"alpha_multi_max,optional" doc:"highest alpha of a multi-process job"`
 	// Progress is Literal or Normalised.
-	Progress string
+	Progress string `hcl:"progress,optional" doc:"background progress per second: literal, alpha * min(usage, idle share) as the paper writes it, or normalised, alpha * min(1, idle share / usage)"`
 }
 
 // DefaultPaperParams returns the paper's constants.

@@ -82,15 +82,26 @@ type Decision struct {
 	// Withdraw lists jobs whose promise no longer holds; withdrawals apply
 	// before the promises of the same decision.
 	Withdraw []*sim.Job
+	// WakeAt asks for a scheduling pass at that time even if nothing
+	// happens then, as sim.Decision.WakeAt: each decision replaces the
+	// timer, 0 clears it, and a time not after the pass fails the run.
+	WakeAt sim.Time
 }
 
 // Policy decides where jobs run on a two-tier machine.
 //
 // Schedule is called once per distinct event time at which a job arrived
-// or ended (and again at the same time if a job of no work ended there),
-// whenever a job is waiting or running in the background. It must not keep
-// v, or the slices v returns, past the call; the engine copies what it keeps
-// of the decision. A non-nil error fails the run.
+// or ended or the policy's timer (Decision.WakeAt) fired (and again at the
+// same time if a job of no work ended there), whenever a job is waiting or
+// running in the background. It must not keep v, or the slices v returns,
+// past the call; the engine copies what it keeps of the decision. A
+// non-nil error fails the run.
+//
+// A policy that is also a sim.Observer is told of every job that joins the
+// queue and every job that ends, before the pass of that time, as sim.Run
+// tells its policies; the actual run time it is given is the job's work,
+// in dedicated-processor seconds (its run time, or its estimate if it was
+// killed there), whatever its tiers made of it in wall-clock time.
 type Policy interface {
 	Name() string
 	Schedule(now sim.Time, v View) (Decision, error)
@@ -153,16 +164,16 @@ func Usage(j *sim.Job) float64 {
 
 // Config is the machine model of a two-tier run.
 type Config struct {
+	// MigrationCost is how long a migrated job makes no progress, in
+	// seconds: 20 in the paper (section 3).
+	MigrationCost sim.Time `hcl:"migration_cost,optional" doc:"seconds a migrating job makes no progress (measy only); 20 in the paper"`
 	// Threshold is the foreground usage from which a processor's
 	// background VM accepts no process: 0.96 in the paper (section 2.1,
 	// finding 3). A process already in the background stays when a busier
 	// job starts in front of it.
-	Threshold float64
-	// MigrationCost is how long a migrated job makes no progress, in
-	// seconds: 20 in the paper (section 3).
-	MigrationCost sim.Time
-	// Paper holds the constants of the paper's progress model.
-	Paper PaperParams
+	Threshold float64 `hcl:"threshold,optional" doc:"a background VM accepts a process only while its foreground usage is below this share of the processor"`
+	// PaperParams are the constants of the paper's progress model.
+	PaperParams
 	// Model, if set, replaces the paper's model: it is called once per run
 	// with the run's seed (sim.Options.Seed). Tests use it to impose
 	// progress rates.
@@ -171,7 +182,7 @@ type Config struct {
 
 // DefaultConfig returns the paper's machine model.
 func DefaultConfig() Config {
-	return Config{Threshold: 0.96, MigrationCost: 20, Paper: DefaultPaperParams()}
+	return Config{MigrationCost: 20, Threshold: 0.96, PaperParams: DefaultPaperParams()}
 }
 
 // Validate checks c; each error names the parameter by its registry name
@@ -186,7 +197,7 @@ func (c Config) Validate() error {
 	if c.Model != nil {
 		return nil
 	}
-	return c.Paper.Validate()
+	return c.PaperParams.Validate()
 }
 
 // NewModel returns the run's progress model for seed: Model's, or the
@@ -195,7 +206,7 @@ func (c Config) NewModel(seed uint64) Model {
 	if c.Model != nil {
 		return c.Model(seed)
 	}
-	return NewPaperModel(c.Paper, seed)
+	return NewPaperModel(c.PaperParams, seed)
 }
 
 // span returns ceil(est / min) in seconds for a foreground rate of at
