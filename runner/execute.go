@@ -51,6 +51,11 @@ type Options struct {
 	// Progress, if set, is called after each run completes (or is skipped
 	// as already complete), from one goroutine, in completion order.
 	Progress func(Progress)
+	// Notice, if set, is told what Execute found in the results folder and
+	// does about it, one sentence at a time, before any run starts: a
+	// finished run whose files no longer match its journal entry (it is
+	// simulated again), a manifest rebuilt from the journal.
+	Notice func(string)
 }
 
 // Progress reports how far Execute has come.
@@ -65,7 +70,10 @@ type Progress struct {
 // Summary is what Execute did.
 type Summary struct {
 	Selected, Simulated, Skipped int
-	Jobs                         int64 // jobs simulated by this call
+	// Redone counts the runs of Simulated that the journal held as
+	// finished but whose files were damaged or missing.
+	Redone int
+	Jobs   int64 // jobs simulated by this call
 	// RunsFile and UsersFile are the tables written, "" if they were not.
 	RunsFile, UsersFile string
 	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
@@ -135,11 +143,18 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		return sum, err
 	}
 	defer out.close()
+	sum.Redone = len(out.redo)
+	if opt.Notice != nil {
+		out.notices(opt.Notice)
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: e.File, ExperimentHash: e.Hash}
+	// The file's base name, not the path as typed: a sweep run as
+	// experiments/x.hcl and as /home/me/experiments/x.hcl writes the same
+	// bytes; the hash says which file it was.
+	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: filepath.Base(e.File), ExperimentHash: e.Hash}
 
 	begin := time.Now()
 	// done marks complete runs by grid index; their rows stay on disk in
