@@ -38,12 +38,18 @@ type Options struct {
 	// a sweep split otherwise than the folder's tables is refused
 	// (ErrOtherSplit), and the whole sweep's tables replace any shards'.
 	Shard, Shards int
-	// Resume skips runs whose results are complete. Without it, a folder
-	// that already holds results of any selected run is refused.
+	// Resume is accepted and changes nothing: a sweep always continues
+	// the folder of its experiment, skipping the runs whose results are
+	// complete and simulating the rest (the runs an edited file added).
 	Resume bool
 	// Force clears a folder that holds results of another experiment (or of
 	// this one) before running.
 	Force bool
+	// Prune removes the finished runs of the folder that are not in the
+	// grid (an edited file dropped them): their journal entries and files.
+	// Without it they are kept, and reported (Options.Notice); the tables
+	// list the grid's runs either way.
+	Prune bool
 	// Cache is the trace cache for registered trace names.
 	Cache string
 	// ToolVersion goes into every file's metadata.
@@ -73,7 +79,10 @@ type Summary struct {
 	// Redone counts the runs of Simulated that the journal held as
 	// finished but whose files were damaged or missing.
 	Redone int
-	Jobs   int64 // jobs simulated by this call
+	// Outside counts the finished runs of the folder that are not in the
+	// grid, and Pruned those of them removed (Options.Prune).
+	Outside, Pruned int
+	Jobs            int64 // jobs simulated by this call
 	// RunsFile and UsersFile are the tables written, "" if they were not.
 	RunsFile, UsersFile string
 	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
@@ -91,10 +100,6 @@ var ErrOtherExperiment = errors.New("the output folder holds results of another 
 // the user's, so the folder is refused, Force or not, as Force clears only
 // what schedsweep wrote.
 var ErrNotOurs = errors.New("the output folder holds files schedsweep did not write")
-
-// ErrHasResults is wrapped by Execute's error for a results folder that
-// already holds results of selected runs, without Resume or Force.
-var ErrHasResults = errors.New("the output folder already holds results of these runs")
 
 // ErrOtherSplit is wrapped by Execute's error for a sweep split into shards
 // whose results folder holds the tables of another split (the whole sweep,
@@ -143,7 +148,10 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		return sum, err
 	}
 	defer out.close()
-	sum.Redone = len(out.redo)
+	sum.Redone, sum.Outside = len(out.redo), len(out.outside)
+	if out.pruned {
+		sum.Pruned = len(out.outside)
+	}
 	if opt.Notice != nil {
 		out.notices(opt.Notice)
 	}

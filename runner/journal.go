@@ -150,12 +150,13 @@ func wholeParquet(path string) bool {
 }
 
 // journaled is what loadJournal keeps of an entry that decodes: whether
-// its run is complete, and whose run it is, to check a journal whose
-// manifest was lost (adopt).
+// its run is complete, whose run it is, to check a journal whose manifest
+// was lost (adopt), and the files it names, to prune it.
 type journaled struct {
 	complete   bool
 	experiment string
 	seed       uint64
+	files      []string // the files the run wrote, relative to the folder
 }
 
 // loadJournal reads every journal entry. Entries of the selected runs are
@@ -190,7 +191,7 @@ func (o *output) loadJournal(e *spec.Experiment, sel []*Run) error {
 				why[i] = "its journal entry is damaged"
 				return nil
 			}
-			found[i] = journaled{experiment: en.Row.Experiment, seed: en.Row.Seed}
+			found[i] = journaled{experiment: en.Row.Experiment, seed: en.Row.Seed, files: en.files()}
 			if selected[key] {
 				why[i] = o.verify(en, e)
 			}

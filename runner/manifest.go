@@ -30,14 +30,15 @@ type manifest struct {
 }
 
 // conflict returns why a folder whose manifest is m, at dir, cannot take
-// e's results (wrapping ErrOtherExperiment), or nil.
+// e's results (wrapping ErrOtherExperiment), or nil. Another version of
+// the same experiment's file is welcome: runs are keyed by their resolved
+// parameters, so the finished runs it shares with this one are complete,
+// whatever else changed. Another experiment, or another seed (which run
+// keys do not hash), is not.
 func (m manifest) conflict(e *spec.Experiment, dir string) error {
 	const fix = "choose another folder with --out, or --force to clear it"
 	switch {
-	case m.Hash != e.Hash && m.Experiment == e.Name:
-		return fmt.Errorf("%w: %s holds results of experiment %q from another version of its file (%s, hash %.12s; this file's hash is %.12s): %s",
-			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Hash, fix)
-	case m.Hash != e.Hash:
+	case m.Experiment != e.Name:
 		return fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): %s",
 			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash, fix)
 	case m.Seed != nil && *m.Seed != e.Seed:
@@ -136,12 +137,25 @@ func (o *output) writeManifest(e *spec.Experiment, toolVersion string, old []byt
 // rest are counted.
 const maxRedoNotices = 10
 
-// notices tells notice what openOutput found: a manifest it rebuilt, runs
-// it will simulate again.
+// notices tells notice what openOutput found: a manifest it rebuilt,
+// finished runs outside the grid (kept or pruned), runs it will simulate
+// again.
 func (o *output) notices(notice func(string)) {
 	if o.lost != "" {
 		notice(fmt.Sprintf("%s %s; rebuilt it from the journal (%s) and the experiment file",
 			filepath.Join(o.dir, stateDir, manifestName), o.lost, nouns(len(o.entries), "finished run")))
+	}
+	if n := len(o.outside); n > 0 {
+		example := o.outside[0]
+		if n > 1 {
+			example += ", …"
+		}
+		if o.pruned {
+			notice(fmt.Sprintf("removed %s that the grid no longer has (%s), with their files (--prune)", nouns(n, "finished run"), example))
+		} else {
+			notice(fmt.Sprintf("%s holds %s that the grid no longer has (%s): kept, with their files, but left out of the tables; --prune removes them",
+				o.dir, nouns(n, "finished run"), example))
+		}
 	}
 	for i, msg := range o.redo {
 		if i == maxRedoNotices {

@@ -51,7 +51,11 @@ type output struct {
 	// when the folder's journal shows it is schedsweep's: the manifest is
 	// rebuilt; "" otherwise.
 	lost string
-	lock *folderLock // held until close
+	// outside holds the keys of the finished runs that are not in the grid,
+	// sorted; pruned says they were removed (Options.Prune).
+	outside []string
+	pruned  bool
+	lock    *folderLock // held until close
 }
 
 // close releases the folder's locks.
@@ -59,11 +63,12 @@ func (o *output) close() { o.lock.release() }
 
 // openOutput prepares the results folder: creates it, checks that it
 // belongs to this experiment (or clears it with Force), loads and verifies
-// the journal, refuses finished runs outside the grid (outsideGrid) and,
-// without Resume, to overwrite selected runs' results, and writes the
-// manifest if it changed, rebuilding one that was lost (writeManifest,
-// which also proves the folder writable before any run starts). grid is
-// the whole sweep, sel the runs of this shard.
+// the journal, finds the finished runs outside the grid (outsideGrid) and
+// prunes them if asked, and writes the manifest if it changed, rebuilding
+// one that was lost (writeManifest, which also proves the folder writable
+// before any run starts). A folder of the same experiment from an edited
+// file is continued: its finished runs whose keys the grid still holds are
+// complete. grid is the whole sweep, sel the runs of this shard.
 func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *output, err error) {
 	dir := opt.Out
 	if dir == "" {
@@ -93,9 +98,6 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 		if foreignErr != nil {
 			return nil, foreignErr
 		}
-	case !opt.Resume && !opt.Force:
-		return nil, fmt.Errorf("%w: %s holds a journal of finished runs, but its %s %s: --resume rebuilds it from the journal and the experiment file, --force starts over",
-			ErrHasResults, dir, filepath.Join(stateDir, manifestName), lost)
 	default:
 		o.lost = lost // rebuilt once the journal is read (adopt)
 	}
@@ -127,15 +129,10 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 	if err := o.adopt(e, grid); err != nil {
 		return nil, err
 	}
-	if err := o.outsideGrid(grid); err != nil {
-		return nil, err
-	}
-	if !opt.Resume {
-		for _, r := range sel {
-			if _, ok := o.journal[r.Key]; ok {
-				return nil, fmt.Errorf("%w: %s has finished runs of this sweep; --resume continues it, --force starts over",
-					ErrHasResults, dir)
-			}
+	o.outsideGrid(grid)
+	if opt.Prune {
+		if err := o.prune(); err != nil {
+			return nil, err
 		}
 	}
 	if err := o.removeTemporaries(sel, opt.Shard, opt.Shards); err != nil {
@@ -147,37 +144,40 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 	return o, nil
 }
 
-// outsideGrid returns an error, wrapping ErrOtherExperiment, if the
-// journal holds finished runs that are not in grid. The manifest's hash
-// covers the file, not the --var values it ran under, and those can change
-// the grid (other load factors or seeds): the tables written next would
-// list the new grid's runs only, while jobs/ kept the other runs' files,
-// which readers of the folder would then count. A grid that holds every
-// finished run and more, such as another replicate, is welcome.
-func (o *output) outsideGrid(grid []Run) error {
-	if len(o.journal) == 0 {
-		return nil
-	}
+// outsideGrid finds the finished runs of the folder that are not in grid
+// (o.outside): an edited file, or other --var values, dropped them. They
+// are kept unless pruned, and left out of the tables, which describe the
+// grid's runs only; a grid that gains them back finds them complete.
+func (o *output) outsideGrid(grid []Run) {
 	in := make(map[string]bool, len(grid))
 	for i := range grid {
 		in[grid[i].Key] = true
 	}
-	var outside []string
-	for key := range o.journal {
+	for key := range o.entries {
 		if !in[key] {
-			outside = append(outside, key)
+			o.outside = append(o.outside, key)
 		}
 	}
-	if len(outside) == 0 {
-		return nil
+	slices.Sort(o.outside)
+}
+
+// prune removes the finished runs outside the grid: each run's journal
+// entry first, so that a crash midway leaves files no entry names rather
+// than an entry whose files are gone, then its files.
+func (o *output) prune() error {
+	for _, key := range o.outside {
+		if err := os.Remove(filepath.Join(o.dir, stateDir, journalDir, key+journalExt)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing run %s, which left the grid: %w", key, err)
+		}
+		for _, f := range o.entries[key].files {
+			if err := os.Remove(filepath.Join(o.dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing run %s, which left the grid: %w", key, err)
+			}
+		}
+		delete(o.journal, key)
 	}
-	slices.Sort(outside)
-	example := outside[0]
-	if len(outside) > 1 {
-		example += ", …"
-	}
-	return fmt.Errorf("%w: %s holds %s that this sweep does not have (%s): run under other --var values, or by another schedsweep version? Choose another folder with --out, or --force to clear it",
-		ErrOtherExperiment, o.dir, nouns(len(outside), "finished run"), example)
+	o.pruned = len(o.outside) > 0
+	return nil
 }
 
 // nouns is n and noun, plural unless n is 1: "1 run", "8 runs".
