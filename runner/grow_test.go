@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,5 +82,38 @@ func TestGrowSweep(t *testing.T) {
 	// The same command again simulates nothing.
 	if sum := execute(t, grown, grownRuns, Options{Workers: 2}); sum.Simulated != 0 || sum.Skipped != len(grownRuns) {
 		t.Errorf("the grown sweep again: %+v; want nothing simulated", sum)
+	}
+}
+
+// TestStatus checks what Status reports of a folder: nothing in a folder
+// that does not exist, the complete and new runs of a grown grid, the runs
+// outside a shrunk one, and why another experiment's folder is refused;
+// and that it writes nothing.
+func TestStatus(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	e, runs := sweepExperiment(t, dir)
+	if st, err := Status(e, runs, Options{}); err != nil || st.Complete != 0 || st.ToSimulate != len(runs) || st.Refused != nil {
+		t.Errorf("no folder yet: %+v, %v; want every run to simulate", st, err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Status made the folder (%v)", err)
+	}
+	execute(t, e, runs, Options{Workers: 2})
+	more, _ := sweepExperiment(t, dir)
+	more.Sweep.LoadFactors = []float64{0.5, 1, 2, 4}
+	moreRuns, _ := Expand(more)
+	if st, err := Status(more, moreRuns, Options{}); err != nil || st.Complete != 12 || st.ToSimulate != 4 || st.Outside != 0 {
+		t.Errorf("grown grid: %+v, %v; want 12 complete, 4 to simulate", st, err)
+	}
+	less, _ := sweepExperiment(t, dir)
+	less.Sweep.LoadFactors = []float64{0.5}
+	lessRuns, _ := Expand(less)
+	if st, err := Status(less, lessRuns, Options{Shard: 0, Shards: 2}); err != nil || st.Complete != 2 || st.ToSimulate != 0 || st.Outside != 8 {
+		t.Errorf("shrunk grid, shard 0/2: %+v, %v; want 2 complete, 8 outside", st, err)
+	}
+	other, _ := sweepExperiment(t, dir)
+	other.Name = "other"
+	if st, err := Status(other, runs, Options{}); err != nil || !errors.Is(st.Refused, ErrOtherExperiment) {
+		t.Errorf("another experiment: %+v, %v; want it refused", st, err)
 	}
 }

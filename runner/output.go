@@ -170,8 +170,16 @@ func (o *output) prune() error {
 			return fmt.Errorf("removing run %s, which left the grid: %w", key, err)
 		}
 		for _, f := range o.entries[key].files {
-			if err := os.Remove(filepath.Join(o.dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			path := filepath.Join(o.dir, f)
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("removing run %s, which left the grid: %w", key, err)
+			}
+			// Its partition folders, once empty, up to (not including)
+			// jobs/ or its sibling: os.Remove leaves a folder that is not.
+			for d := filepath.Dir(path); filepath.Dir(d) != o.dir && d != o.dir; d = filepath.Dir(d) {
+				if os.Remove(d) != nil {
+					break
+				}
 			}
 		}
 		delete(o.journal, key)
