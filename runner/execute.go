@@ -67,7 +67,7 @@ type Options struct {
 // Progress reports how far Execute has come.
 type Progress struct {
 	Done, Total int // runs finished (or found complete) and selected
-	Skipped     int // of Done, found complete by --resume
+	Skipped     int // of Done, found complete in the folder
 	Jobs        int64
 	Run         *Run // the run just finished
 	Elapsed     time.Duration
@@ -91,7 +91,9 @@ type Summary struct {
 }
 
 // ErrOtherExperiment is wrapped by Execute's error for a results folder that
-// holds results of a different experiment.
+// holds results of a different experiment (another name), or of this one
+// under another seed, without Force. Another version of this experiment's
+// file is not another experiment: its folder is continued.
 var ErrOtherExperiment = errors.New("the output folder holds results of another experiment")
 
 // ErrNotOurs is wrapped by Execute's error for a results folder that
@@ -122,9 +124,12 @@ type finished struct {
 // jobs file (a file no other run touches: writing it is the largest cost
 // after simulating, and this spreads it over the cores); one writer
 // goroutine keeps the journal and writes the shared tables. Every file goes
-// to a temporary name renamed into place, so an interrupted sweep (ctx
-// cancelled) leaves only complete files and the finished runs' tables, and
-// can be resumed. Before anything is written, it reads every trace the
+// to a temporary name, synced and renamed into place, so an interrupted
+// sweep (ctx cancelled, or the machine crashed) leaves only complete files
+// and the finished runs' tables. Calling Execute again continues: runs the
+// folder holds complete (their files as the journal recorded them) are
+// skipped, the others simulated, whether the sweep was interrupted or its
+// file edited to add runs. Before anything is written, it reads every trace the
 // selected runs read: a registered trace missing from the cache is an error
 // wrapping workloads.ErrNotCached, a malformed line an error naming the file
 // and the line; and it reads the first job of every workload: one whose
