@@ -20,7 +20,7 @@ import (
 // same inputs give byte-identical files.
 type Metadata struct {
 	ToolVersion    string // key schedsweep.tool_version
-	ExperimentFile string // key schedsweep.experiment_file
+	ExperimentFile string // key schedsweep.experiment_file; the runner gives the file's base name
 	ExperimentHash string // key schedsweep.experiment_hash
 	// Extra holds further pairs, written after the three above in key order.
 	// A key may not repeat one of the three.

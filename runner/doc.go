@@ -2,8 +2,9 @@
 // into fully resolved runs with stable keys and derived seeds (expand.go),
 // builds each run's workload (source.go), and executes runs in parallel with
 // one writer, resumably and in shards (execute.go), into a results folder
-// that journals finished runs (output.go) and records each run's parameters
-// as columns (columns.go).
+// (output.go) that journals finished runs with their files' hashes
+// (journal.go), names its experiment (manifest.go) and records each run's
+// parameters as columns (columns.go). Status says what a folder holds.
 //
 // It imports everything below it: runner/spec for the Experiment, sim to
 // simulate, policies and workloads to build a run, results to write it.

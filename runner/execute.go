@@ -38,12 +38,18 @@ type Options struct {
 	// a sweep split otherwise than the folder's tables is refused
 	// (ErrOtherSplit), and the whole sweep's tables replace any shards'.
 	Shard, Shards int
-	// Resume skips runs whose results are complete. Without it, a folder
-	// that already holds results of any selected run is refused.
+	// Resume is accepted and changes nothing: a sweep always continues
+	// the folder of its experiment, skipping the runs whose results are
+	// complete and simulating the rest (the runs an edited file added).
 	Resume bool
 	// Force clears a folder that holds results of another experiment (or of
 	// this one) before running.
 	Force bool
+	// Prune removes the finished runs of the folder that are not in the
+	// grid (an edited file dropped them): their journal entries and files.
+	// Without it they are kept, and reported (Options.Notice); the tables
+	// list the grid's runs either way.
+	Prune bool
 	// Cache is the trace cache for registered trace names.
 	Cache string
 	// ToolVersion goes into every file's metadata.
@@ -51,12 +57,17 @@ type Options struct {
 	// Progress, if set, is called after each run completes (or is skipped
 	// as already complete), from one goroutine, in completion order.
 	Progress func(Progress)
+	// Notice, if set, is told what Execute found in the results folder and
+	// does about it, one sentence at a time, before any run starts: a
+	// finished run whose files no longer match its journal entry (it is
+	// simulated again), a manifest rebuilt from the journal.
+	Notice func(string)
 }
 
 // Progress reports how far Execute has come.
 type Progress struct {
 	Done, Total int // runs finished (or found complete) and selected
-	Skipped     int // of Done, found complete by --resume
+	Skipped     int // of Done, found complete in the folder
 	Jobs        int64
 	Run         *Run // the run just finished
 	Elapsed     time.Duration
@@ -65,7 +76,13 @@ type Progress struct {
 // Summary is what Execute did.
 type Summary struct {
 	Selected, Simulated, Skipped int
-	Jobs                         int64 // jobs simulated by this call
+	// Redone counts the runs of Simulated that the journal held as
+	// finished but whose files were damaged or missing.
+	Redone int
+	// Outside counts the finished runs of the folder that are not in the
+	// grid, and Pruned those of them removed (Options.Prune).
+	Outside, Pruned int
+	Jobs            int64 // jobs simulated by this call
 	// RunsFile and UsersFile are the tables written, "" if they were not.
 	RunsFile, UsersFile string
 	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
@@ -74,7 +91,9 @@ type Summary struct {
 }
 
 // ErrOtherExperiment is wrapped by Execute's error for a results folder that
-// holds results of a different experiment.
+// holds results of a different experiment (another name), or of this one
+// under another seed, without Force. Another version of this experiment's
+// file is not another experiment: its folder is continued.
 var ErrOtherExperiment = errors.New("the output folder holds results of another experiment")
 
 // ErrNotOurs is wrapped by Execute's error for a results folder that
@@ -83,10 +102,6 @@ var ErrOtherExperiment = errors.New("the output folder holds results of another 
 // the user's, so the folder is refused, Force or not, as Force clears only
 // what schedsweep wrote.
 var ErrNotOurs = errors.New("the output folder holds files schedsweep did not write")
-
-// ErrHasResults is wrapped by Execute's error for a results folder that
-// already holds results of selected runs, without Resume or Force.
-var ErrHasResults = errors.New("the output folder already holds results of these runs")
 
 // ErrOtherSplit is wrapped by Execute's error for a sweep split into shards
 // whose results folder holds the tables of another split (the whole sweep,
@@ -109,9 +124,12 @@ type finished struct {
 // jobs file (a file no other run touches: writing it is the largest cost
 // after simulating, and this spreads it over the cores); one writer
 // goroutine keeps the journal and writes the shared tables. Every file goes
-// to a temporary name renamed into place, so an interrupted sweep (ctx
-// cancelled) leaves only complete files and the finished runs' tables, and
-// can be resumed. Before anything is written, it reads every trace the
+// to a temporary name, synced and renamed into place, so an interrupted
+// sweep (ctx cancelled, or the machine crashed) leaves only complete files
+// and the finished runs' tables. Calling Execute again continues: runs the
+// folder holds complete (their files as the journal recorded them) are
+// skipped, the others simulated, whether the sweep was interrupted or its
+// file edited to add runs. Before anything is written, it reads every trace the
 // selected runs read: a registered trace missing from the cache is an error
 // wrapping workloads.ErrNotCached, a malformed line an error naming the file
 // and the line; and it reads the first job of every workload: one whose
@@ -135,11 +153,21 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		return sum, err
 	}
 	defer out.close()
+	sum.Redone, sum.Outside = len(out.redo), len(out.outside)
+	if out.pruned {
+		sum.Pruned = len(out.outside)
+	}
+	if opt.Notice != nil {
+		out.notices(opt.Notice)
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: e.File, ExperimentHash: e.Hash}
+	// The file's base name, not the path as typed: a sweep run as
+	// experiments/x.hcl and as /home/me/experiments/x.hcl writes the same
+	// bytes; the hash says which file it was.
+	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: filepath.Base(e.File), ExperimentHash: e.Hash}
 
 	begin := time.Now()
 	// done marks complete runs by grid index; their rows stay on disk in

@@ -158,32 +158,30 @@ func TestExecuteWritesResults(t *testing.T) {
 	}
 }
 
-func TestExecuteRefusesAndResumes(t *testing.T) {
+func TestExecuteRepeatsAndResumes(t *testing.T) {
 	dir := t.TempDir()
 	e, runs := sweepExperiment(t, dir)
 	execute(t, e, runs, Options{Workers: 2})
 
-	// Again without --resume: refused, naming the folder.
-	_, err := Execute(context.Background(), e, runs, Options{Out: dir})
-	if !errors.Is(err, ErrHasResults) || !strings.Contains(err.Error(), dir) {
-		t.Errorf("second run without resume: got %v; want ErrHasResults naming %s", err, dir)
-	}
-	// With --resume: nothing to do, tables rewritten whole.
-	sum := execute(t, e, runs, Options{Workers: 2, Resume: true})
-	if sum.Simulated != 0 || sum.Skipped != 12 {
-		t.Errorf("resume of a complete sweep: %+v; want 12 skipped", sum)
-	}
-	if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != 12 {
-		t.Errorf("runs.parquet after resume has %d rows; want 12", n)
+	// Again, with or without --resume: nothing to do, tables rewritten
+	// whole.
+	for _, resume := range []bool{false, true} {
+		sum := execute(t, e, runs, Options{Workers: 2, Resume: resume})
+		if sum.Simulated != 0 || sum.Skipped != 12 {
+			t.Errorf("resume %t, a complete sweep again: %+v; want 12 skipped", resume, sum)
+		}
+		if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != 12 {
+			t.Errorf("resume %t: runs.parquet has %d rows; want 12", resume, n)
+		}
 	}
 	// Another experiment: refused unless --force.
 	other, _ := sweepExperiment(t, dir)
 	other.Hash, other.Name = "hash-2", "other"
-	_, err = Execute(context.Background(), other, runs, Options{Out: dir})
+	_, err := Execute(context.Background(), other, runs, Options{Out: dir})
 	if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), `experiment "t"`) {
 		t.Errorf("another experiment's folder: got %v; want ErrOtherExperiment naming it", err)
 	}
-	sum = execute(t, other, runs, Options{Workers: 2, Force: true})
+	sum := execute(t, other, runs, Options{Workers: 2, Force: true})
 	if sum.Simulated != 12 {
 		t.Errorf("--force: simulated %d; want all 12 again", sum.Simulated)
 	}
@@ -390,9 +388,10 @@ func TestParseShard(t *testing.T) {
 }
 
 // TestExecuteRefusesAnotherSeed checks that a folder's results are not
-// resumed from an edited file, nor under another experiment seed: a --var can change the seed
+// resumed under another experiment seed: a --var can change the seed
 // without changing the file, and run keys do not hash the seed, so resuming
-// would keep results simulated on other jobs.
+// would keep results simulated on other jobs. An edited file of the same
+// experiment continues the folder: its runs are keyed by their parameters.
 func TestExecuteRefusesAnotherSeed(t *testing.T) {
 	dir := t.TempDir()
 	e, runs := sweepExperiment(t, dir)
@@ -406,12 +405,11 @@ func TestExecuteRefusesAnotherSeed(t *testing.T) {
 			t.Errorf("resume %t under seed 8: skipped %d, error %v; want ErrOtherExperiment naming seed 7", opt.Resume, sum.Skipped, err)
 		}
 	}
-	// The same experiment from an edited file: refused, saying so.
+	// The same experiment from an edited file: continued.
 	edited, runs3 := sweepExperiment(t, dir)
 	edited.Hash = "hash-edited"
-	if _, err := Execute(context.Background(), edited, runs3, Options{Out: dir, Resume: true}); !errors.Is(err, ErrOtherExperiment) ||
-		!strings.Contains(err.Error(), `experiment "t" from another version of its file`) {
-		t.Errorf("resume from an edited file: got %v; want ErrOtherExperiment saying the file changed", err)
+	if sum := execute(t, edited, runs3, Options{Out: dir}); sum.Skipped != len(runs3) || sum.Simulated != 0 {
+		t.Errorf("an edited file of the same grid: %+v; want every run found complete", sum)
 	}
 	if sum := execute(t, reseeded, runs2, Options{Out: dir, Force: true}); sum.Simulated != len(runs2) {
 		t.Errorf("--force under seed 8: simulated %d; want all %d", sum.Simulated, len(runs2))
@@ -598,14 +596,13 @@ func TestResumeRerunsCutJobsFiles(t *testing.T) {
 	}
 }
 
-// TestExecuteRefusesRunsOutsideGrid checks that a folder holding finished
-// runs that the sweep's grid does not have, as the same file leaves it
-// under other --var values (load factors, seeds), is refused before
-// anything is written, with or without Resume: the new runs.parquet would
-// list only the new grid's runs while jobs/ kept the others' files, and
-// readers of the folder would see jobs of runs no table lists. A grid that
-// holds every finished run and more (another replicate) resumes.
-func TestExecuteRefusesRunsOutsideGrid(t *testing.T) {
+// TestRunsOutsideGrid checks what a sweep does with a folder holding
+// finished runs that its grid does not have, as an edited file or other
+// --var values (load factors, seeds) leave it: they are reported and kept,
+// with their files, and the tables list the grid's runs only; Prune removes
+// them; a grid that holds them again finds them complete. A grid that holds
+// every finished run and more (another replicate) simulates only the rest.
+func TestRunsOutsideGrid(t *testing.T) {
 	dir := t.TempDir()
 	e, runs := sweepExperiment(t, dir)
 	execute(t, e, runs, Options{Workers: 2})
@@ -616,37 +613,50 @@ func TestExecuteRefusesRunsOutsideGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
-	for _, resume := range []bool{false, true} {
-		sum, err := Execute(context.Background(), other, otherRuns, Options{Out: dir, Workers: 2, Resume: resume})
-		if !errors.Is(err, ErrOtherExperiment) || !strings.Contains(err.Error(), "8 finished runs that this sweep does not have") {
-			t.Errorf("resume %t, other load factors: got %v; want ErrOtherExperiment counting the 8 runs outside the grid", resume, err)
-		}
-		if sum.Simulated != 0 || sum.RunsFile != "" {
-			t.Errorf("resume %t, other load factors: summary %+v; want nothing simulated or written", resume, sum)
-		}
+	var notices []string
+	sum := execute(t, other, otherRuns, Options{Out: dir, Workers: 2, Notice: func(s string) { notices = append(notices, s) }})
+	if sum.Outside != 8 || sum.Pruned != 0 || sum.Skipped != 4 || sum.Simulated != 4 {
+		t.Errorf("other load factors: %+v; want 8 outside and kept, 4 complete, 4 simulated", sum)
 	}
-	after := snapshot(t, dir)
-	for p, v := range after {
-		if before[p] != v {
-			t.Errorf("the refused sweep wrote %s", p)
-		}
+	if len(notices) != 1 || !strings.Contains(notices[0], "8 finished runs that the grid no longer has") || !strings.Contains(notices[0], "--prune") {
+		t.Errorf("notices %q; want one counting the 8 runs outside the grid and naming --prune", notices)
+	}
+	if n := rowsOf(t, filepath.Join(dir, "runs.parquet")); n != int64(len(otherRuns)) {
+		t.Errorf("runs.parquet has %d rows; want the grid's %d", n, len(otherRuns))
+	}
+	if got := len(jobsFiles(t, dir)); got != 16 {
+		t.Errorf("%d jobs files; want the 12 finished and the 4 new", got)
+	}
+	// Back to the first grid: all 12 complete, the 4 new runs outside.
+	if sum := execute(t, e, runs, Options{Out: dir, Workers: 2}); sum.Simulated != 0 || sum.Outside != 4 {
+		t.Errorf("the first grid again: %+v; want nothing simulated, 4 outside", sum)
+	}
+	// Pruned: gone, files and journal entries.
+	if sum := execute(t, other, otherRuns, Options{Out: dir, Workers: 2, Prune: true}); sum.Pruned != 8 || sum.Simulated != 0 {
+		t.Errorf("--prune: %+v; want the 8 runs outside removed, nothing simulated", sum)
+	}
+	if got := len(jobsFiles(t, dir)); got != len(otherRuns) {
+		t.Errorf("after --prune: %d jobs files; want the grid's %d", got, len(otherRuns))
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, stateDir, journalDir, "*"+journalExt)); len(entries) != len(otherRuns) {
+		t.Errorf("after --prune: %d journal entries; want the grid's %d", len(entries), len(otherRuns))
 	}
 
 	more, _ := sweepExperiment(t, dir)
 	more.Sweep.Seeds = []uint64{1, 2, 3}
+	more.Sweep.LoadFactors = other.Sweep.LoadFactors
 	moreRuns, err := Expand(more)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum := execute(t, more, moreRuns, Options{Out: dir, Workers: 2, Resume: true}); sum.Skipped != len(runs) || sum.Simulated != len(moreRuns)-len(runs) {
-		t.Errorf("a third replicate: %+v; want the %d finished runs skipped and %d simulated", sum, len(runs), len(moreRuns)-len(runs))
+	if sum := execute(t, more, moreRuns, Options{Out: dir, Workers: 2}); sum.Skipped != len(otherRuns) || sum.Simulated != len(moreRuns)-len(otherRuns) {
+		t.Errorf("a third replicate: %+v; want the %d finished runs skipped and %d simulated", sum, len(otherRuns), len(moreRuns)-len(otherRuns))
 	}
-	if sum := execute(t, other, otherRuns, Options{Out: dir, Workers: 2, Force: true}); sum.Simulated != len(otherRuns) {
-		t.Errorf("--force with other load factors: simulated %d; want %d", sum.Simulated, len(otherRuns))
+	if sum := execute(t, e, runs, Options{Out: dir, Workers: 2, Force: true}); sum.Simulated != len(runs) {
+		t.Errorf("--force: simulated %d; want %d", sum.Simulated, len(runs))
 	}
-	if got := len(jobsFiles(t, dir)); got != len(otherRuns) {
-		t.Errorf("after --force: %d jobs files; want the new grid's %d", got, len(otherRuns))
+	if got := len(jobsFiles(t, dir)); got != len(runs) {
+		t.Errorf("after --force: %d jobs files; want the grid's %d", got, len(runs))
 	}
 }
 

@@ -1,9 +1,6 @@
 package runner
 
 import (
-	"bytes"
-	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +14,6 @@ import (
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
-	"github.com/schedsweep/schedsweep/sim"
 )
 
 // The results folder, its files named by package results (names.go),
@@ -31,10 +27,10 @@ import (
 //	.schedsweep/runs/KEY.gob           a finished run's table rows, the journal
 //
 // A run is complete when its journal entry exists, decodes, and every file
-// it names looks whole (wholeParquet); the entry is written after the run's
-// files, each to a temporary name and renamed. Entries
-// are gob-encoded: reading them back is the serial end of every sweep, and
-// JSON took most of it.
+// it names holds the bytes the entry records (journal.go); the entry is
+// written after the run's files are on disk. Entries are gob-encoded:
+// reading them back is the serial end of every sweep, and JSON took most
+// of it.
 const (
 	stateDir     = ".schedsweep"
 	manifestName = "manifest.json"
@@ -42,62 +38,37 @@ const (
 	journalDir   = "runs"
 )
 
-type manifest struct {
-	Experiment string `json:"experiment"`
-	File       string `json:"file"`
-	Hash       string `json:"hash"`
-	// Seed is the experiment seed. The file's hash does not cover it when
-	// a --var sets it, and run keys do not hash it, so it is recorded
-	// apart; nil in a manifest written before it was.
-	Seed        *uint64 `json:"seed,omitempty"`
-	ToolVersion string  `json:"tool_version"`
-}
-
-// conflict returns why a folder whose manifest is m, at dir, cannot take
-// e's results (wrapping ErrOtherExperiment), or nil.
-func (m manifest) conflict(e *spec.Experiment, dir string) error {
-	const fix = "choose another folder with --out, or --force to clear it"
-	switch {
-	case m.Hash != e.Hash && m.Experiment == e.Name:
-		return fmt.Errorf("%w: %s holds results of experiment %q from another version of its file (%s, hash %.12s; this file's hash is %.12s): %s",
-			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Hash, fix)
-	case m.Hash != e.Hash:
-		return fmt.Errorf("%w: %s holds results of experiment %q (file %s, hash %.12s); this is %q (hash %.12s): %s",
-			ErrOtherExperiment, dir, m.Experiment, m.File, m.Hash, e.Name, e.Hash, fix)
-	case m.Seed != nil && *m.Seed != e.Seed:
-		return fmt.Errorf("%w: %s holds results of experiment %q under seed %d; this sweep's seed is %d (set by a --var?): %s",
-			ErrOtherExperiment, dir, m.Experiment, *m.Seed, e.Seed, fix)
-	}
-	return nil
-}
-
-// entry is a finished run as the journal keeps it (gob-encoded): its rows
-// of the runs and users tables, and the files it wrote.
-type entry struct {
-	Row   results.RunRow
-	Users []results.UserRow
-	// The run's files, relative to the results folder; "" for those the
-	// sweep does not write. On resume the run counts as complete only if
-	// each looks whole (wholeParquet).
-	JobsFile, HeatmapFile, UtilizationFile string
-}
-
 type output struct {
 	dir     string
 	jobs    bool
 	journal map[string]bool // keys of the runs the journal holds as complete
-	lock    *folderLock     // held until close
+	// entries holds every journal entry that decodes, of any run, by key.
+	entries map[string]journaled
+	// redo describes, one sentence each, the selected runs whose journal
+	// entry or files are damaged, which are simulated again (loadJournal).
+	redo []string
+	// lost says why the manifest could not be read ("it is missing", …)
+	// when the folder's journal shows it is schedsweep's: the manifest is
+	// rebuilt; "" otherwise.
+	lost string
+	// outside holds the keys of the finished runs that are not in the grid,
+	// sorted; pruned says they were removed (Options.Prune).
+	outside []string
+	pruned  bool
+	lock    *folderLock // held until close
 }
 
 // close releases the folder's locks.
 func (o *output) close() { o.lock.release() }
 
 // openOutput prepares the results folder: creates it, checks that it
-// belongs to this experiment (or clears it with Force), loads the journal,
-// refuses finished runs outside the grid (outsideGrid) and, without Resume,
-// to overwrite selected runs' results, and writes the manifest — which also
-// proves the folder writable before any run starts. grid is the whole
-// sweep, sel the runs of this shard.
+// belongs to this experiment (or clears it with Force), loads and verifies
+// the journal, finds the finished runs outside the grid (outsideGrid) and
+// prunes them if asked, and writes the manifest if it changed, rebuilding
+// one that was lost (writeManifest, which also proves the folder writable
+// before any run starts). A folder of the same experiment from an edited
+// file is continued: its finished runs whose keys the grid still holds are
+// complete. grid is the whole sweep, sel the runs of this shard.
 func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *output, err error) {
 	dir := opt.Out
 	if dir == "" {
@@ -108,25 +79,27 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 	// manifest before any of them, so a shard starting beside another in a
 	// new folder sees the manifest of any results it sees.
 	foreignErr := foreign(dir)
-	var m manifest
-	data, err := os.ReadFile(filepath.Join(dir, stateDir, manifestName))
-	ours := err == nil // schedsweep wrote results here: Force may clear them
+	m, found, lost, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	// schedsweep wrote results here, so Force may clear them: the folder
+	// has a manifest, or a journal whose manifest a crash (or a hand)
+	// removed.
+	ours := found != nil || hasJournal(dir)
 	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+	case lost == "":
+		if err := m.conflict(e, dir); err != nil && !opt.Force {
+			return nil, err
+		}
+	case !ours:
 		// A folder of the user's own: results may go there, but not over
 		// files or folders of the names they take.
 		if foreignErr != nil {
 			return nil, foreignErr
 		}
-	case err != nil:
-		return nil, fmt.Errorf("output folder %s: %w", dir, err)
 	default:
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("output folder %s: unreadable %s: %w", dir, manifestName, err)
-		}
-		if err := m.conflict(e, dir); err != nil && !opt.Force {
-			return nil, err
-		}
+		o.lost = lost // rebuilt once the journal is read (adopt)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, stateDir, journalDir), 0o777); err != nil {
 		return nil, fmt.Errorf("cannot use the output folder %s: %w", dir, err)
@@ -145,66 +118,74 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 		if err := o.clear(); err != nil {
 			return nil, err
 		}
+		found, o.lost = nil, ""
 	}
 	if err := o.checkSplit(opt.Shards); err != nil {
 		return nil, err
 	}
-	if err := o.loadJournal(); err != nil {
+	if err := o.loadJournal(e, sel); err != nil {
 		return nil, err
 	}
-	if err := o.outsideGrid(grid); err != nil {
+	if err := o.adopt(e, grid); err != nil {
 		return nil, err
 	}
-	if !opt.Resume {
-		for _, r := range sel {
-			if _, ok := o.journal[r.Key]; ok {
-				return nil, fmt.Errorf("%w: %s has finished runs of this sweep; --resume continues it, --force starts over",
-					ErrHasResults, dir)
-			}
+	o.outsideGrid(grid)
+	if opt.Prune {
+		if err := o.prune(); err != nil {
+			return nil, err
 		}
 	}
 	if err := o.removeTemporaries(sel, opt.Shard, opt.Shards); err != nil {
 		return nil, err
 	}
-	m = manifest{Experiment: e.Name, File: e.File, Hash: e.Hash, Seed: &e.Seed, ToolVersion: opt.ToolVersion}
-	data, _ = json.MarshalIndent(m, "", "  ")
-	if err := writeAtomic(filepath.Join(dir, stateDir, manifestName), data); err != nil {
-		return nil, fmt.Errorf("cannot write to the output folder %s: %w", dir, err)
+	if err := o.writeManifest(e, opt.ToolVersion, found); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
 
-// outsideGrid returns an error, wrapping ErrOtherExperiment, if the
-// journal holds finished runs that are not in grid. The manifest's hash
-// covers the file, not the --var values it ran under, and those can change
-// the grid (other load factors or seeds): the tables written next would
-// list the new grid's runs only, while jobs/ kept the other runs' files,
-// which readers of the folder would then count. A grid that holds every
-// finished run and more, such as another replicate, is welcome.
-func (o *output) outsideGrid(grid []Run) error {
-	if len(o.journal) == 0 {
-		return nil
-	}
+// outsideGrid finds the finished runs of the folder that are not in grid
+// (o.outside): an edited file, or other --var values, dropped them. They
+// are kept unless pruned, and left out of the tables, which describe the
+// grid's runs only; a grid that gains them back finds them complete.
+func (o *output) outsideGrid(grid []Run) {
 	in := make(map[string]bool, len(grid))
 	for i := range grid {
 		in[grid[i].Key] = true
 	}
-	var outside []string
-	for key := range o.journal {
+	for key := range o.entries {
 		if !in[key] {
-			outside = append(outside, key)
+			o.outside = append(o.outside, key)
 		}
 	}
-	if len(outside) == 0 {
-		return nil
+	slices.Sort(o.outside)
+}
+
+// prune removes the finished runs outside the grid: each run's journal
+// entry first, so that a crash midway leaves files no entry names rather
+// than an entry whose files are gone, then its files.
+func (o *output) prune() error {
+	for _, key := range o.outside {
+		if err := os.Remove(filepath.Join(o.dir, stateDir, journalDir, key+journalExt)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing run %s, which left the grid: %w", key, err)
+		}
+		for _, f := range o.entries[key].files {
+			path := filepath.Join(o.dir, f)
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing run %s, which left the grid: %w", key, err)
+			}
+			// Its partition folders, once empty, up to (not including)
+			// jobs/ or its sibling: os.Remove leaves a folder that is not.
+			for d := filepath.Dir(path); filepath.Dir(d) != o.dir && d != o.dir; d = filepath.Dir(d) {
+				if os.Remove(d) != nil {
+					break
+				}
+			}
+		}
+		delete(o.journal, key)
 	}
-	slices.Sort(outside)
-	example := outside[0]
-	if len(outside) > 1 {
-		example += ", …"
-	}
-	return fmt.Errorf("%w: %s holds %s that this sweep does not have (%s): run under other --var values, or by another schedsweep version? Choose another folder with --out, or --force to clear it",
-		ErrOtherExperiment, o.dir, nouns(len(outside), "finished run"), example)
+	o.pruned = len(o.outside) > 0
+	return nil
 }
 
 // nouns is n and noun, plural unless n is 1: "1 run", "8 runs".
@@ -450,130 +431,6 @@ func temporaryOf(name string) (string, bool) {
 	return name[1:i], true
 }
 
-// wholeParquet reports whether path holds what looks like a whole Parquet
-// file: the magic "PAR1" at both ends. Files are renamed into place only
-// when complete, but without an fsync a machine that crashes (rather than
-// a process that is killed) can keep the rename and lose the data, leaving
-// an empty or short file behind a journal entry that says the run is done.
-func wholeParquet(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() < 12 { // both magics and the footer length
-		return false
-	}
-	var head, tail [4]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil {
-		return false
-	}
-	if _, err := f.ReadAt(tail[:], fi.Size()-4); err != nil {
-		return false
-	}
-	return string(head[:]) == "PAR1" && string(tail[:]) == "PAR1"
-}
-
-// whole reports whether every file en names looks whole.
-func (o *output) whole(en *entry) bool {
-	for _, f := range []string{en.JobsFile, en.HeatmapFile, en.UtilizationFile} {
-		if f != "" && !wholeParquet(filepath.Join(o.dir, f)) {
-			return false
-		}
-	}
-	return true
-}
-
-func (o *output) loadJournal() error {
-	paths, err := filepath.Glob(filepath.Join(o.dir, stateDir, journalDir, "*"+journalExt))
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return fmt.Errorf("reading the journal: %w", err)
-		}
-		en, err := decodeEntry(data)
-		if err != nil {
-			// Cut short or emptied, as a machine crash can leave a file
-			// renamed into place without its data: the run is not
-			// complete, and running it again writes the entry anew.
-			continue
-		}
-		if !o.whole(en) {
-			continue // one of its files is gone or cut short: run it again
-		}
-		o.journal[strings.TrimSuffix(filepath.Base(p), journalExt)] = true
-	}
-	return nil
-}
-
-// finish turns a simulated run into its journal entry: its rows of the
-// runs and users tables, with the EET metric, and its files: the jobs table,
-// the violated-EET heatmap and the utilization series, which it writes.
-// Workers call it; it touches only files of this run. The journal entry,
-// written after all of them, is what marks the run complete on resume, and
-// then only while every file it names looks whole.
-func (o *output) finish(r *Run, e *spec.Experiment, sr *simulated, meta results.Metadata) (*entry, error) {
-	res := sr.res
-	eet, err := results.ComputeEET(res, eetRule(e.Output.EETCapacity))
-	if err != nil {
-		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
-	}
-	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r)}
-	en := &entry{Row: results.NewRunRow(info, res, sr.wall), Users: results.UserRows(r.Key, res, eet)}
-	en.Row.RuntimesCut = sr.runtimesCut
-	if e.Output.Heatmaps {
-		cells := results.Violations(res, eet, heatmapBucket)
-		path := runFile(o.dir, results.HeatmapDir, r)
-		if err := results.WriteHeatmap(path, r.Key, heatmapBucket, cells, meta); err != nil {
-			return nil, err
-		}
-		en.HeatmapFile, _ = filepath.Rel(o.dir, path)
-		pts := results.Utilization(res, heatmapBucket)
-		path = runFile(o.dir, results.UtilizationDir, r)
-		if err := results.WriteUtilization(path, r.Key, heatmapBucket, pts, meta); err != nil {
-			return nil, err
-		}
-		en.UtilizationFile, _ = filepath.Rel(o.dir, path)
-	}
-	if o.jobs {
-		path := JobsPath(o.dir, r)
-		if err := results.WriteJobs(path, r.Key, res, eet, meta); err != nil {
-			return nil, err
-		}
-		en.JobsFile, _ = filepath.Rel(o.dir, path)
-	}
-	return en, nil
-}
-
-// heatmapBucket is the time resolution of heatmaps and utilization series:
-// a minute, as in the EET paper's heatmaps.
-const heatmapBucket sim.Time = 60
-
-// eetRule maps the output block's eet_capacity to a capacity rule.
-func eetRule(name string) results.CapacityRule {
-	if name == "proportional" {
-		return results.CapacityRule{Sharing: results.ProportionalShare}
-	}
-	return results.CapacityRule{Sharing: results.EqualShare}
-}
-
-// record writes a finished run's journal entry, which marks it complete.
-// Only the writer goroutine calls it.
-func (o *output) record(r *Run, en *entry) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(en); err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt), buf.Bytes()); err != nil {
-		return fmt.Errorf("writing the journal: %w", err)
-	}
-	return nil
-}
-
 // tableNames returns the runs and users table paths for a shard.
 func (o *output) tableNames(shard, shards int) (string, string) {
 	return filepath.Join(o.dir, results.TableFile(results.RunsTable, shard, shards)),
@@ -628,14 +485,6 @@ func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata,
 		return err
 	}
 	return uw.Close()
-}
-
-func decodeEntry(data []byte) (*entry, error) {
-	var en entry
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&en); err != nil {
-		return nil, err
-	}
-	return &en, nil
 }
 
 // writeAtomic writes data to path through a temporary file in its folder.

@@ -36,7 +36,8 @@ Flags:
 const planUsage = `Usage: schedsweep plan [flags] FILE
 
 Shows the expanded grid: how many runs, how many jobs they simulate, where
-results go, and every run.
+results go and how many of the runs that folder already holds complete
+(run simulates only the others), and every run.
 
 Examples:
   schedsweep plan quickstart
@@ -125,10 +126,15 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, ", %d in shard %d/%d", len(sel), opt.Shard, opt.Shards)
 	}
 	if unknown {
-		fmt.Fprintf(stdout, ", at least %d jobs to simulate (a trace is not fetched yet)\nresults go to %s\n\n", total, opt.Out)
+		fmt.Fprintf(stdout, ", at least %d jobs to simulate (a trace is not fetched yet)\nresults go to %s\n", total, opt.Out)
 	} else {
-		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n\n", total, opt.Out)
+		fmt.Fprintf(stdout, ", %d jobs to simulate\nresults go to %s\n", total, opt.Out)
 	}
+	st, err := runner.Status(e, runs, opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n\n", folderLine(st))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -136,6 +142,28 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w\nrun refuses a sweep with such a workload; change its window, users or jobs", emptyErr)
 	}
 	return nil
+}
+
+// folderLine says what the results folder holds of the sweep: how many of
+// its runs are complete and how many run would simulate, how many finished
+// runs the sweep no longer has, or why run would refuse the folder.
+func folderLine(st runner.FolderStatus) string {
+	if st.Refused != nil {
+		return fmt.Sprintf("run would refuse the folder: %v", st.Refused)
+	}
+	var line string
+	switch {
+	case st.Complete == 0:
+		line = fmt.Sprintf("the folder holds none of these runs: %s to simulate", nouns(st.ToSimulate, "run"))
+	case st.ToSimulate == 0:
+		line = fmt.Sprintf("the folder holds all %s complete: nothing to simulate", nouns(st.Complete, "run"))
+	default:
+		line = fmt.Sprintf("the folder holds %s complete; %d new to simulate", nouns(st.Complete, "run"), st.ToSimulate)
+	}
+	if st.Outside > 0 {
+		line += fmt.Sprintf("; it also holds %s the sweep no longer has, kept unless run --prune", nouns(st.Outside, "finished run"))
+	}
+	return line
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) error {

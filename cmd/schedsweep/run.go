@@ -31,7 +31,11 @@ then runs.parquet and users.parquet. FILE is a path, or the name of an
 experiment embedded in schedsweep (quickstart).
 
 Runs fan out over --jobs workers; Ctrl-C stops cleanly: finished runs keep
-their results and --resume continues. --shard i/n runs the i-th of n slices
+their results. Running a sweep again into its folder continues it: runs
+already complete are kept, the rest simulated, so a finished sweep does
+nothing and a file edited to add loads or policies simulates only the new
+runs. Finished runs the file no longer has are kept (but left out of the
+tables) unless --prune; --force starts over. --shard i/n runs the i-th of n slices
 of the grid (0 ≤ i < n), so that n machines, e.g. a Slurm job array, split a
 sweep; their outputs merge by reading the folder.
 
@@ -49,8 +53,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage); fs.PrintDefaults() }
 	sf := addSweepFlags(fs)
 	workers := fs.Int("jobs", runtime.GOMAXPROCS(0), "`number` of runs simulated at once")
-	resume := fs.Bool("resume", false, "skip runs whose results are complete")
+	resume := fs.Bool("resume", false, "accepted, changes nothing: a sweep always skips the runs whose results are complete")
 	force := fs.Bool("force", false, "clear a results folder that holds other results (of this or another experiment)")
+	prune := fs.Bool("prune", false, "remove the folder's finished runs that the sweep no longer has")
 	quiet := fs.Bool("quiet", false, "print no progress")
 	_, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
@@ -63,7 +68,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt.Workers, opt.Resume, opt.Force, opt.ToolVersion = *workers, *resume, *force, version
+	opt.Workers, opt.Resume, opt.Force, opt.Prune, opt.ToolVersion = *workers, *resume, *force, *prune, version
+	opt.Notice = func(s string) { fmt.Fprintf(stderr, "schedsweep: %s\n", s) }
 	endProgress := func() {}
 	if !*quiet {
 		opt.Progress, endProgress = newProgress(stderr, len(runs), opt.Shards, isTerminal(stderr))
@@ -189,9 +195,9 @@ func newProgress(w io.Writer, total, shards int, tty bool) (report func(runner.P
 func progressLine(p runner.Progress) string {
 	if resumeReport(p) {
 		if p.Done >= p.Total {
-			return fmt.Sprintf("%d/%d runs already complete (--resume); nothing to simulate", p.Done, p.Total)
+			return fmt.Sprintf("%d/%d runs already complete; nothing to simulate", p.Done, p.Total)
 		}
-		return fmt.Sprintf("%d/%d runs already complete (--resume); %d to simulate", p.Done, p.Total, p.Total-p.Done)
+		return fmt.Sprintf("%d/%d runs already complete; %d to simulate", p.Done, p.Total, p.Total-p.Done)
 	}
 	name := ""
 	if p.Run != nil {
