@@ -13,7 +13,7 @@ import (
 	"github.com/schedsweep/schedsweep/results/plot"
 )
 
-const plotUsage = `Usage: schedsweep plot KIND [flags] --out FILE.png|FILE.svg DIR
+const plotUsage = `Usage: schedsweep plot KIND [flags] --out FILE.png|FILE.svg|FILE.pdf DIR
 
 Draws a figure from the results folder DIR that 'schedsweep run' wrote
 (runs.parquet, users.parquet, heatmap/, utilization/, or their shards),
@@ -50,8 +50,10 @@ of the mean over the replicates (Student's t) instead.
 
 --workload, --policy, --load and --replicate select runs for every kind
 (lists are comma-separated); boxes, means and load need runs of one
-workload, classes runs of one load factor. The figure is PNG (150 dots per inch) or SVG, by --out's
-extension.
+workload, classes runs of one load factor. The figure is PNG (150 dots
+per inch), SVG or PDF, by --out's extension; SVG and PDF files embed
+their font. Warnings (such as --ci over fewer than three replicates) go
+to standard error; the figure is drawn all the same.
 
 Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot boxes --workload be --out veet.png out/psp2016
@@ -122,7 +124,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(fs.Output(), "Metrics of means and load (runs.parquet): %s\n", strings.Join(plot.RunMetrics(), ", "))
 	}
 	metric := fs.String("metric", "", "the `column` to draw (means: a comma-separated list); see the lists below")
-	out := fs.String("out", "", "write the figure to `file`, .png or .svg (required)")
+	out := fs.String("out", "", "write the figure to `file`, .png, .svg or .pdf (required)")
 	workload := fs.String("workload", "", "only runs of `workload`")
 	policy := fs.String("policy", "", "only runs of these `policies` (comma-separated)")
 	load := fs.String("load", "", "only runs at these load `factors` (comma-separated)")
@@ -157,10 +159,10 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return usagef("%s", msg)
 	}
 	if *out == "" {
-		return usagef("--out FILE.png or FILE.svg is required")
+		return usagef("--out FILE.png, FILE.svg or FILE.pdf is required")
 	}
 	if _, err := plot.Format(*out); err != nil {
-		return usagef("--out %q: want a file name ending in .png or .svg", *out)
+		return usagef("--out %q: want a file name ending in .png, .svg or .pdf", *out)
 	}
 	opt := plot.Options{BinMinutes: *bin, CI: *ci, Log: *logAxis}
 	if *bin < 0 {
@@ -201,6 +203,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	for _, w := range f.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if err := f.Save(*out); err != nil {
 		return err

@@ -114,8 +114,8 @@ func TestPlotErrors(t *testing.T) {
 	}{
 		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
-		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png or FILE.svg is required"},
-		{"bad extension", []string{"plot", "means", "--out", "f.pdf", res}, exitUsage, `--out "f.pdf": want a file name ending in .png or .svg`},
+		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png, FILE.svg or FILE.pdf is required"},
+		{"bad extension", []string{"plot", "means", "--out", "f.eps", res}, exitUsage, `--out "f.eps": want a file name ending in .png, .svg or .pdf`},
 		{"bad size", []string{"plot", "means", "--out", out, "--width", "800", res}, exitUsage, `--width: "800" is not a length`},
 		{"bad load", []string{"plot", "means", "--out", out, "--load", "high", res}, exitUsage, `--load: "high" is not a positive number`},
 		{"no results", []string{"plot", "means", "--out", out, empty}, exitFailure, "has no runs.parquet"},
@@ -170,5 +170,26 @@ func TestPlotUtilization(t *testing.T) {
 	}
 	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("<?xml")) {
 		t.Errorf("plot utilization: %s is not an SVG (%v)", path, err)
+	}
+}
+
+// TestPlotWarnsAndWritesPDF: --ci over one replicate draws the figure
+// and warns on standard error; .pdf writes a PDF.
+func TestPlotWarnsAndWritesPDF(t *testing.T) {
+	res := sweepFolder(t)
+	path := filepath.Join(t.TempDir(), "load.pdf")
+	code, stdout, errOut := runCLI("plot", "load", "--ci", "--out", path, res)
+	if code != exitOK || !strings.HasPrefix(stdout, path+": load") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	if !strings.HasPrefix(errOut, "warning: confidence intervals need at least two replicates") {
+		t.Errorf("stderr %q; want a warning about --ci", errOut)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) {
+		t.Errorf("%s: not a PDF (%v)", path, err)
+	}
+	code, _, errOut = runCLI("plot", "load", "--out", path, res)
+	if code != exitOK || errOut != "" {
+		t.Errorf("without --ci: exit %d, stderr %q; want no warning", code, errOut)
 	}
 }

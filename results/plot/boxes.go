@@ -158,20 +158,23 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 	}
 	sc := scaleFor(m, top)
 	policies, loads := axes(d.Boxes, func(b Box) (string, float64) { return b.Policy, b.LoadFactor })
+	if err := tooMany(len(loads), maxFills, "load factors", "choose fewer with --load"); err != nil {
+		return nil, err
+	}
 	p := newPlot("policy", sc.label)
 	title := fmt.Sprintf("%s, per user: workload %s", capitalize(m.label), d.Workload)
 	notes := boxNotes(d)
 	p.Add(horizontalGrid())
 	slot := 0.8 / float64(len(loads)) // each box's share of a policy's unit of x
-	var ticks []plot.Tick
-	for i, pol := range policies {
+	var ticks []string
+	for _, pol := range policies {
 		n := 0
 		for _, b := range d.Boxes {
 			if b.Policy == pol {
 				n += len(b.Values)
 			}
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: fmt.Sprintf("%s\n(n = %d)", pol, n)})
+		ticks = append(ticks, fmt.Sprintf("%s\n(n = %d)", pol, n))
 	}
 	for _, b := range d.Boxes {
 		i, j := slices.Index(policies, b.Policy), slices.Index(loads, b.LoadFactor)
@@ -199,8 +202,7 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 			legend.add(fmt.Sprintf("load factor %g", l), swatch{color8(j)})
 		}
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Min, p.X.Max = -0.5, float64(len(policies))-0.5
+	categoryAxis(p, ticks)
 	switch {
 	case d.Log:
 		p.Y.Min, p.Y.Max = 0, math.Ceil(max(p.Y.Max, 1))

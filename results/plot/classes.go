@@ -294,12 +294,7 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 			}
 			pl.Add(b)
 		}
-		ticks := make([]plot.Tick, len(d.Workloads))
-		for i, w := range d.Workloads {
-			ticks[i] = plot.Tick{Value: float64(i), Label: w}
-		}
-		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
-		pl.X.Min, pl.X.Max = -0.5, float64(len(d.Workloads))-0.5
+		categoryAxis(pl, d.Workloads)
 		pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
 		pl.Y.Tick.Marker = plainTicks{}
 		var side *plot.Plot
@@ -314,16 +309,42 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 	return f, nil
 }
 
-// plainTicks are gonum's default ticks labelled with the shortest form of
-// their values ("2500", not "2500.00").
+// plainTicks label an axis at four to eight round values, steps of 1,
+// 2, 2.5 or 5 times a power of ten, with the shortest form of each
+// ("2.5", not "2.50"; "2500", not "2.5e+03"), and put unlabelled minor
+// ticks between them. gonum's default ticks label as few as two values.
 type plainTicks struct{}
 
 func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	var step float64
+	for k := math.Floor(math.Log10(hi-lo)) - 1; step == 0; k++ {
+		for _, m := range []float64{1, 2, 2.5, 5} {
+			if s := m * math.Pow(10, k); (hi-lo)/s <= 8 {
+				step = s
+				break
+			}
 		}
+	}
+	minor := step / 5
+	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 2.5 {
+		minor = step / 5
+	} else if m == 2 {
+		minor = step / 4
+	}
+	var ts []plot.Tick
+	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12); i++ {
+		v := i * minor
+		t := plot.Tick{Value: v}
+		if q := v / step; math.Abs(q-math.Round(q)) < 1e-9 {
+			t.Label = strconv.FormatFloat(math.Round(q)*step, 'f', -1, 64)
+			if math.Abs(v) < step*1e-9 {
+				t.Label = "0"
+			}
+		}
+		ts = append(ts, t)
 	}
 	return ts
 }

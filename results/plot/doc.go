@@ -10,7 +10,7 @@
 // paper (2015, Table 3 and Figure 1), and processor utilization over time
 // per policy beside the makespan bounds of Bode et al. (ALS 2000, Table 1,
 // Figure 3). It draws with gonum.org/v1/plot and writes
-// PNG or SVG.
+// PNG, SVG or PDF, with the fonts embedded in SVG and PDF files.
 //
 // It reads what package results writes, under the names results gives
 // (names.go) and the runner writes by:
