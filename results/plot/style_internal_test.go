@@ -99,4 +99,3 @@ func TestGroupDigits(t *testing.T) {
 		}
 	}
 }
-
