@@ -49,8 +49,9 @@ With --ci, the whiskers of means and load show the 95% confidence interval
 of the mean over the replicates (Student's t) instead.
 
 --workload, --policy, --load and --replicate select runs for every kind
-(lists are comma-separated); boxes, means and load need runs of one
-workload, classes runs of one load factor. The figure is PNG (150 dots
+(lists are comma-separated); boxes, means and load draw a row of panels
+per workload when the runs are of several, classes needs runs of one
+load factor. The figure is PNG (150 dots
 per inch), SVG or PDF, by --out's extension; SVG and PDF files embed
 their font. Warnings (such as --ci over fewer than three replicates) go
 to standard error; the figure is drawn all the same.

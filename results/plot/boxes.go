@@ -16,8 +16,9 @@ import (
 
 // Options choose what a figure draws and its size.
 type Options struct {
-	// Selection picks the runs. Boxes, Means and LoadLines need the
-	// selected runs to be of one workload; Heatmap needs exactly one run.
+	// Selection picks the runs. Boxes, Means and LoadLines draw a row of
+	// panels per workload when the selected runs are of several (their
+	// Values functions need one); Heatmap needs exactly one run.
 	Selection
 	// Metrics are the columns drawn: Boxes and LoadLines draw one (by
 	// default veet_share and bounded_slowdown_mean), Means one panel each
@@ -145,6 +146,9 @@ func BoxValues(r *Results, opt Options) (*BoxData, error) {
 // LogScale would compute them on the raw values, and mislays the axis
 // label).
 func Boxes(r *Results, opt Options) (*Figure, error) {
+	if f, ok, err := perWorkload(r, opt, Boxes); ok {
+		return f, err
+	}
 	d, err := BoxValues(r, opt)
 	if err != nil {
 		return nil, err

@@ -183,6 +183,9 @@ func distuvT(n int) float64 {
 // highest replicate (with opt.CI, the mean's confidence interval). Times are shown in the unit that suits them,
 // utilizations in percent.
 func Means(r *Results, opt Options) (*Figure, error) {
+	if f, ok, err := perWorkload(r, opt, Means); ok {
+		return f, err
+	}
 	pts, runs, wl, err := selectPoints(r, opt)
 	if err != nil {
 		return nil, err
@@ -264,6 +267,9 @@ func Means(r *Results, opt Options) (*Figure, error) {
 // the lowest to the highest replicate (with opt.CI, the mean's 95 %
 // confidence interval).
 func LoadLines(r *Results, opt Options) (*Figure, error) {
+	if f, ok, err := perWorkload(r, opt, LoadLines); ok {
+		return f, err
+	}
 	m, err := oneMetric(runMetrics, opt.Metrics, "bounded_slowdown_mean", "runs.parquet")
 	if err != nil {
 		return nil, err
