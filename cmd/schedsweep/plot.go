@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/suggest"
 	"github.com/schedsweep/schedsweep/results/plot"
 )
@@ -44,6 +46,18 @@ without simulating anything. KIND is one of:
            processor busy and with one job at a time; pick the replicate
            with --replicate (and --workload, --load); prints the
            makespans and both bounds as a Markdown table
+  paired   each policy's paired difference from a baseline (--baseline,
+           default the first policy) in runs.parquet metrics (default
+           wait_mean and bounded_slowdown_mean): on each replicate, where
+           both ran the same jobs, the policy's value minus the
+           baseline's; a point per policy and load factor at the mean
+           difference, whiskers over its 95% confidence interval
+           (Student's t); prints them as a Markdown table
+
+With --csv FILE, means, load, classes, utilization and paired also write
+the numbers they draw as CSV (a header row; values in the tables' units,
+seconds for times; an empty field is NULL), for tools that read no
+Parquet.
 
 With --ci, the whiskers of means and load show the 95% confidence interval
 of the mean over the replicates (Student's t) instead.
@@ -64,56 +78,89 @@ Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot load --metric wait_mean --out wait.png out/quickstart
   schedsweep plot classes --out classes.png out/psp2016
   schedsweep plot utilization --load 1 --replicate 1 --out util.png out/quickstart
+  schedsweep plot paired --baseline fcfs --out paired.pdf --csv paired.csv out/quickstart
 
 Flags:
 `
 
-// plotKind is a figure plot draws and the table it prints, if any: draw
-// reads what both need once and returns the figure and the table ("" for
-// none).
+// plotKind is a figure plot draws, with the table it prints and the CSV
+// --csv writes, if any: draw reads what all three need once.
 type plotKind struct {
 	name string
-	draw func(*plot.Results, plot.Options) (*plot.Figure, string, error)
+	draw func(*plot.Results, plot.Options) (plotOutput, error)
+	csv  bool // draw returns CSV records
+}
+
+// plotOutput is what a kind draws: the figure, a Markdown table to print
+// ("" for none) and CSV records (nil when the kind has none).
+type plotOutput struct {
+	fig   *plot.Figure
+	table string
+	csv   [][]string
 }
 
 func plotKinds() []plotKind {
 	return []plotKind{
-		{"boxes", figureOnly(plot.Boxes)},
-		{"means", figureOnly(plot.Means)},
-		{"heatmap", figureOnly(plot.Heatmap)},
-		{"load", figureOnly(plot.LoadLines)},
-		{"classes", classes},
-		{"utilization", utilization},
+		{"boxes", figureOnly(plot.Boxes), false},
+		{"means", withPoints(plot.Means), true},
+		{"heatmap", figureOnly(plot.Heatmap), false},
+		{"load", withPoints(plot.LoadLines), true},
+		{"classes", classes, true},
+		{"utilization", utilization, true},
+		{"paired", paired, true},
 	}
 }
 
-// figureOnly is a kind that prints no table.
-func figureOnly(draw func(*plot.Results, plot.Options) (*plot.Figure, error)) func(*plot.Results, plot.Options) (*plot.Figure, string, error) {
-	return func(r *plot.Results, opt plot.Options) (*plot.Figure, string, error) {
+// figureOnly is a kind that prints no table and writes no CSV.
+func figureOnly(draw func(*plot.Results, plot.Options) (*plot.Figure, error)) func(*plot.Results, plot.Options) (plotOutput, error) {
+	return func(r *plot.Results, opt plot.Options) (plotOutput, error) {
 		f, err := draw(r, opt)
-		return f, "", err
+		return plotOutput{fig: f}, err
+	}
+}
+
+// withPoints is a kind of runs.parquet metrics summarised over the
+// replicates, whose CSV holds the points (plot.PointsCSV).
+func withPoints(draw func(*plot.Results, plot.Options) (*plot.Figure, error)) func(*plot.Results, plot.Options) (plotOutput, error) {
+	return func(r *plot.Results, opt plot.Options) (plotOutput, error) {
+		f, err := draw(r, opt)
+		if err != nil {
+			return plotOutput{}, err
+		}
+		csv, err := plot.PointsCSV(r, opt)
+		return plotOutput{fig: f, csv: csv}, err
 	}
 }
 
 // classes draws the classes figure and its table from one ClassMeans.
-func classes(r *plot.Results, opt plot.Options) (*plot.Figure, string, error) {
+func classes(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	d, err := plot.ClassMeans(r, opt)
 	if err != nil {
-		return nil, "", err
+		return plotOutput{}, err
 	}
 	f, err := d.Figure(opt)
-	return f, d.Table(), err
+	return plotOutput{f, d.Table(), d.CSV()}, err
 }
 
 // utilization draws the utilization figure and its table (makespans and
 // their bounds) from one read of the runs' utilization files.
-func utilization(r *plot.Results, opt plot.Options) (*plot.Figure, string, error) {
+func utilization(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	d, err := plot.UtilizationValues(r, opt)
 	if err != nil {
-		return nil, "", err
+		return plotOutput{}, err
 	}
 	f, err := d.Figure(opt)
-	return f, d.Table(), err
+	return plotOutput{f, d.Table(), d.CSV()}, err
+}
+
+// paired draws the paired differences and their table.
+func paired(r *plot.Results, opt plot.Options) (plotOutput, error) {
+	ds, err := plot.PairedDifferences(r, opt)
+	if err != nil {
+		return plotOutput{}, err
+	}
+	f, err := plot.PairedFigure(ds, opt)
+	return plotOutput{f, plot.PairedTable(ds), plot.PairedCSV(ds)}, err
 }
 
 func runPlot(args []string, stdout, stderr io.Writer) error {
@@ -135,6 +182,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	height := fs.String("height", "", "figure `height`, likewise")
 	logAxis := fs.Bool("log", false, "load: a log value axis (points at 0 are left out, with a note)")
 	ci := fs.Bool("ci", false, "load, means: whiskers show the 95% confidence interval of the mean over the replicates (Student's t), not the lowest and highest replicate")
+	baseline := fs.String("baseline", "", "paired: the `policy` the others are compared with (default: the first of the runs table)")
+	csvOut := fs.String("csv", "", "also write the figure's numbers to `file` as CSV (means, load, classes, utilization, paired, …)")
 	bin := fs.Int("bin", 0, "heatmap, utilization: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -165,7 +214,16 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if _, err := plot.Format(*out); err != nil {
 		return usagef("--out %q: want a file name ending in .png, .svg or .pdf", *out)
 	}
-	opt := plot.Options{BinMinutes: *bin, CI: *ci, Log: *logAxis}
+	if *csvOut != "" && !chosen.csv {
+		var with []string
+		for _, k := range plotKinds() {
+			if k.csv {
+				with = append(with, k.name)
+			}
+		}
+		return usagef("--csv: plot %s writes no CSV; these kinds do: %s", kind, strings.Join(with, ", "))
+	}
+	opt := plot.Options{BinMinutes: *bin, CI: *ci, Log: *logAxis, Baseline: *baseline}
 	if *bin < 0 {
 		return usagef("--bin: %d is negative", *bin)
 	}
@@ -198,13 +256,14 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, table, err := chosen.draw(res, opt)
+	o, err := chosen.draw(res, opt)
 	if errors.Is(err, plot.ErrUnknownMetric) || errors.Is(err, plot.ErrSelection) {
 		return usageError{err}
 	}
 	if err != nil {
 		return err
 	}
+	f := o.fig
 	for _, w := range f.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
@@ -212,8 +271,30 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %s, %.3g × %.3g in\n", *out, kind, float64(f.Width/vg.Inch), float64(f.Height/vg.Inch))
-	if table != "" {
-		fmt.Fprintf(stdout, "\n%s", table)
+	if *csvOut != "" {
+		if err := writeCSV(*csvOut, o.csv); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %d rows\n", *csvOut, len(o.csv)-1)
+	}
+	if o.table != "" {
+		fmt.Fprintf(stdout, "\n%s", o.table)
+	}
+	return nil
+}
+
+// writeCSV writes records to path through a temporary file renamed into
+// place.
+func writeCSV(path string, records [][]string) error {
+	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		if err := cw.WriteAll(records); err != nil {
+			return err
+		}
+		return cw.Error()
+	})
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

@@ -112,7 +112,7 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
 		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png, FILE.svg or FILE.pdf is required"},
 		{"bad extension", []string{"plot", "means", "--out", "f.eps", res}, exitUsage, `--out "f.eps": want a file name ending in .png, .svg or .pdf`},
@@ -191,5 +191,34 @@ func TestPlotWarnsAndWritesPDF(t *testing.T) {
 	code, _, errOut = runCLI("plot", "load", "--out", path, res)
 	if code != exitOK || errOut != "" {
 		t.Errorf("without --ci: exit %d, stderr %q; want no warning", code, errOut)
+	}
+}
+
+// TestPlotPairedCSV draws paired differences and writes their CSV; a
+// kind without CSV refuses --csv before drawing anything.
+func TestPlotPairedCSV(t *testing.T) {
+	res := sweepFolder(t)
+	dir := t.TempDir()
+	fig, csvPath := filepath.Join(dir, "p.svg"), filepath.Join(dir, "p.csv")
+	code, stdout, errOut := runCLI("plot", "paired", "--baseline", "easy", "--metric", "wait_mean", "--csv", csvPath, "--out", fig, res)
+	if code != exitOK || !strings.Contains(stdout, "| wait_mean | 1 | fcfs | 1 |") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 || lines[0] != "metric,load_factor,policy,baseline,replicates,mean_difference,ci_low,ci_high,baseline_mean" ||
+		!strings.HasPrefix(lines[1], "wait_mean,1,fcfs,easy,1,") {
+		t.Errorf("CSV:\n%s", data)
+	}
+	out := filepath.Join(dir, "b.png")
+	code, _, errOut = runCLI("plot", "boxes", "--csv", filepath.Join(dir, "b.csv"), "--out", out, res)
+	if code != exitUsage || !strings.Contains(errOut, "--csv: plot boxes writes no CSV") {
+		t.Errorf("boxes --csv: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("boxes --csv failed but wrote %s", out)
 	}
 }

@@ -37,6 +37,9 @@ type Options struct {
 	// and whisker ends at or below 0 cannot be drawn on it and are left
 	// out, with a note.
 	Log bool
+	// Baseline is the policy (or Series) Paired subtracts from the
+	// others; "" is the first policy of the runs table.
+	Baseline string
 	// Width and Height are the figure's size; 0 gives each figure's
 	// default.
 	Width, Height vg.Length
