@@ -54,7 +54,13 @@ without simulating anything. KIND is one of:
            difference, whiskers over its 95% confidence interval
            (Student's t); prints them as a Markdown table
 
-With --csv FILE, means, load, classes, utilization and paired also write
+  ecdf     the empirical distribution of a jobs-file column (default
+           wait; or response, slowdown, bounded_slowdown) over the jobs
+           that ran, a line per policy, a panel per load factor, on a log
+           axis; prints the mean, median, 90th, 95th and 99th percentiles
+           and the largest value. Needs the jobs files
+
+With --csv FILE, means, load, classes, utilization, paired and ecdf also write
 the numbers they draw as CSV (a header row; values in the tables' units,
 seconds for times; an empty field is NULL), for tools that read no
 Parquet.
@@ -79,6 +85,7 @@ Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot classes --out classes.png out/psp2016
   schedsweep plot utilization --load 1 --replicate 1 --out util.png out/quickstart
   schedsweep plot paired --baseline fcfs --out paired.pdf --csv paired.csv out/quickstart
+  schedsweep plot ecdf --metric bounded_slowdown --load 1 --out bsld.png out/quickstart
 
 Flags:
 `
@@ -108,6 +115,7 @@ func plotKinds() []plotKind {
 		{"classes", classes, true},
 		{"utilization", utilization, true},
 		{"paired", paired, true},
+		{"ecdf", ecdf, true},
 	}
 }
 
@@ -153,6 +161,17 @@ func utilization(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	return plotOutput{f, d.Table(), d.CSV()}, err
 }
 
+// ecdf draws the distributions and their quantiles from one read of the
+// jobs files.
+func ecdf(r *plot.Results, opt plot.Options) (plotOutput, error) {
+	d, err := plot.ECDFValues(r, opt)
+	if err != nil {
+		return plotOutput{}, err
+	}
+	f, err := d.Figure(opt)
+	return plotOutput{f, d.Table(), d.CSV()}, err
+}
+
 // paired draws the paired differences and their table.
 func paired(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	ds, err := plot.PairedDifferences(r, opt)
@@ -169,7 +188,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(fs.Output(), plotUsage)
 		fs.PrintDefaults()
 		fmt.Fprintf(fs.Output(), "\nMetrics of boxes (users.parquet): %s\n", strings.Join(plot.UserMetrics(), ", "))
-		fmt.Fprintf(fs.Output(), "Metrics of means and load (runs.parquet): %s\n", strings.Join(plot.RunMetrics(), ", "))
+		fmt.Fprintf(fs.Output(), "Metrics of means, load and paired (runs.parquet): %s\n", strings.Join(plot.RunMetrics(), ", "))
+		fmt.Fprintf(fs.Output(), "Metrics of ecdf (jobs files): %s\n", strings.Join(plot.JobMetrics(), ", "))
 	}
 	metric := fs.String("metric", "", "the `column` to draw (means: a comma-separated list); see the lists below")
 	out := fs.String("out", "", "write the figure to `file`, .png, .svg or .pdf (required)")

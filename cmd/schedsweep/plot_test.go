@@ -35,6 +35,7 @@ func TestPlotCommand(t *testing.T) {
 		{[]string{"load", "--metric", "wait_mean", "--replicate", "1"}, "load.svg", 0, 0},
 		{[]string{"load", "--ci"}, "load-ci.svg", 0, 0},
 		{[]string{"means", "--ci"}, "means-ci.svg", 0, 0},
+		{[]string{"ecdf", "--metric", "bounded_slowdown"}, "ecdf.png", 0, 0},
 	} {
 		path := filepath.Join(dir, tc.file)
 		args := append(append([]string{"plot"}, tc.args...), "--out", path, res)
@@ -112,7 +113,7 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired, ecdf (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
 		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png, FILE.svg or FILE.pdf is required"},
 		{"bad extension", []string{"plot", "means", "--out", "f.eps", res}, exitUsage, `--out "f.eps": want a file name ending in .png, .svg or .pdf`},

@@ -16,7 +16,8 @@
 // (names.go) and the runner writes by:
 // runs.parquet and users.parquet (or a sharded sweep's runs-I-of-N.parquet
 // and users-I-of-N.parquet), and per run heatmap/…/part-KEY.parquet and
-// utilization/…/part-KEY.parquet. It reads no jobs file. It leaves the
+// utilization/…/part-KEY.parquet, and, for the figures of jobs (ECDF,
+// Queue, JobClassMeans), jobs/…/part-KEY.parquet. It leaves the
 // metrics and the file names to results and the choice of partitions to
 // runner; it never prints.
 //
