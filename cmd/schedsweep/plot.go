@@ -60,7 +60,13 @@ without simulating anything. KIND is one of:
            axis; prints the mean, median, 90th, 95th and 99th percentiles
            and the largest value. Needs the jobs files
 
-With --csv FILE, means, load, classes, utilization, paired and ecdf also write
+  queue    the jobs waiting and their work (processors × requested
+           time, in hours of the whole machine) over time in one
+           replicate, a line per policy to its makespan; pick the
+           replicate as for utilization; prints the mean and largest
+           queue per policy. Needs the jobs files
+
+With --csv FILE, means, load, classes, utilization, paired, ecdf and queue also write
 the numbers they draw as CSV (a header row; values in the tables' units,
 seconds for times; an empty field is NULL), for tools that read no
 Parquet.
@@ -86,6 +92,7 @@ Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot utilization --load 1 --replicate 1 --out util.png out/quickstart
   schedsweep plot paired --baseline fcfs --out paired.pdf --csv paired.csv out/quickstart
   schedsweep plot ecdf --metric bounded_slowdown --load 1 --out bsld.png out/quickstart
+  schedsweep plot queue --load 1.2 --replicate 1 --out queue.png out/quickstart
 
 Flags:
 `
@@ -116,6 +123,7 @@ func plotKinds() []plotKind {
 		{"utilization", utilization, true},
 		{"paired", paired, true},
 		{"ecdf", ecdf, true},
+		{"queue", queue, true},
 	}
 }
 
@@ -172,6 +180,17 @@ func ecdf(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	return plotOutput{f, d.Table(), d.CSV()}, err
 }
 
+// queue draws the queue over time and its table from one read of the
+// jobs files.
+func queue(r *plot.Results, opt plot.Options) (plotOutput, error) {
+	d, err := plot.QueueValues(r, opt)
+	if err != nil {
+		return plotOutput{}, err
+	}
+	f, err := d.Figure(opt)
+	return plotOutput{f, d.Table(), d.CSV()}, err
+}
+
 // paired draws the paired differences and their table.
 func paired(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	ds, err := plot.PairedDifferences(r, opt)
@@ -204,7 +223,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	ci := fs.Bool("ci", false, "load, means: whiskers show the 95% confidence interval of the mean over the replicates (Student's t), not the lowest and highest replicate")
 	baseline := fs.String("baseline", "", "paired: the `policy` the others are compared with (default: the first of the runs table)")
 	csvOut := fs.String("csv", "", "also write the figure's numbers to `file` as CSV (means, load, classes, utilization, paired, …)")
-	bin := fs.Int("bin", 0, "heatmap, utilization: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
+	bin := fs.Int("bin", 0, "heatmap, utilization, queue: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err

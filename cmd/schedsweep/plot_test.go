@@ -6,6 +6,7 @@ import (
 	_ "image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -113,7 +114,7 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired, ecdf (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired, ecdf, queue (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
 		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png, FILE.svg or FILE.pdf is required"},
 		{"bad extension", []string{"plot", "means", "--out", "f.eps", res}, exitUsage, `--out "f.eps": want a file name ending in .png, .svg or .pdf`},
@@ -221,5 +222,16 @@ func TestPlotPairedCSV(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("boxes --csv failed but wrote %s", out)
+	}
+}
+
+// TestPlotQueue draws the queue of one replicate and prints its table,
+// with the waiting work in hours of the whole machine.
+func TestPlotQueue(t *testing.T) {
+	res := sweepFolder(t)
+	path := filepath.Join(t.TempDir(), "queue.png")
+	code, stdout, errOut := runCLI("plot", "queue", "--load", "2", "--out", path, res)
+	if code != exitOK || !regexp.MustCompile(`\| easy \| [0-9.]+ \| [0-9]+ \| [0-9.]+ \|`).MatchString(stdout) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
 	}
 }

@@ -68,20 +68,9 @@ func UtilizationValues(r *Results, opt Options) (*UtilizationData, error) {
 	if opt.BinMinutes < 0 {
 		return nil, fmt.Errorf("%w: point width %d minutes is negative", ErrSelection, opt.BinMinutes)
 	}
-	runs, err := r.Select(opt.Selection)
+	runs, err := r.sameJobs(opt.Selection, "a utilization figure")
 	if err != nil {
 		return nil, err
-	}
-	seen := map[string]*Run{}
-	for _, x := range runs {
-		if y := seen[x.Series()]; y != nil || x.Workload != runs[0].Workload || x.LoadFactor != runs[0].LoadFactor || x.Replicate != runs[0].Replicate {
-			if y == nil {
-				y = runs[0]
-			}
-			return nil, fmt.Errorf("%w: a utilization figure compares policies on the same jobs, one run each, and %s selects both %s and %s; choose a workload, load factor and replicate",
-				ErrSelection, opt.Selection, y, x)
-		}
-		seen[x.Series()] = x
 	}
 	d := &UtilizationData{Runs: runs}
 	var minutes [][]float64
@@ -223,6 +212,7 @@ func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
 	}
 	p.Y.Min, p.Y.Max = 0, 100
 	p.X.Min, p.X.Max = 0, max(1.04*end, 1e-9)
+	p.X.Tick.Marker = plainTicks{}
 	title := fmt.Sprintf("Processor utilization over time: workload %s, load factor %g, replicate %d", x.Workload, x.LoadFactor, x.Replicate)
 	notes := []string{fmt.Sprintf("Each step: the mean share of the processors in use over %s. Vertical lines: each policy's makespan, from the first submission to the last end; "+
 		"dashed, the makespan with every processor busy from the first submission (processor-hours the jobs held / processors) and with the jobs run one at a time (the sum of their run times). "+
