@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot/vg"
 
@@ -40,6 +41,10 @@ without simulating anything. KIND is one of:
            workload, one panel per policy; runs of one load factor. It also
            prints the means as a Markdown table, with each workload's ratio
            of its lowest to its highest class
+           With --by size, jobs instead, by run time and processors:
+           short narrow, short wide, long narrow, long wide (--short,
+           default 1h; --narrow, default 8 processors; Srinivasan et
+           al. 2002), with a jobs-file column (default wait)
   utilization
            processor utilization over time of one replicate, a line per
            policy to its makespan, beside the makespans with every
@@ -89,6 +94,7 @@ Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png out/quickstart
   schedsweep plot load --metric wait_mean --out wait.png out/quickstart
   schedsweep plot classes --out classes.png out/psp2016
+  schedsweep plot classes --by size --short 30m --load 1 --out sizes.png out/quickstart
   schedsweep plot utilization --load 1 --replicate 1 --out util.png out/quickstart
   schedsweep plot paired --baseline fcfs --out paired.pdf --csv paired.csv out/quickstart
   schedsweep plot ecdf --metric bounded_slowdown --load 1 --out bsld.png out/quickstart
@@ -148,9 +154,9 @@ func withPoints(draw func(*plot.Results, plot.Options) (*plot.Figure, error)) fu
 	}
 }
 
-// classes draws the classes figure and its table from one ClassMeans.
+// classes draws the classes figure and its table from one ClassesOf.
 func classes(r *plot.Results, opt plot.Options) (plotOutput, error) {
-	d, err := plot.ClassMeans(r, opt)
+	d, err := plot.ClassesOf(r, opt)
 	if err != nil {
 		return plotOutput{}, err
 	}
@@ -208,7 +214,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 		fmt.Fprintf(fs.Output(), "\nMetrics of boxes (users.parquet): %s\n", strings.Join(plot.UserMetrics(), ", "))
 		fmt.Fprintf(fs.Output(), "Metrics of means, load and paired (runs.parquet): %s\n", strings.Join(plot.RunMetrics(), ", "))
-		fmt.Fprintf(fs.Output(), "Metrics of ecdf (jobs files): %s\n", strings.Join(plot.JobMetrics(), ", "))
+		fmt.Fprintf(fs.Output(), "Metrics of ecdf and classes --by size (jobs files): %s\n", strings.Join(plot.JobMetrics(), ", "))
 	}
 	metric := fs.String("metric", "", "the `column` to draw (means: a comma-separated list); see the lists below")
 	out := fs.String("out", "", "write the figure to `file`, .png, .svg or .pdf (required)")
@@ -221,6 +227,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	height := fs.String("height", "", "figure `height`, likewise")
 	logAxis := fs.Bool("log", false, "load: a log value axis (points at 0 are left out, with a note)")
 	ci := fs.Bool("ci", false, "load, means: whiskers show the 95% confidence interval of the mean over the replicates (Student's t), not the lowest and highest replicate")
+	by := fs.String("by", "accuracy", "classes: class users by estimate `accuracy`, or jobs by size (run time and processors)")
+	short := fs.Duration("short", plot.DefaultShortSeconds*time.Second, "classes --by size: the longest run time of a short job")
+	narrow := fs.Int64("narrow", plot.DefaultNarrowProcs, "classes --by size: the most `processors` of a narrow job")
 	baseline := fs.String("baseline", "", "paired: the `policy` the others are compared with (default: the first of the runs table)")
 	csvOut := fs.String("csv", "", "also write the figure's numbers to `file` as CSV (means, load, classes, utilization, paired, …)")
 	bin := fs.Int("bin", 0, "heatmap, utilization, queue: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
@@ -262,7 +271,14 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("--csv: plot %s writes no CSV; these kinds do: %s", kind, strings.Join(with, ", "))
 	}
-	opt := plot.Options{BinMinutes: *bin, CI: *ci, Log: *logAxis, Baseline: *baseline}
+	if *short < time.Second || *short%time.Second != 0 {
+		return usagef("--short: %s is not a whole positive number of seconds", *short)
+	}
+	if *narrow < 1 {
+		return usagef("--narrow: %d is not a positive number of processors", *narrow)
+	}
+	opt := plot.Options{BinMinutes: *bin, CI: *ci, Log: *logAxis, Baseline: *baseline,
+		ClassBy: *by, ShortSeconds: int64(*short / time.Second), NarrowProcs: *narrow}
 	if *bin < 0 {
 		return usagef("--bin: %d is negative", *bin)
 	}

@@ -235,3 +235,22 @@ func TestPlotQueue(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
 	}
 }
+
+// TestPlotJobClasses draws the job classes of one load factor with a
+// threshold of its own, and refuses a threshold that is not one.
+func TestPlotJobClasses(t *testing.T) {
+	res := sweepFolder(t)
+	dir := t.TempDir()
+	code, stdout, errOut := runCLI("plot", "classes", "--by", "size", "--short", "30m", "--narrow", "4", "--load", "1",
+		"--csv", filepath.Join(dir, "c.csv"), "--out", filepath.Join(dir, "c.png"), res)
+	if code != exitOK || !strings.Contains(stdout, "| workload | policy | short narrow | short wide | long narrow | long wide | all jobs |") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "c.csv")); err != nil || !strings.HasPrefix(string(data), "workload,policy,class,metric,mean,jobs,runs,min,max\n") {
+		t.Errorf("CSV: %q, %v", data, err)
+	}
+	code, _, errOut = runCLI("plot", "classes", "--by", "size", "--short", "1.5s", "--out", filepath.Join(dir, "c.png"), res)
+	if code != exitUsage || !strings.Contains(errOut, "--short: 1.5s is not a whole positive number of seconds") {
+		t.Errorf("--short 1.5s: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -37,6 +37,12 @@ type Options struct {
 	// and whisker ends at or below 0 cannot be drawn on it and are left
 	// out, with a note.
 	Log bool
+	// ClassBy is what Classes classes by: "accuracy" (or "") users by
+	// their estimate accuracy (ClassMeans), "size" jobs by run time and
+	// processors (JobClassMeans), whose thresholds ShortSeconds and
+	// NarrowProcs are (0: DefaultShortSeconds, DefaultNarrowProcs).
+	ClassBy                   string
+	ShortSeconds, NarrowProcs int64
 	// Baseline is the policy (or Series) Paired subtracts from the
 	// others; "" is the first policy of the runs table.
 	Baseline string

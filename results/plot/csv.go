@@ -41,10 +41,11 @@ func PointsCSV(r *Results, opt Options) ([][]string, error) {
 }
 
 // CSV returns d as CSV records: a header, then a row per workload, policy
-// and class (a1 … a5, and "all" for every class) with the mean, unscaled,
-// the users it is over, the runs and the lowest and highest run's mean.
+// and class (a1 … a5 or the job classes' short names, and "all" for every
+// class) with the mean, unscaled, the users (or jobs) it is over, the
+// runs and the lowest and highest run's mean.
 func (d *ClassData) CSV() [][]string {
-	out := [][]string{{"workload", "policy", "class", "metric", "mean", "users", "runs", "min", "max"}}
+	out := [][]string{{"workload", "policy", "class", "metric", "mean", d.Of, "runs", "min", "max"}}
 	row := func(c ClassMean, class string) {
 		lo, hi := c.Min, c.Max
 		if math.IsInf(lo, 0) {
@@ -57,7 +58,7 @@ func (d *ClassData) CSV() [][]string {
 		for _, p := range d.Policies {
 			for _, c := range d.Means {
 				if c.Workload == w && c.Policy == p {
-					row(c, "a"+strconv.Itoa(c.Class))
+					row(c, d.short[c.Class-1])
 				}
 			}
 			for _, c := range d.All {
