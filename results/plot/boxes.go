@@ -222,8 +222,10 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 		p.Y.Tick.Marker = decades{}
 	case m.unit == unitShare:
 		p.Y.Min, p.Y.Max = 0, 100
+		p.Y.Tick.Marker = plainTicks{}
 	default:
 		p.Y.Min, p.Y.Max = 0, max(p.Y.Max, 1)
+		p.Y.Tick.Marker = plainTicks{}
 	}
 	w, h := opt.size(max(7*vg.Inch, vg.Length(len(policies))*1.6*vg.Inch), 5.5*vg.Inch)
 	return withLegend(title, notes, p, legend, w, h), nil

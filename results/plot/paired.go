@@ -228,8 +228,16 @@ func PairedFigure(ds []Difference, opt Options) (*Figure, error) {
 		return nil, err
 	}
 	base := ds[0].Baseline
+	most := 0
+	for _, d := range ds {
+		most = max(most, len(d.Diffs))
+	}
+	each := fmt.Sprintf("Each point: the mean over the replicates of the policy's run-level value minus %s's on the same replicate (the same jobs); whiskers: its 95 %% confidence interval (Student's t, paired).", base)
+	if most == 1 {
+		each = fmt.Sprintf("Each point: the policy's run-level value minus %s's on the one replicate (the same jobs); an interval needs two replicates or more.", base)
+	}
 	f := &Figure{Title: "Paired differences from " + base + " on the same replicates",
-		Notes: []string{fmt.Sprintf("Each point: the mean over the replicates of the policy's run-level value minus %s's on the same replicate (the same jobs); whiskers: its 95 %% confidence interval (Student's t, paired). Below 0: better than %s for metrics where lower is better.", base, base)}}
+		Notes: []string{each + fmt.Sprintf(" Below 0: lower than %s (better, for times and slowdowns).", base)}}
 	if fewest < 3 {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("some differences rest on %s: with fewer than three the confidence intervals are missing or too wide to say much; run more replicates (seeds)", plural(fewest, "replicate", "replicates")))
 	}
@@ -274,6 +282,10 @@ func PairedFigure(ds []Difference, opt Options) (*Figure, error) {
 		}
 		categoryAxis(p, policies)
 		p.Y.Tick.Marker = plainTicks{}
+		// Room around the points and 0, which would sit on the frame.
+		lo, hi := min(p.Y.Min, 0), max(p.Y.Max, 0)
+		pad := 0.05 * max(hi-lo, 1e-9)
+		p.Y.Min, p.Y.Max = lo-pad, hi+pad
 		row = append(row, p)
 	}
 	perPanel := max(3.5*vg.Inch, vg.Length(len(policies))*vg.Inch)

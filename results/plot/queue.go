@@ -108,10 +108,15 @@ func QueueValues(r *Results, opt Options) (*QueueData, error) {
 			add(e.t)
 			q, w = q+e.jobs, w+e.work
 		}
-		add(float64(bins) * width)
+		ms := d.Makespan[i]
+		add(ms)
 		for b := range bins {
-			length[b] /= width
-			work[b] /= width
+			// The last step stops at the makespan.
+			dt := min(width, ms-float64(b)*width)
+			if dt > 0 {
+				length[b] /= dt
+				work[b] /= dt
+			}
 		}
 		d.Length, d.Work, d.MaxLength = append(d.Length, length), append(d.Work, work), append(d.MaxLength, peak)
 	}
