@@ -19,8 +19,8 @@ import (
 const plotUsage = `Usage: schedsweep plot KIND [flags] --out FILE.png|FILE.svg|FILE.pdf DIR
 
 Draws a figure from the results folder DIR that 'schedsweep run' wrote
-(runs.parquet, users.parquet, heatmap/, utilization/, or their shards),
-without simulating anything. KIND is one of:
+(runs.parquet, users.parquet, heatmap/, utilization/, jobs/, or their
+shards), without simulating anything. KIND is one of:
 
   boxes    the distribution over users of a users.parquet metric, one box
            per policy (per policy and load factor when there are several):
@@ -38,13 +38,14 @@ without simulating anything. KIND is one of:
   classes  a users.parquet metric (default mean_wait) averaged over the
            users of each estimate-accuracy class a1-a5 (Rocchetti et al.
            2015, Table 1, on recent_accuracy), a bar per class, grouped by
-           workload, one panel per policy; runs of one load factor. It also
+           policy (one panel per policy, grouped by workload, when there
+           are several workloads); runs of one load factor. It also
            prints the means as a Markdown table, with each workload's ratio
-           of its lowest to its highest class
-           With --by size, jobs instead, by run time and processors:
-           short narrow, short wide, long narrow, long wide (--short,
-           default 1h; --narrow, default 8 processors; Srinivasan et
-           al. 2002), with a jobs-file column (default wait)
+           of its lowest to its highest class. With --by size, jobs
+           instead, by run time and processors: short narrow, short wide,
+           long narrow, long wide (--short, default 1h; --narrow, default
+           8 processors; Srinivasan et al. 2002), with a jobs-file column
+           (default wait)
   utilization
            processor utilization over time of one replicate, a line per
            policy to its makespan, beside the makespans with every
@@ -58,23 +59,24 @@ without simulating anything. KIND is one of:
            baseline's; a point per policy and load factor at the mean
            difference, whiskers over its 95% confidence interval
            (Student's t); prints them as a Markdown table
-
   ecdf     the empirical distribution of a jobs-file column (default
            wait; or response, slowdown, bounded_slowdown) over the jobs
            that ran, a line per policy, a panel per load factor, on a log
            axis; prints the mean, median, 90th, 95th and 99th percentiles
-           and the largest value. Needs the jobs files
-
+           and the largest value
   queue    the jobs waiting and their work (processors × requested
            time, in hours of the whole machine) over time in one
            replicate, a line per policy to its makespan; pick the
            replicate as for utilization; prints the mean and largest
-           queue per policy. Needs the jobs files
+           queue per policy
 
-With --csv FILE, means, load, classes, utilization, paired, ecdf and queue also write
-the numbers they draw as CSV (a header row; values in the tables' units,
-seconds for times; an empty field is NULL), for tools that read no
-Parquet.
+ecdf, queue and classes --by size read the jobs files (not written with
+output { jobs = false }).
+
+With --csv FILE, means, load, classes, utilization, paired, ecdf and
+queue also write the numbers they draw as CSV (a header row; values in
+the tables' units, seconds for times; an empty field is NULL), for tools
+that read no Parquet.
 
 With --ci, the whiskers of means and load show the 95% confidence interval
 of the mean over the replicates (Student's t) instead.
@@ -82,10 +84,10 @@ of the mean over the replicates (Student's t) instead.
 --workload, --policy, --load and --replicate select runs for every kind
 (lists are comma-separated); boxes, means and load draw a row of panels
 per workload when the runs are of several, classes needs runs of one
-load factor. The figure is PNG (150 dots
-per inch), SVG or PDF, by --out's extension; SVG and PDF files embed
-their font. Warnings (such as --ci over fewer than three replicates) go
-to standard error; the figure is drawn all the same.
+load factor. The figure is PNG (150 dots per inch), SVG or PDF, by
+--out's extension; SVG and PDF files embed their font. Warnings (such as
+--ci over fewer than three replicates) go to standard error; the figure
+is drawn all the same.
 
 Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot boxes --workload be --out veet.png out/psp2016
@@ -231,7 +233,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	short := fs.Duration("short", plot.DefaultShortSeconds*time.Second, "classes --by size: the longest run time of a short job")
 	narrow := fs.Int64("narrow", plot.DefaultNarrowProcs, "classes --by size: the most `processors` of a narrow job")
 	baseline := fs.String("baseline", "", "paired: the `policy` the others are compared with (default: the first of the runs table)")
-	csvOut := fs.String("csv", "", "also write the figure's numbers to `file` as CSV (means, load, classes, utilization, paired, …)")
+	csvOut := fs.String("csv", "", "also write the figure's numbers to `file` as CSV (means, load, classes, utilization, paired, ecdf, queue)")
 	bin := fs.Int("bin", 0, "heatmap, utilization, queue: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
