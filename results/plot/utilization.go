@@ -211,6 +211,7 @@ func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
 		legend.add(label, l)
 	}
 	p.Y.Min, p.Y.Max = 0, 100
+	p.Y.Tick.Marker = plainTicks{}
 	p.X.Min, p.X.Max = 0, max(1.04*end, 1e-9)
 	p.X.Tick.Marker = plainTicks{}
 	title := fmt.Sprintf("Processor utilization over time: workload %s, load factor %g, replicate %d", x.Workload, x.LoadFactor, x.Replicate)
