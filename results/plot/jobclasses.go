@@ -31,6 +31,7 @@ func JobClassMeans(r *Results, opt Options) (*ClassData, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.label = "mean " + m.label // the bars are means over jobs
 	short, narrow := opt.ShortSeconds, opt.NarrowProcs
 	if short == 0 {
 		short = DefaultShortSeconds
