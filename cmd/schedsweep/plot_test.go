@@ -6,6 +6,7 @@ import (
 	_ "image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,7 @@ func TestPlotCommand(t *testing.T) {
 		{[]string{"load", "--metric", "wait_mean", "--replicate", "1"}, "load.svg", 0, 0},
 		{[]string{"load", "--ci"}, "load-ci.svg", 0, 0},
 		{[]string{"means", "--ci"}, "means-ci.svg", 0, 0},
+		{[]string{"ecdf", "--metric", "bounded_slowdown"}, "ecdf.png", 0, 0},
 	} {
 		path := filepath.Join(dir, tc.file)
 		args := append(append([]string{"plot"}, tc.args...), "--out", path, res)
@@ -112,10 +114,10 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired, ecdf, queue (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
-		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png or FILE.svg is required"},
-		{"bad extension", []string{"plot", "means", "--out", "f.pdf", res}, exitUsage, `--out "f.pdf": want a file name ending in .png or .svg`},
+		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png, FILE.svg or FILE.pdf is required"},
+		{"bad extension", []string{"plot", "means", "--out", "f.eps", res}, exitUsage, `--out "f.eps": want a file name ending in .png, .svg or .pdf`},
 		{"bad size", []string{"plot", "means", "--out", out, "--width", "800", res}, exitUsage, `--width: "800" is not a length`},
 		{"bad load", []string{"plot", "means", "--out", out, "--load", "high", res}, exitUsage, `--load: "high" is not a positive number`},
 		{"no results", []string{"plot", "means", "--out", out, empty}, exitFailure, "has no runs.parquet"},
@@ -170,5 +172,85 @@ func TestPlotUtilization(t *testing.T) {
 	}
 	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("<?xml")) {
 		t.Errorf("plot utilization: %s is not an SVG (%v)", path, err)
+	}
+}
+
+// TestPlotWarnsAndWritesPDF: --ci over one replicate draws the figure
+// and warns on standard error; .pdf writes a PDF.
+func TestPlotWarnsAndWritesPDF(t *testing.T) {
+	res := sweepFolder(t)
+	path := filepath.Join(t.TempDir(), "load.pdf")
+	code, stdout, errOut := runCLI("plot", "load", "--ci", "--out", path, res)
+	if code != exitOK || !strings.HasPrefix(stdout, path+": load") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	if !strings.HasPrefix(errOut, "warning: confidence intervals need at least two replicates") {
+		t.Errorf("stderr %q; want a warning about --ci", errOut)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) {
+		t.Errorf("%s: not a PDF (%v)", path, err)
+	}
+	code, _, errOut = runCLI("plot", "load", "--out", path, res)
+	if code != exitOK || errOut != "" {
+		t.Errorf("without --ci: exit %d, stderr %q; want no warning", code, errOut)
+	}
+}
+
+// TestPlotPairedCSV draws paired differences and writes their CSV; a
+// kind without CSV refuses --csv before drawing anything.
+func TestPlotPairedCSV(t *testing.T) {
+	res := sweepFolder(t)
+	dir := t.TempDir()
+	fig, csvPath := filepath.Join(dir, "p.svg"), filepath.Join(dir, "p.csv")
+	code, stdout, errOut := runCLI("plot", "paired", "--baseline", "easy", "--metric", "wait_mean", "--csv", csvPath, "--out", fig, res)
+	if code != exitOK || !strings.Contains(stdout, "| wait_mean | 1 | fcfs | 1 |") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 || lines[0] != "metric,load_factor,policy,baseline,replicates,mean_difference,ci_low,ci_high,baseline_mean" ||
+		!strings.HasPrefix(lines[1], "wait_mean,1,fcfs,easy,1,") {
+		t.Errorf("CSV:\n%s", data)
+	}
+	out := filepath.Join(dir, "b.png")
+	code, _, errOut = runCLI("plot", "boxes", "--csv", filepath.Join(dir, "b.csv"), "--out", out, res)
+	if code != exitUsage || !strings.Contains(errOut, "--csv: plot boxes writes no CSV") {
+		t.Errorf("boxes --csv: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("boxes --csv failed but wrote %s", out)
+	}
+}
+
+// TestPlotQueue draws the queue of one replicate and prints its table,
+// with the waiting work in hours of the whole machine.
+func TestPlotQueue(t *testing.T) {
+	res := sweepFolder(t)
+	path := filepath.Join(t.TempDir(), "queue.png")
+	code, stdout, errOut := runCLI("plot", "queue", "--load", "2", "--out", path, res)
+	if code != exitOK || !regexp.MustCompile(`\| easy \| [0-9.]+ \| [0-9]+ \| [0-9.]+ \|`).MatchString(stdout) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+}
+
+// TestPlotJobClasses draws the job classes of one load factor with a
+// threshold of its own, and refuses a threshold that is not one.
+func TestPlotJobClasses(t *testing.T) {
+	res := sweepFolder(t)
+	dir := t.TempDir()
+	code, stdout, errOut := runCLI("plot", "classes", "--by", "size", "--short", "30m", "--narrow", "4", "--load", "1",
+		"--csv", filepath.Join(dir, "c.csv"), "--out", filepath.Join(dir, "c.png"), res)
+	if code != exitOK || !strings.Contains(stdout, "| workload | policy | short narrow | short wide | long narrow | long wide | all jobs |") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "c.csv")); err != nil || !strings.HasPrefix(string(data), "workload,policy,class,metric,mean,jobs,runs,min,max\n") {
+		t.Errorf("CSV: %q, %v", data, err)
+	}
+	code, _, errOut = runCLI("plot", "classes", "--by", "size", "--short", "1.5s", "--out", filepath.Join(dir, "c.png"), res)
+	if code != exitUsage || !strings.Contains(errOut, "--short: 1.5s is not a whole positive number of seconds") {
+		t.Errorf("--short 1.5s: exit %d, stderr %q", code, errOut)
 	}
 }

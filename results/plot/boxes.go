@@ -16,8 +16,9 @@ import (
 
 // Options choose what a figure draws and its size.
 type Options struct {
-	// Selection picks the runs. Boxes, Means and LoadLines need the
-	// selected runs to be of one workload; Heatmap needs exactly one run.
+	// Selection picks the runs. Boxes, Means and LoadLines draw a row of
+	// panels per workload when the selected runs are of several (their
+	// Values functions need one); Heatmap needs exactly one run.
 	Selection
 	// Metrics are the columns drawn: Boxes and LoadLines draw one (by
 	// default veet_share and bounded_slowdown_mean), Means one panel each
@@ -36,6 +37,15 @@ type Options struct {
 	// and whisker ends at or below 0 cannot be drawn on it and are left
 	// out, with a note.
 	Log bool
+	// ClassBy is what Classes classes by: "accuracy" (or "") users by
+	// their estimate accuracy (ClassMeans), "size" jobs by run time and
+	// processors (JobClassMeans), whose thresholds ShortSeconds and
+	// NarrowProcs are (0: DefaultShortSeconds, DefaultNarrowProcs).
+	ClassBy                   string
+	ShortSeconds, NarrowProcs int64
+	// Baseline is the policy (or Series) Paired subtracts from the
+	// others; "" is the first policy of the runs table.
+	Baseline string
 	// Width and Height are the figure's size; 0 gives each figure's
 	// default.
 	Width, Height vg.Length
@@ -145,6 +155,9 @@ func BoxValues(r *Results, opt Options) (*BoxData, error) {
 // LogScale would compute them on the raw values, and mislays the axis
 // label).
 func Boxes(r *Results, opt Options) (*Figure, error) {
+	if f, ok, err := perWorkload(r, opt, Boxes); ok {
+		return f, err
+	}
 	d, err := BoxValues(r, opt)
 	if err != nil {
 		return nil, err
@@ -158,20 +171,23 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 	}
 	sc := scaleFor(m, top)
 	policies, loads := axes(d.Boxes, func(b Box) (string, float64) { return b.Policy, b.LoadFactor })
+	if err := tooMany(len(loads), maxFills, "load factors", "choose fewer with --load"); err != nil {
+		return nil, err
+	}
 	p := newPlot("policy", sc.label)
 	title := fmt.Sprintf("%s, per user: workload %s", capitalize(m.label), d.Workload)
 	notes := boxNotes(d)
 	p.Add(horizontalGrid())
 	slot := 0.8 / float64(len(loads)) // each box's share of a policy's unit of x
-	var ticks []plot.Tick
-	for i, pol := range policies {
+	var ticks []string
+	for _, pol := range policies {
 		n := 0
 		for _, b := range d.Boxes {
 			if b.Policy == pol {
 				n += len(b.Values)
 			}
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: fmt.Sprintf("%s\n(n = %d)", pol, n)})
+		ticks = append(ticks, fmt.Sprintf("%s\n(n = %d)", pol, n))
 	}
 	for _, b := range d.Boxes {
 		i, j := slices.Index(policies, b.Policy), slices.Index(loads, b.LoadFactor)
@@ -199,16 +215,17 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 			legend.add(fmt.Sprintf("load factor %g", l), swatch{color8(j)})
 		}
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Min, p.X.Max = -0.5, float64(len(policies))-0.5
+	categoryAxis(p, ticks)
 	switch {
 	case d.Log:
 		p.Y.Min, p.Y.Max = 0, math.Ceil(max(p.Y.Max, 1))
 		p.Y.Tick.Marker = decades{}
 	case m.unit == unitShare:
 		p.Y.Min, p.Y.Max = 0, 100
+		p.Y.Tick.Marker = plainTicks{}
 	default:
 		p.Y.Min, p.Y.Max = 0, max(p.Y.Max, 1)
+		p.Y.Tick.Marker = plainTicks{}
 	}
 	w, h := opt.size(max(7*vg.Inch, vg.Length(len(policies))*1.6*vg.Inch), 5.5*vg.Inch)
 	return withLegend(title, notes, p, legend, w, h), nil

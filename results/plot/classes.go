@@ -37,10 +37,17 @@ type ClassMean struct {
 	Min, Max    float64
 }
 
-// ClassData is what Classes draws: the classes that have users, by
-// workload, then policy (both in the order of the runs table), then class.
+// ClassData is what Classes draws: the classes that have users (or jobs),
+// by workload, then policy (both in the order of the runs table), then
+// class.
 type ClassData struct {
-	Metric    string
+	Metric string
+	// Classes names the classes, Classes[c-1] class c: the accuracy
+	// classes a1 to a5 of ClassMeans, or the job classes of
+	// JobClassMeans. Of is what a class's mean is over, "users" or
+	// "jobs": each ClassMean's Users counts those.
+	Classes   []string
+	Of        string
 	Workloads []string
 	Policies  []string
 	Runs      int // the most runs of one workload and policy
@@ -50,8 +57,14 @@ type ClassData struct {
 	All []ClassMean
 	// Unknown counts the rows of the unknown user (NULL user), NoValue
 	// the users without a value of the metric or of recent_accuracy (none
-	// of their jobs ran); neither is in a class.
+	// of their jobs ran), or the jobs without a run time; neither is in a
+	// class.
 	Unknown, NoValue int
+
+	m      metric   // Metric's metric
+	short  []string // the classes' short names, for the table
+	note   string   // how the classes are made, for the figure
+	spread bool     // the table gives the lowest class over the highest
 }
 
 // ClassMeans returns the means Classes draws: a users.parquet metric
@@ -84,7 +97,9 @@ func ClassMeans(r *Results, opt Options) (*ClassData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &ClassData{Metric: m.name, Policies: policies}
+	d := &ClassData{Metric: m.name, Policies: policies, Classes: classNames[:], Of: "users", m: m,
+		short: []string{"a1", "a2", "a3", "a4", "a5"}, spread: true,
+		note: fmt.Sprintf("Users classed by Table 1 of Rocchetti et al. (2015) on %s, the mean runtime/requested time of their last 10 jobs to end.", AccuracyColumn)}
 	for _, x := range runs {
 		if !slices.Contains(d.Workloads, x.Workload) {
 			d.Workloads = append(d.Workloads, x.Workload)
@@ -184,7 +199,7 @@ func (d *ClassData) Spread(workload, policy string) (label string, ratio float64
 // classScale shows times in minutes, the unit of the paper's Table 3 and
 // Figure 1, and other metrics as scaleFor does.
 func (d *ClassData) classScale() scale {
-	m, _ := lookup(userMetrics, d.Metric, "")
+	m := d.m
 	if m.unit == unitSeconds {
 		return scale{60, m.label + " (minutes)"}
 	}
@@ -193,18 +208,22 @@ func (d *ClassData) classScale() scale {
 
 // Table renders d as a Markdown table: a row per workload and policy, a
 // column per class holding the mean (times in minutes) and, in
-// parentheses, the number of users it is over; the mean over all users;
-// then the spread of the lowest to the highest class.
+// parentheses, the number of users (or jobs) it is over; the mean over
+// all of them; then, for accuracy classes, the spread of the lowest to
+// the highest class.
 func (d *ClassData) Table() string {
 	sc := d.classScale()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, by class (users in parentheses)\n\n", capitalize(sc.label))
-	b.WriteString("| workload | policy | a1 | a2 | a3 | a4 | a5 | all users | lowest / highest class |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "%s, by class (%s in parentheses)\n\n", capitalize(sc.label), d.Of)
+	head := append(append([]string{"workload", "policy"}, d.short...), "all "+d.Of)
+	if d.spread {
+		head = append(head, "lowest / highest class")
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat(" --- |", len(head)) + "\n")
 	cell := func(c ClassMean) string { return fmt.Sprintf("%.1f (%d)", c.Mean/sc.div, c.Users) }
 	for _, w := range d.Workloads {
 		for _, p := range d.Policies {
-			cells := [psp.Classes + 1]string{}
+			cells := make([]string, len(d.Classes)+1)
 			for c := range cells {
 				cells[c] = "–"
 			}
@@ -218,11 +237,15 @@ func (d *ClassData) Table() string {
 					cells[0] = cell(c)
 				}
 			}
-			spread := "–"
-			if label, ratio, ok := d.Spread(w, p); ok {
-				spread = fmt.Sprintf("%s = %.2f", label, ratio)
+			row := append(append([]string{w, p}, cells[1:]...), cells[0])
+			if d.spread {
+				spread := "–"
+				if label, ratio, ok := d.Spread(w, p); ok {
+					spread = fmt.Sprintf("%s = %.2f", label, ratio)
+				}
+				row = append(row, spread)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", w, p, strings.Join(cells[1:], " | "), cells[0], spread)
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
 	}
 	return b.String()
@@ -237,13 +260,24 @@ func (d *ClassData) top() float64 {
 	return top
 }
 
-// Classes draws ClassMeans as grouped bars, as the paper's Figure 1: one
+// ClassesOf returns ClassMeans or JobClassMeans by opt.ClassBy.
+func ClassesOf(r *Results, opt Options) (*ClassData, error) {
+	switch opt.ClassBy {
+	case "", "accuracy":
+		return ClassMeans(r, opt)
+	case "size":
+		return JobClassMeans(r, opt)
+	}
+	return nil, fmt.Errorf("%w: classes by %q: want accuracy (users, by estimate accuracy) or size (jobs, by run time and processors)", ErrSelection, opt.ClassBy)
+}
+
+// Classes draws ClassMeans (or JobClassMeans, see ClassesOf) as grouped bars, as the paper's Figure 1: one
 // panel per policy, stacked, with a shared axis; a group of bars per workload, a bar per accuracy class
 // (a1 to a5) at the class's mean, with whiskers from the lowest to the
 // highest run when there are several. Empty classes have no bar. Times
 // are in minutes.
 func Classes(r *Results, opt Options) (*Figure, error) {
-	d, err := ClassMeans(r, opt)
+	d, err := ClassesOf(r, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -254,21 +288,35 @@ func Classes(r *Results, opt Options) (*Figure, error) {
 // caller that also wants d.Table computes them once. Of opt it uses only
 // the size.
 func (d *ClassData) Figure(opt Options) (*Figure, error) {
-	m, _ := lookup(userMetrics, d.Metric, "")
+	m := d.m
 	sc := d.classScale()
-	notes := []string{fmt.Sprintf("Users classed by Table 1 of Rocchetti et al. (2015) on %s, the mean runtime/requested time of their last 10 jobs to end.", AccuracyColumn)}
+	notes := []string{d.note}
 	each := "Each bar: the mean over the class's users, each user counting once."
 	if d.Runs > 1 {
 		each = fmt.Sprintf("Each bar: the mean over the class's users in %d runs (replicates), each user of each run counting once; whiskers: the lowest and highest run's mean.", d.Runs)
 	}
+	if d.Of == "jobs" {
+		each = "Each bar: the mean over the class's jobs that ran."
+		if d.Runs > 1 {
+			each = fmt.Sprintf("Each bar: the mean over the class's jobs that ran in %d runs (replicates); whiskers: the lowest and highest run's mean.", d.Runs)
+		}
+	}
 	notes = append(notes, each)
 	notes = append(notes, leftOut(d.Unknown, d.NoValue)...)
-	f := &Figure{Title: capitalize(m.label) + " per estimate-accuracy class", Notes: notes}
+	kind := " per estimate-accuracy class"
+	if d.Of == "jobs" {
+		kind = " per job class"
+	}
+	f := &Figure{Title: capitalize(m.label) + kind, Notes: notes}
 	legend := newLegend()
-	for c, name := range classNames {
+	for c, name := range d.Classes {
 		legend.add(name, swatch{color8(c)})
 	}
-	slot := 0.8 / psp.Classes
+	nc := len(d.Classes)
+	slot := 0.8 / float64(nc)
+	if len(d.Workloads) == 1 {
+		return d.onePanel(opt, f, legend, sc)
+	}
 	for k, p := range d.Policies {
 		x := ""
 		if k == len(d.Policies)-1 {
@@ -277,14 +325,14 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 		pl := newPlot(x, sc.label)
 		pl.Title.Text = "policy " + p
 		pl.Add(horizontalGrid())
-		for c := 1; c <= psp.Classes; c++ {
+		for c := 1; c <= nc; c++ {
 			b := &bars{width: 0.9 * slot, color: color8(c - 1)}
 			for _, cm := range d.Means {
 				if cm.Policy != p || cm.Class != c {
 					continue
 				}
 				i := slices.Index(d.Workloads, cm.Workload)
-				b.x = append(b.x, float64(i)+(float64(c)-float64(psp.Classes+1)/2)*slot)
+				b.x = append(b.x, float64(i)+(float64(c)-float64(nc+1)/2)*slot)
 				b.y = append(b.y, cm.Mean/sc.div)
 				lo, hi := math.NaN(), math.NaN()
 				if cm.Runs > 1 {
@@ -294,12 +342,7 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 			}
 			pl.Add(b)
 		}
-		ticks := make([]plot.Tick, len(d.Workloads))
-		for i, w := range d.Workloads {
-			ticks[i] = plot.Tick{Value: float64(i), Label: w}
-		}
-		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
-		pl.X.Min, pl.X.Max = -0.5, float64(len(d.Workloads))-0.5
+		categoryAxis(pl, d.Workloads)
 		pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
 		pl.Y.Tick.Marker = plainTicks{}
 		var side *plot.Plot
@@ -314,16 +357,77 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 	return f, nil
 }
 
-// plainTicks are gonum's default ticks labelled with the shortest form of
-// their values ("2500", not "2500.00").
+// plainTicks label an axis at four to eight round values, steps of 1,
+// 2, 2.5 or 5 times a power of ten, with the shortest form of each
+// ("2.5", not "2.50"; "2500", not "2.5e+03"), and put unlabelled minor
+// ticks between them. gonum's default ticks label as few as two values.
 type plainTicks struct{}
 
 func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	var step float64
+	for k := math.Floor(math.Log10(hi-lo)) - 1; step == 0; k++ {
+		for _, m := range []float64{1, 2, 2.5, 5} {
+			if s := m * math.Pow(10, k); (hi-lo)/s <= 8 {
+				step = s
+				break
+			}
 		}
 	}
+	minor := step / 5
+	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 2.5 {
+		minor = step / 5
+	} else if m == 2 {
+		minor = step / 4
+	}
+	var ts []plot.Tick
+	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12); i++ {
+		v := i * minor
+		t := plot.Tick{Value: v}
+		if q := v / step; math.Abs(q-math.Round(q)) < 1e-9 {
+			t.Label = strconv.FormatFloat(math.Round(q)*step, 'f', -1, 64)
+			if math.Abs(v) < step*1e-9 {
+				t.Label = "0"
+			}
+		}
+		ts = append(ts, t)
+	}
 	return ts
+}
+
+// onePanel finishes f, the figure of d's one workload, as a single panel:
+// a group of bars per policy, a bar per class, rather than a panel per
+// policy holding one group.
+func (d *ClassData) onePanel(opt Options, f *Figure, legend *legendPanel, sc scale) (*Figure, error) {
+	nc := len(d.Classes)
+	slot := 0.8 / float64(nc)
+	f.Title += ": workload " + d.Workloads[0]
+	pl := newPlot("policy", sc.label)
+	pl.Add(horizontalGrid())
+	for c := 1; c <= nc; c++ {
+		b := &bars{width: 0.9 * slot, color: color8(c - 1)}
+		for _, cm := range d.Means {
+			if cm.Class != c {
+				continue
+			}
+			i := slices.Index(d.Policies, cm.Policy)
+			b.x = append(b.x, float64(i)+(float64(c)-float64(nc+1)/2)*slot)
+			b.y = append(b.y, cm.Mean/sc.div)
+			lo, hi := math.NaN(), math.NaN()
+			if cm.Runs > 1 {
+				lo, hi = cm.Min/sc.div, cm.Max/sc.div
+			}
+			b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
+		}
+		pl.Add(b)
+	}
+	categoryAxis(pl, d.Policies)
+	pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
+	pl.Y.Tick.Marker = plainTicks{}
+	f.Panels = [][]*plot.Plot{{pl, legend.p}}
+	f.Width, f.Height = opt.size(max(6*vg.Inch, vg.Length(len(d.Policies))*1.5*vg.Inch)+legend.width, 5*vg.Inch)
+	f.Widths = []float64{(f.Width - legend.width).Points(), legend.width.Points()}
+	return f, nil
 }

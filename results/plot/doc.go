@@ -9,25 +9,40 @@
 // class of Rocchetti, Iturriaga and Nesmachnow's Penalty Scheduling Policy
 // paper (2015, Table 3 and Figure 1), and processor utilization over time
 // per policy beside the makespan bounds of Bode et al. (ALS 2000, Table 1,
-// Figure 3). It draws with gonum.org/v1/plot and writes
-// PNG or SVG.
+// Figure 3); and the analyses of peer tools: paired differences between
+// policies on the same replicates, distributions (ECDFs) of wait and
+// slowdown, the queue over time, and metrics by job class (short/long ×
+// narrow/wide). It draws with gonum.org/v1/plot and writes
+// PNG, SVG or PDF, with the fonts embedded in SVG and PDF files.
 //
 // It reads what package results writes, under the names results gives
 // (names.go) and the runner writes by:
 // runs.parquet and users.parquet (or a sharded sweep's runs-I-of-N.parquet
 // and users-I-of-N.parquet), and per run heatmap/…/part-KEY.parquet and
-// utilization/…/part-KEY.parquet. It reads no jobs file. It leaves the
+// utilization/…/part-KEY.parquet, and, for the figures of jobs (ECDF,
+// Queue, JobClassMeans), jobs/…/part-KEY.parquet. It leaves the
 // metrics and the file names to results and the choice of partitions to
 // runner; it never prints.
 //
 // Start with Load, then a figure: Boxes, Means, Heatmap, LoadLines,
-// Classes or Utilization, each taking Options (which runs, which metric,
-// what size) and returning a Figure to Save. Each figure's data comes from
-// a function of its own, BoxValues, Points, HeatmapValues, ClassMeans and
-// UtilizationValues, which tests and other tools can check without looking
-// at pixels. ClassData and UtilizationData, which also print as tables,
-// draw themselves (Figure), so a caller wanting figure and table reads and
-// computes once.
+// Classes, Utilization, Paired, ECDF or Queue, each taking Options (which
+// runs, which metric, what size) and returning a Figure to Save. Each
+// figure's data comes from a function of its own, BoxValues, Points,
+// HeatmapValues, ClassMeans (JobClassMeans for jobs by size),
+// UtilizationValues, PairedDifferences, ECDFValues and QueueValues, which
+// tests and other tools can check without looking at pixels. The data of
+// the figures that also print as tables (ClassData, UtilizationData,
+// ECDFData, QueueData) draw themselves (Figure), render their table
+// (Table) and give their numbers as CSV records (CSV), so a caller wanting
+// all three reads and computes once; PointsCSV and PairedCSV do the same
+// for Means, LoadLines and Paired.
+//
+// Figures of runs of several workloads draw a row of panels per workload
+// (Boxes, Means, LoadLines). Series are told apart by colour, and lines
+// also by dash and mark, up to eight fills and 24 lines; a figure asked
+// for more refuses with advice. What a figure cannot show but a reader
+// should know (confidence intervals over fewer than three replicates) is
+// in its Warnings, for the caller to print.
 //
 // A figure's policies are Run.Series: a policy that a sweep's vary axes
 // give several runs per workload, load factor and replicate is drawn as

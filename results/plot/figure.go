@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
@@ -29,7 +31,7 @@ const DPI = 150
 
 // Errors of Write and Save.
 var (
-	// ErrFormat: the path does not end in .png or .svg.
+	// ErrFormat: the path does not end in .png, .svg or .pdf.
 	ErrFormat = errors.New("unsupported figure format")
 	// ErrTooSmall: the figure is too small for its panels' axes and text.
 	ErrTooSmall = errors.New("figure too small")
@@ -52,6 +54,11 @@ type Figure struct {
 	Heights, Widths []float64
 	// Width and Height are the size Save writes.
 	Width, Height vg.Length
+	// Warnings say what a reader of the figure may be misled by and the
+	// figure cannot show, such as confidence intervals over two
+	// replicates. The figure is drawn all the same; the caller decides
+	// whether and where to tell the user.
+	Warnings []string
 
 	heatmaps []*plotter.HeatMap // drawn as images in PNG files
 }
@@ -157,14 +164,21 @@ func (f *Figure) layout(c draw.Canvas) []placed {
 			Min: vg.Point{X: xs[j][0], Y: ys[i][0]}, Max: vg.Point{X: xs[j][1], Y: ys[i][1]}}}
 	}
 	// gonum shrinks the data area to fit a long axis label on one line,
-	// and still does not fit it.
+	// and still does not fit it. Category labels get the width of their
+	// category in the data area.
 	wrapLabels := func() {
 		for i, r := range panels {
 			for j, p := range r {
 				if p != nil {
 					cc := cell(i, j)
-					p.X.Label.Text = strings.Join(wrap(p.X.Label.TextStyle, f.Panels[i][j].X.Label.Text, 0.9*(cc.Max.X-cc.Min.X)), "\n")
-					p.Y.Label.Text = strings.Join(wrap(p.Y.Label.TextStyle, f.Panels[i][j].Y.Label.Text, 0.9*(cc.Max.Y-cc.Min.Y)), "\n")
+					orig := f.Panels[i][j]
+					p.X.Label.Text = strings.Join(wrap(p.X.Label.TextStyle, orig.X.Label.Text, 0.9*(cc.Max.X-cc.Min.X)), "\n")
+					p.Y.Label.Text = strings.Join(wrap(p.Y.Label.TextStyle, orig.Y.Label.Text, 0.9*(cc.Max.Y-cc.Min.Y)), "\n")
+					if cats, ok := orig.X.Tick.Marker.(categories); ok && len(cats.labels) > 0 {
+						d := p.DataCanvas(cc)
+						p.X.Tick.Label = orig.X.Tick.Label
+						p.X.Tick.Marker = cats.fit(&p.X.Tick.Label, (d.Max.X-d.Min.X)/vg.Length(len(cats.labels)))
+					}
 				}
 			}
 		}
@@ -264,19 +278,23 @@ func weight(rel []float64, i int) float64 {
 	return 1
 }
 
-// Format returns the format path's extension names, "png" or "svg", or an
-// error wrapping ErrFormat.
+// Format returns the format path's extension names, "png", "svg" or
+// "pdf", or an error wrapping ErrFormat.
 func Format(path string) (string, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".png", ".svg":
+	case ".png", ".svg", ".pdf":
 		return ext[1:], nil
 	default:
-		return "", fmt.Errorf("%w: %q: want a file name ending in .png or .svg", ErrFormat, path)
+		return "", fmt.Errorf("%w: %q: want a file name ending in .png, .svg or .pdf", ErrFormat, path)
 	}
 }
 
-// Write draws f at its Width and Height and writes it to w as format,
-// "png" (at DPI dots per inch) or "svg".
+// Write draws f at its Width and Height and writes it to w as format:
+// "png" (at DPI dots per inch), "svg" or "pdf". SVG and PDF files carry
+// the fonts their text is set in, so that they render alike on machines
+// without those fonts (the SVG as a base64 TrueType @font-face, some
+// 400 kB a face). A PDF names its creation time, so two PDFs of the same
+// figure differ in that field; PNG and SVG files are the same bytes.
 func (f *Figure) Write(w io.Writer, format string) error {
 	var c vg.CanvasWriterTo
 	switch format {
@@ -291,14 +309,17 @@ func (f *Figure) Write(w io.Writer, format string) error {
 		ctx.SetInterpolator(xdraw.NearestNeighbor)
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(DPI))}
 	case "svg":
-		c = vgsvg.New(f.Width, f.Height)
+		c = vgsvg.NewWith(vgsvg.UseWH(f.Width, f.Height), vgsvg.EmbedFonts(true))
+	case "pdf":
+		c = vgpdf.New(f.Width, f.Height) // embeds its fonts by default
 	default:
-		return fmt.Errorf("%w: %q: want png or svg", ErrFormat, format)
+		return fmt.Errorf("%w: %q: want png, svg or pdf", ErrFormat, format)
 	}
-	// A PNG's heatmap is one image, without the seams antialiasing draws
-	// between cells drawn one by one; an SVG's cells stay vectors.
+	// A PNG's or PDF's heatmap is one image, without the seams
+	// antialiasing draws between cells drawn one by one; an SVG's cells
+	// stay vectors.
 	for _, h := range f.heatmaps {
-		h.Rasterized = format == "png"
+		h.Rasterized = format != "svg"
 	}
 	for _, pl := range f.layout(draw.New(c)) {
 		if !pl.fits() {
@@ -311,7 +332,7 @@ func (f *Figure) Write(w io.Writer, format string) error {
 	return err
 }
 
-// Save writes f to path, as PNG or SVG by its extension (see Format),
+// Save writes f to path, as PNG, SVG or PDF by its extension (see Format),
 // through a temporary file in the same folder renamed into place.
 func (f *Figure) Save(path string) error {
 	format, err := Format(path)
@@ -389,22 +410,6 @@ func newPlot(x, y string) *plot.Plot {
 	return p
 }
 
-// color8 returns the i-th of eight colors that readers with the common
-// colour-vision deficiencies can tell apart (Okabe and Ito, 2008).
-func color8(i int) color.Color {
-	cs := [...]color.RGBA{
-		{0, 114, 178, 255},   // blue
-		{230, 159, 0, 255},   // orange
-		{0, 158, 115, 255},   // bluish green
-		{204, 121, 167, 255}, // reddish purple
-		{86, 180, 233, 255},  // sky blue
-		{213, 94, 0, 255},    // vermillion
-		{240, 228, 66, 255},  // yellow
-		{0, 0, 0, 255},       // black
-	}
-	return cs[i%len(cs)]
-}
-
 // swatch is a legend entry's filled square.
 type swatch struct{ color color.Color }
 
@@ -412,4 +417,56 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.FillPolygon(s.color, []vg.Point{
 		{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y},
 		{X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}})
+}
+
+// categories are the ticks of a categorical axis, label i at value i,
+// whose labels fit the room each category has (see fit).
+type categories struct {
+	labels []string
+}
+
+// categoryAxis gives p's x axis the categories labels, at 0, 1, …, with
+// half a category's room at either end.
+func categoryAxis(p *plot.Plot, labels []string) {
+	p.X.Tick.Marker = categories{labels: labels}
+	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
+}
+
+func (cs categories) Ticks(lo, hi float64) []plot.Tick {
+	ts := make([]plot.Tick, len(cs.labels))
+	for i, l := range cs.labels {
+		ts[i] = plot.Tick{Value: float64(i), Label: l}
+	}
+	return ts
+}
+
+// fit returns the ticks of cs with each label wrapped, at spaces and
+// after hyphens, to 90 % of room, a category's width; if a word is still
+// wider than that, the labels stay whole and sty is turned to set them
+// at 45° (90° when the categories are too close even for that), ending
+// under their ticks, so that neighbours do not overlap.
+func (cs categories) fit(sty *text.Style, room vg.Length) plot.Ticker {
+	room *= 0.9
+	out := make([]plot.Tick, len(cs.labels))
+	for i, l := range cs.labels {
+		var lines []string
+		for _, para := range strings.Split(l, "\n") {
+			lines = append(lines, wrapLine(*sty, strings.ReplaceAll(para, "-", "- "), room)...)
+		}
+		for k, line := range lines {
+			lines[k] = strings.ReplaceAll(line, "- ", "-")
+			if sty.Width(lines[k]) > room {
+				// Neighbours at angle θ lie room·sin θ apart across
+				// their lines.
+				sty.Rotation = math.Pi / 4
+				if float64(room)*math.Sin(sty.Rotation) < 1.2*float64(sty.Height("M")) {
+					sty.Rotation = math.Pi / 2
+				}
+				sty.XAlign, sty.YAlign = draw.XRight, draw.YCenter
+				return cs
+			}
+		}
+		out[i] = plot.Tick{Value: float64(i), Label: strings.Join(lines, "\n")}
+	}
+	return plot.ConstantTicks(out)
 }

@@ -17,7 +17,8 @@ import (
 	"github.com/schedsweep/schedsweep/results/plot"
 )
 
-// checkImage checks that data is a PNG or SVG of w × h.
+// checkImage checks that data is a PNG, SVG or PDF of w × h, and that an
+// SVG or PDF embeds its font.
 func checkImage(t *testing.T, name string, data []byte, w, h vg.Length) {
 	t.Helper()
 	switch filepath.Ext(name) {
@@ -38,6 +39,25 @@ func checkImage(t *testing.T, name string, data []byte, w, h vg.Length) {
 		size := fmt.Sprintf(`width="%gpt" height="%gpt"`, w.Points(), h.Points())
 		if !strings.Contains(s, size) {
 			t.Errorf("%s: want %s in the header %.200q", name, size, s)
+		}
+		// The text names Liberation Serif, which the file must carry:
+		// a machine without it would set the text in another font, of
+		// other widths, and clip it.
+		if !strings.Contains(s, "font-family:Liberation Serif") || !strings.Contains(s, `@font-face{`) ||
+			!strings.Contains(s, `font-family:"Liberation Serif"`) || !strings.Contains(s, "data:font/ttf;") {
+			t.Errorf("%s: the SVG does not embed the font its text names", name)
+		}
+	case ".pdf":
+		s := string(data)
+		if !strings.HasPrefix(s, "%PDF-") {
+			t.Fatalf("%s: not a PDF: %.40q", name, s)
+		}
+		box := fmt.Sprintf("/MediaBox [0 0 %.2f %.2f]", w.Points(), h.Points())
+		if !strings.Contains(s, box) {
+			t.Errorf("%s: want %s", name, box)
+		}
+		if !strings.Contains(s, "/FontFile2") {
+			t.Errorf("%s: the PDF does not embed its font", name)
 		}
 	}
 }
@@ -69,7 +89,7 @@ func TestRenderEveryKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, ext := range []string{".png", ".svg"} {
+			for _, ext := range []string{".png", ".svg", ".pdf"} {
 				path := filepath.Join(out, tc.name+ext)
 				if err := f.Save(path); err != nil {
 					t.Fatal(err)
@@ -112,7 +132,7 @@ func TestSaveRefusesOtherFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "means.pdf")
+	path := filepath.Join(t.TempDir(), "means.eps")
 	if err := f.Save(path); !errors.Is(err, plot.ErrFormat) {
 		t.Errorf("Save(%s): got %v; want ErrFormat", path, err)
 	}

@@ -35,8 +35,8 @@ var (
 )
 
 // Results is a results folder read for plotting: every row of its runs
-// and users tables, and where each run's heatmap and utilization files
-// are. It reads no jobs file.
+// and users tables, and where each run's heatmap, utilization and jobs
+// files are. Jobs files are read only by the figures that need them.
 type Results struct {
 	Dir  string
 	Runs []*Run // in grid order (see Load)
@@ -45,6 +45,7 @@ type Results struct {
 	userOwner   map[string]int    // run key → index in users of the table whose rows count
 	heatmaps    map[string]string // run key → heatmap file
 	utilization map[string]string // run key → utilization file
+	jobs        map[string]string // run key → jobs file
 }
 
 // Run is one row of a runs table: a run's sweep axes and, through Metric,
@@ -161,6 +162,9 @@ func Load(dir string) (*Results, error) {
 		return nil, err
 	}
 	if r.utilization, err = partFiles(filepath.Join(dir, results.UtilizationDir)); err != nil {
+		return nil, err
+	}
+	if r.jobs, err = partFiles(filepath.Join(dir, results.JobsDir)); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -121,8 +121,7 @@ func confidence(vals []float64) (mean, lo, hi float64) {
 		return stat.Mean(vals, nil), math.NaN(), math.NaN()
 	}
 	mean, sd := stat.MeanStdDev(vals, nil)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	half := t * sd / math.Sqrt(float64(n))
+	half := distuvT(n) * sd / math.Sqrt(float64(n))
 	return mean, mean - half, mean + half
 }
 
@@ -150,12 +149,43 @@ func replicateNote(pts []Point, what string, ci bool) string {
 	return fmt.Sprintf("Each %s: the mean over %d runs (replicates); whiskers: the lowest and highest run.", what, n)
 }
 
+// ciWarning warns, with ci, when the intervals rest on fewer than three
+// replicates: with two, Student's t puts the 97.5 % quantile at 12.7, and
+// the interval says little more than that the two runs differ.
+func ciWarning(pts []Point, ci bool) []string {
+	if !ci {
+		return nil
+	}
+	fewest := 0
+	for _, pt := range pts {
+		if len(pt.Runs) > 1 && (fewest == 0 || pt.N < fewest) {
+			fewest = pt.N
+		}
+	}
+	switch {
+	case fewest == 0:
+		return []string{"confidence intervals need at least two replicates and the runs have one each: none is drawn; run more replicates (seeds)"}
+	case fewest < 3:
+		return []string{fmt.Sprintf("confidence intervals over %d replicates are drawn, but with fewer than three they are too wide to say much (Student's t is %.1f for two); run more replicates (seeds)",
+			fewest, distuvT(fewest))}
+	}
+	return nil
+}
+
+// distuvT returns the 97.5 % quantile of Student's t for n values.
+func distuvT(n int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+}
+
 // Means draws, in one panel per metric of opt.Metrics (see Points), a bar
 // per policy, or per policy and load factor, at the mean of the metric
 // over the selected runs' replicates, with whiskers from the lowest to the
 // highest replicate (with opt.CI, the mean's confidence interval). Times are shown in the unit that suits them,
 // utilizations in percent.
 func Means(r *Results, opt Options) (*Figure, error) {
+	if f, ok, err := perWorkload(r, opt, Means); ok {
+		return f, err
+	}
 	pts, runs, wl, err := selectPoints(r, opt)
 	if err != nil {
 		return nil, err
@@ -167,7 +197,10 @@ func Means(r *Results, opt Options) (*Figure, error) {
 			metrics = append(metrics, pt.Metric)
 		}
 	}
-	f := &Figure{Title: "Metrics per policy: workload " + wl, Notes: []string{replicateNote(pts, "bar", opt.CI)}}
+	if err := tooMany(len(loads), maxFills, "load factors", "choose fewer with --load"); err != nil {
+		return nil, err
+	}
+	f := &Figure{Title: "Metrics per policy: workload " + wl, Notes: []string{replicateNote(pts, "bar", opt.CI)}, Warnings: ciWarning(pts, opt.CI)}
 	var row []*plot.Plot
 	var legend *legendPanel
 	if len(loads) > 1 {
@@ -206,13 +239,9 @@ func Means(r *Results, opt Options) (*Figure, error) {
 				legend.add(fmt.Sprintf("load factor %g", l), swatch{color8(j)})
 			}
 		}
-		ticks := make([]plot.Tick, len(policies))
-		for i, pol := range policies {
-			ticks[i] = plot.Tick{Value: float64(i), Label: pol}
-		}
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
-		p.X.Min, p.X.Max = -0.5, float64(len(policies))-0.5
+		categoryAxis(p, policies)
 		p.Y.Min = 0
+		p.Y.Tick.Marker = plainTicks{}
 		if m.unit == unitShare {
 			p.Y.Max = 100
 		}
@@ -238,6 +267,9 @@ func Means(r *Results, opt Options) (*Figure, error) {
 // the lowest to the highest replicate (with opt.CI, the mean's 95 %
 // confidence interval).
 func LoadLines(r *Results, opt Options) (*Figure, error) {
+	if f, ok, err := perWorkload(r, opt, LoadLines); ok {
+		return f, err
+	}
 	m, err := oneMetric(runMetrics, opt.Metrics, "bounded_slowdown_mean", "runs.parquet")
 	if err != nil {
 		return nil, err
@@ -266,6 +298,9 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 			return math.NaN(), false
 		}
 		return math.Log10(v), true
+	}
+	if err := tooMany(len(policies), maxLines, "policies", "choose fewer with --policy"); err != nil {
+		return nil, err
 	}
 	dropped, drawn, cut := 0, 0, 0
 	p := newPlot("load factor (submission rate × factor; job sizes and run times unchanged)", sc.label)
@@ -306,10 +341,9 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		line.Color = color8(i)
-		line.Width = vg.Points(1.5)
+		line.LineStyle = lineStyle(i, vg.Points(1.5))
 		dots.Color = color8(i)
-		dots.Shape = shapes[i%len(shapes)]
+		dots.Shape = shape(i)
 		dots.Radius = vg.Points(3.5)
 		p.Add(errorBars(wx, wlo, whi, color8(i)), cw, line, dots)
 		legend.add(pol, line, dots)
@@ -340,9 +374,12 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	} else {
 		p.Y.Min = 0
 		p.Y.Max = max(p.Y.Max, 1e-9)
+		p.Y.Tick.Marker = plainTicks{}
 	}
 	w, h := opt.size(8*vg.Inch, 5*vg.Inch)
-	return withLegend(title, notes, p, legend, w, h), nil
+	f := withLegend(title, notes, p, legend, w, h)
+	f.Warnings = ciWarning(pts, opt.CI)
+	return f, nil
 }
 
 // cutWhiskers are whiskers whose lower end lies at or below 0, which a
@@ -374,10 +411,6 @@ func (w *cutWhiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
 	}
 	return xmin, xmax, ymin, ymax
 }
-
-// shapes tell the policies' points apart without colour.
-var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
-	draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
 
 // bars draws bars from 0 to y, width wide in data units, with whiskers
 // from lo to hi where those are not NaN.

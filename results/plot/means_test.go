@@ -62,3 +62,29 @@ func TestPointsWithoutValues(t *testing.T) {
 		t.Errorf("utilization where no job ran: %v", err)
 	}
 }
+
+// TestCIWarning: the fixture has two replicates a point; intervals over
+// them are drawn, with a warning, and none without --ci.
+func TestCIWarning(t *testing.T) {
+	r := load(t, writeFixture(t))
+	for _, tc := range []struct {
+		name string
+		draw func(*plot.Results, plot.Options) (*plot.Figure, error)
+		opt  plot.Options
+		want string // "" for no warning
+	}{
+		{"means with ci", plot.Means, plot.Options{CI: true}, "over 2 replicates"},
+		{"load with ci", plot.LoadLines, plot.Options{CI: true}, "over 2 replicates"},
+		{"means", plot.Means, plot.Options{}, ""},
+		{"load, one replicate", plot.LoadLines, plot.Options{CI: true, Selection: plot.Selection{Replicates: []int64{1}}}, "at least two replicates"},
+	} {
+		f, err := tc.draw(r, tc.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := strings.Join(f.Warnings, "; ")
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: warnings %q; want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -66,20 +68,9 @@ func UtilizationValues(r *Results, opt Options) (*UtilizationData, error) {
 	if opt.BinMinutes < 0 {
 		return nil, fmt.Errorf("%w: point width %d minutes is negative", ErrSelection, opt.BinMinutes)
 	}
-	runs, err := r.Select(opt.Selection)
+	runs, err := r.sameJobs(opt.Selection, "a utilization figure")
 	if err != nil {
 		return nil, err
-	}
-	seen := map[string]*Run{}
-	for _, x := range runs {
-		if y := seen[x.Series()]; y != nil || x.Workload != runs[0].Workload || x.LoadFactor != runs[0].LoadFactor || x.Replicate != runs[0].Replicate {
-			if y == nil {
-				y = runs[0]
-			}
-			return nil, fmt.Errorf("%w: a utilization figure compares policies on the same jobs, one run each, and %s selects both %s and %s; choose a workload, load factor and replicate",
-				ErrSelection, opt.Selection, y, x)
-		}
-		seen[x.Series()] = x
 	}
 	d := &UtilizationData{Runs: runs}
 	var minutes [][]float64
@@ -165,68 +156,142 @@ func Utilization(r *Results, opt Options) (*Figure, error) {
 
 // Figure draws d as Utilization does, reading no file: a caller that also
 // wants d.Table reads the utilization files once. Of opt it uses only the
-// size.
+// size. The time axis ends just after the longest makespan; a bound
+// beyond it (one job at a time, nearly always) is named at the axis's
+// right end, not drawn, since an axis stretched to it would squeeze the
+// series into a sliver.
 func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
+	if err := tooMany(len(d.Runs), maxLines, "policies", "choose fewer with --policy"); err != nil {
+		return nil, err
+	}
 	x := d.Runs[0]
 	p := newPlot("hours since the run's first submission", "processors in use (%)")
 	p.Add(horizontalGrid())
 	legend := newLegend()
 	per := 60.0 // minutes an hour
+	end := 0.0  // the longest makespan, hours
 	for i, run := range d.Runs {
 		var xy plotter.XYs
 		for b, v := range d.Procs[i] {
 			xy = append(xy, plotter.XY{X: float64(b*d.BinMinutes) / per, Y: 100 * v})
 		}
-		end := d.Makespan[i] / 3600
+		ms := d.Makespan[i] / 3600
+		end = max(end, ms)
 		if len(xy) > 0 {
-			xy = append(xy, plotter.XY{X: end, Y: xy[len(xy)-1].Y})
+			xy = append(xy, plotter.XY{X: ms, Y: xy[len(xy)-1].Y})
 		}
 		line, err := plotter.NewLine(xy)
 		if err != nil {
 			return nil, err
 		}
 		line.StepStyle = plotter.PostStep
-		line.Color = color8(i)
-		line.Width = vg.Points(1.2)
-		mark := &vline{end, draw.LineStyle{Color: color8(i), Width: vg.Points(1.2)}}
+		line.LineStyle = lineStyle(i, vg.Points(1.2))
+		mark := &vline{x: ms, style: lineStyle(i, vg.Points(1.2))}
 		p.Add(line, mark)
-		legend.add(fmt.Sprintf("%s: makespan %.2f h", run.Series(), end), line)
+		legend.add(fmt.Sprintf("%s: makespan %s h", run.Series(), groupDigits(ms)), line)
 	}
 	gray := color.Gray{Y: 90}
+	off := 0 // bounds beyond the axis
 	for _, b := range []struct {
 		name string
 		at   float64
 		dash []vg.Length
 	}{
-		{"every processor busy: %.2f h", d.Packed, []vg.Length{vg.Points(4), vg.Points(3)}},
-		{"one job at a time: %.2f h", d.Sequential, []vg.Length{vg.Points(1), vg.Points(2)}},
+		{"every processor busy", d.Packed / 3600, []vg.Length{vg.Points(4), vg.Points(3)}},
+		{"one job at a time", d.Sequential / 3600, []vg.Length{vg.Points(1), vg.Points(2)}},
 	} {
-		l := &vline{b.at / 3600, draw.LineStyle{Color: gray, Width: vg.Points(1), Dashes: b.dash}}
+		label := fmt.Sprintf("%s: %s h", b.name, groupDigits(b.at))
+		l := &vline{x: b.at, style: draw.LineStyle{Color: gray, Width: vg.Points(1), Dashes: b.dash}, label: b.name}
+		if b.at > 1.04*end {
+			l.offAxis = off
+			off++
+			label += " (beyond the axis)"
+		}
 		p.Add(l)
-		legend.add(fmt.Sprintf(b.name, b.at/3600), l)
+		legend.add(label, l)
 	}
 	p.Y.Min, p.Y.Max = 0, 100
-	p.X.Min = 0
+	p.Y.Tick.Marker = plainTicks{}
+	p.X.Min, p.X.Max = 0, max(1.04*end, 1e-9)
+	p.X.Tick.Marker = plainTicks{}
 	title := fmt.Sprintf("Processor utilization over time: workload %s, load factor %g, replicate %d", x.Workload, x.LoadFactor, x.Replicate)
 	notes := []string{fmt.Sprintf("Each step: the mean share of the processors in use over %s. Vertical lines: each policy's makespan, from the first submission to the last end; "+
-		"dashed, the makespan with every processor busy from the first submission (processor-hours the jobs held / processors) and with the jobs run one at a time (the sum of their run times).", duration(d.BinMinutes))}
+		"dashed, the makespan with every processor busy from the first submission (processor-hours the jobs held / processors) and with the jobs run one at a time (the sum of their run times). "+
+		"The axis ends after the longest makespan; a bound beyond it is named at its right end.", duration(d.BinMinutes))}
 	w, h := opt.size(9*vg.Inch, 5*vg.Inch)
 	return withLegend(title, notes, p, legend, w, h), nil
 }
 
+// groupDigits writes hours with two decimals below 100, one below
+// 10,000 and none from there on, the digits before the point in groups of
+// three: "12.34", "2,346.8", "249,164".
+func groupDigits(h float64) string {
+	prec := 0
+	switch {
+	case h < 100:
+		prec = 2
+	case h < 10000:
+		prec = 1
+	}
+	s := strconv.FormatFloat(h, 'f', prec, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 && c != '-' && whole[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	return b.String()
+}
+
 // vline is a vertical line at x across the plot, drawn with style; as a
-// legend thumbnail, a horizontal stroke.
+// legend thumbnail, a horizontal stroke. A line with a label names it at
+// the top of the plot, beside the line. A line beyond the x axis is not
+// drawn: its label is, at the axis's right end with an arrow, the
+// offAxis-th from the top.
 type vline struct {
-	x     float64
-	style draw.LineStyle
+	x       float64
+	style   draw.LineStyle
+	label   string
+	offAxis int
 }
 
 func (v *vline) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
 	x := trX(v.x)
+	sty := textStyle(9)
+	sty.Color = v.style.Color
+	sty.YAlign = draw.YTop
+	if x > c.Max.X+0.5 || x < c.Min.X-0.5 {
+		if v.label != "" {
+			s := v.label + " →"
+			at := vg.Point{X: c.Max.X - 3 - sty.Width(s), Y: c.Max.Y - 3 - vg.Length(v.offAxis)*1.3*sty.Height(s)}
+			label(c, sty, at, s)
+		}
+		return
+	}
 	c.StrokeLine2(v.style, x, c.Min.Y, x, c.Max.Y)
+	if v.label != "" {
+		label(c, sty, vg.Point{X: x + 3, Y: c.Min.Y + 0.55*(c.Max.Y-c.Min.Y)}, v.label)
+	}
 }
 
+// label writes s on c from at, its top left corner, over a
+// translucent white box that keeps it legible over lines.
+func label(c draw.Canvas, sty text.Style, at vg.Point, s string) {
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	w, h := sty.Width(s), sty.Height(s)
+	c.FillPolygon(color.NRGBA{255, 255, 255, 210}, []vg.Point{
+		{X: at.X - 1, Y: at.Y + 1}, {X: at.X + w + 1, Y: at.Y + 1},
+		{X: at.X + w + 1, Y: at.Y - h - 1}, {X: at.X - 1, Y: at.Y - h - 1}})
+	c.FillText(sty, at, s)
+}
+
+// DataRange covers x; a plot may still end its axis short of it.
 func (v *vline) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return v.x, v.x, 0, 0
 }

@@ -3,6 +3,7 @@ package plot_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,12 @@ func TestUtilizationValues(t *testing.T) {
 	}
 	if err := f.Save(filepath.Join(t.TempDir(), "u.png")); err != nil {
 		t.Errorf("Save: %v", err)
+	}
+	// The time axis ends just after the longest makespan (3.33 h), not at
+	// the one-job-at-a-time bound (10 h), which would squeeze the series
+	// into a third of the plot.
+	if x := f.Panels[0][0].X; x.Min != 0 || math.Abs(x.Max-1.04*12000/3600) > 1e-9 {
+		t.Errorf("time axis [%g, %g] h; want [0, %g]", x.Min, x.Max, 1.04*12000/3600)
 	}
 
 	for _, tc := range []struct {
