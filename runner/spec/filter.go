@@ -238,8 +238,10 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 		for _, p := range s.Policies {
 			var keys []string
 			var values [][]string
+			// A key of an axis the sweep lacks (load_factor in a
+			// sweep of offered loads) has no value: runs lack it.
 			add := func(key string, vals []string) {
-				if used[key] {
+				if used[key] && len(vals) > 0 {
 					keys, values = append(keys, key), append(values, vals)
 				}
 			}
