@@ -44,7 +44,7 @@ func (d *UtilizationData) Table() string {
 	var b strings.Builder
 	if len(d.Runs) > 0 {
 		r := d.Runs[0]
-		fmt.Fprintf(&b, "Makespan in hours: workload %s, load factor %g, replicate %d\n\n", r.Workload, r.LoadFactor, r.Replicate)
+		fmt.Fprintf(&b, "Makespan in hours: workload %s, %s, replicate %d\n\n", r.Workload, r.loadText(), r.Replicate)
 	}
 	b.WriteString("| policy | makespan (h) |\n| --- | --- |\n")
 	for i, r := range d.Runs {
@@ -207,7 +207,7 @@ func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
 	}
 	p.Y.Min, p.Y.Max = 0, 100
 	p.X.Min = 0
-	title := fmt.Sprintf("Processor utilization over time: workload %s, load factor %g, replicate %d", x.Workload, x.LoadFactor, x.Replicate)
+	title := fmt.Sprintf("Processor utilization over time: workload %s, %s, replicate %d", x.Workload, x.loadText(), x.Replicate)
 	notes := []string{fmt.Sprintf("Each step: the mean share of the processors in use over %s. Vertical lines: each policy's makespan, from the first submission to the last end; "+
 		"dashed, the makespan with every processor busy from the first submission (processor-hours the jobs held / processors) and with the jobs run one at a time (the sum of their run times).", duration(d.BinMinutes))}
 	w, h := opt.size(9*vg.Inch, 5*vg.Inch)
