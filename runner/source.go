@@ -141,10 +141,11 @@ func (s *sources) solve(r *Run) error {
 	s.mu.Unlock()
 	m.once.Do(func() {
 		src, _, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, nil)
-		if err == nil {
-			m.load, err = workloads.MeasureLoad(src, r.Cluster.Capacity)
-		}
 		if err != nil {
+			m.err = err // it names the workload
+			return
+		}
+		if m.load, err = workloads.MeasureLoad(src, r.Cluster.Capacity); err != nil {
 			m.err = fmt.Errorf("workload %s: %w", r.Workload.Name, err)
 		}
 	})
