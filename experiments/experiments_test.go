@@ -58,6 +58,8 @@ func TestQuickstart(t *testing.T) {
 		Jobs               int
 		Policies           []string
 		LoadFactors        []float64
+		OfferedLoads       []float64
+		Users              int64
 		Seeds              []uint64
 		Vary, Filters, Mem int
 	}
@@ -65,8 +67,9 @@ func TestQuickstart(t *testing.T) {
 		Name: exp.Name, Dir: exp.Output.Dir, Procs: s.Cluster.Capacity[sim.Procs],
 		Model: s.Workloads[0].Model, Estimates: s.Workloads[0].Estimates,
 		Nodes: s.Workloads[0].Params.(*workloads.LublinParams).Nodes, Jobs: s.Workloads[0].Take,
-		LoadFactors: s.LoadFactors, Seeds: s.Seeds,
-		Vary: len(s.Vary), Filters: len(s.Exclude) + len(s.Include), Mem: int(s.Cluster.Capacity[sim.Memory]),
+		LoadFactors: s.LoadFactors, OfferedLoads: s.OfferedLoads, Seeds: s.Seeds,
+		Users: s.Workloads[0].Params.(*workloads.LublinParams).Users,
+		Vary:  len(s.Vary), Filters: len(s.Exclude) + len(s.Include), Mem: int(s.Cluster.Capacity[sim.Memory]),
 	}
 	for _, p := range s.Policies {
 		got.Policies = append(got.Policies, p.Type)
@@ -74,8 +77,8 @@ func TestQuickstart(t *testing.T) {
 	want := summary{
 		Name: "quickstart", Dir: "out/quickstart", Procs: 256,
 		Model: "lublin", Estimates: "tsafrir", Nodes: 256, Jobs: 3000,
-		Policies:    []string{"fcfs", "easy", "conservative"},
-		LoadFactors: []float64{0.8, 1.0, 1.2}, Seeds: []uint64{1, 2},
+		Policies:     []string{"fcfs", "easy", "conservative"},
+		OfferedLoads: []float64{0.7, 0.85, 0.95}, Users: 40, Seeds: []uint64{1, 2},
 	}
 	if diff := cmp.Diff(want, got); diff != "" || len(s.Workloads) != 1 {
 		t.Errorf("quickstart.hcl (-want +got):\n%s(%d workloads; want 1)", diff, len(s.Workloads))

@@ -77,6 +77,8 @@ sweep {
   policies     = [policy.fcfs, policy.easy-sjf, policy.conservative] # references to policy blocks
   load_factors = var.loads                                           # optional, default [1]; each > 0
   seeds        = local.seeds                                         # optional, default [1]; replicate numbers ≥ 0
+  # offered_loads = [0.7, 0.85, 0.95] instead of load_factors: target offered loads (results/README.md),
+  # each > 0; the runner solves the load factor per workload and replicate to reach each within 1 %.
 
   # A further axis over one parameter of one workload or policy of the sweep.
   vary "workload.lublin.umed_offset" {
@@ -86,7 +88,7 @@ sweep {
   # Drop every combination that matches all the keys of an exclude block.
   exclude {
     policy      = "fcfs" # a name, or a reference such as policy.fcfs
-    load_factor = 1.2    # also: workload, seed
+    load_factor = 1.2    # also: workload, seed, and offered_load in a sweep of offered_loads
   }
 
   exclude {

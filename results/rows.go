@@ -48,6 +48,11 @@ type RunRow struct {
 	// what they held on the classic engine), in [0, 1]; memory's is 0
 	// when the machine has no memory.
 	Utilization, MemoryUtilization float64
+	// OfferedLoad is the processors' offered load (Summary.OfferedLoad):
+	// the work of the jobs that ran over processors × the time from the
+	// first submit to the last, whatever the policy; 0 when none ran or
+	// every job was submitted at once.
+	OfferedLoad float64
 	// Restarts, Migrations and Swaps count what the two-tier engine did to
 	// jobs running in a background VM (sim.TierCounts), and LostWork the
 	// processor-seconds of work restarts threw away; all zero for the
@@ -89,6 +94,7 @@ func NewRunRow(info RunInfo, res *sim.Result, wall time.Duration) RunRow {
 		Makespan:          int64(s.Makespan),
 		Utilization:       s.Utilization[sim.Procs],
 		MemoryUtilization: s.Utilization[sim.Memory],
+		OfferedLoad:       s.OfferedLoad[sim.Procs],
 		Restarts:          res.Tiers.Restarts,
 		Migrations:        res.Tiers.Migrations,
 		Swaps:             res.Tiers.Swaps,

@@ -74,6 +74,9 @@ func TestNewRunRow(t *testing.T) {
 		// 2×10 + 4×2 + 1×20 + 1×0 = 48 processor-seconds of 4 × 50;
 		// 100 bytes × 10 s of 1000 × 50.
 		Utilization: 0.24, MemoryUtilization: 0.02,
+		// The same 48 processor-seconds over 4 × 50, the submits' span
+		// (0 to the filled job's 50): here the makespan too.
+		OfferedLoad: 0.24,
 		// Sorted waits 0 0 5 30: nearest-rank median is the 2nd, p95 the 4th.
 		Wait:            results.Stats{Mean: 8.75, Median: 0, P95: 30},
 		Response:        results.Stats{Mean: 16.75, Median: 7, P95: 50},

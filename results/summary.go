@@ -30,6 +30,14 @@ type Summary struct {
 	// that jobs' work took (need × Outcome.Work); 0 for kinds the cluster
 	// does not have.
 	Utilization [sim.MaxKinds]float64
+	// Span is the latest submit minus the earliest, of any job, rejected
+	// ones included.
+	Span sim.Time
+	// OfferedLoad is, per resource kind, the jobs' work (as Utilization
+	// counts it) over capacity × Span: what the workload asks of the
+	// machine, whatever the policy makes of it. 0 for kinds the cluster
+	// does not have, when Span is 0, or when no job ran.
+	OfferedLoad [sim.MaxKinds]float64
 }
 
 // Summarize computes the summary of res with run-time floor tau for bounded
@@ -54,11 +62,15 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	var wait, resp, sld, bsld float64
 	var work [sim.MaxKinds]float64
 	var first, last sim.Time // the earliest submit of any job, the latest end
+	var lastSubmit sim.Time  // the latest submit of any job
 	n := 0
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		if i == 0 || o.Submit < first {
 			first = o.Submit
+		}
+		if i == 0 || o.Submit > lastSubmit {
+			lastSubmit = o.Submit
 		}
 		if o.State == sim.Rejected {
 			continue
@@ -89,9 +101,13 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 	s.MeanWait, s.MeanResponse = wait/float64(n), resp/float64(n)
 	s.MeanSlowdown, s.MeanBoundedSlowdown = sld/float64(n), bsld/float64(n)
 	s.Makespan = last - first
+	s.Span = lastSubmit - first
 	for k, c := range res.Capacity {
 		if c > 0 && s.Makespan > 0 {
 			s.Utilization[k] = work[k] / (float64(c) * float64(s.Makespan))
+		}
+		if c > 0 && s.Span > 0 {
+			s.OfferedLoad[k] = work[k] / (float64(c) * float64(s.Span))
 		}
 	}
 	return s

@@ -47,6 +47,11 @@ func TestSummarize(t *testing.T) {
 		// held: 2×10 + 4×2 + 1×20 = 48 processor-seconds of 4 × 50.
 		{"processor utilization", s.Utilization[sim.Procs], 48.0 / 200},
 		{"memory utilization without memory", s.Utilization[sim.Memory], 0},
+		// The same 48 processor-seconds of 4 × 5, the span of the
+		// submits 0 … 5 (the rejected job's included).
+		{"span", float64(s.Span), 5},
+		{"processor offered load", s.OfferedLoad[sim.Procs], 48.0 / 20},
+		{"memory offered load without memory", s.OfferedLoad[sim.Memory], 0},
 	}
 	for _, tc := range tests {
 		if math.Abs(tc.got-tc.want) > 1e-12 {
@@ -61,7 +66,7 @@ func TestSummarize(t *testing.T) {
 func TestSummarizeNothingRan(t *testing.T) {
 	res := &sim.Result{Capacity: sim.Resources{4}, Jobs: []sim.Outcome{outcome(1, 0, -1, -1, 8, sim.Rejected)}, Rejected: 1}
 	s := results.Summarize(res, results.DefaultTau)
-	if s.MeanWait != 0 || s.Makespan != 0 || s.Utilization[sim.Procs] != 0 {
+	if s.MeanWait != 0 || s.Makespan != 0 || s.Utilization[sim.Procs] != 0 || s.OfferedLoad[sim.Procs] != 0 {
 		t.Errorf("got %+v; want zero metrics when no job ran", s)
 	}
 }
@@ -103,6 +108,11 @@ func TestSummarizeRejectedFirst(t *testing.T) {
 	// 2×60 + 4×30 = 240 processor-seconds of 4 × 190.
 	if want := 240.0 / (4 * 190); math.Abs(s.Utilization[sim.Procs]-want) > 1e-12 {
 		t.Errorf("utilization %v; want %v", s.Utilization[sim.Procs], want)
+	}
+	// The same work over the submits' span, 0 … 130, the rejected job's
+	// submit included: 240 of 4 × 130.
+	if want := 240.0 / (4 * 130); math.Abs(s.OfferedLoad[sim.Procs]-want) > 1e-12 {
+		t.Errorf("offered load %v; want %v", s.OfferedLoad[sim.Procs], want)
 	}
 	const bucket = 60
 	pts := results.Utilization(res, bucket)

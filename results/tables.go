@@ -328,6 +328,7 @@ func runColumns() (head, tail []column[RunRow]) {
 		intCol("makespan", func(r *RunRow) int64 { return r.Makespan }),
 		floatCol("utilization", func(r *RunRow) float64 { return r.Utilization }, nil),
 		floatCol("memory_utilization", func(r *RunRow) float64 { return r.MemoryUtilization }, nil),
+		floatCol("offered_load", func(r *RunRow) float64 { return r.OfferedLoad }, nil),
 		intCol("restarts", func(r *RunRow) int64 { return int64(r.Restarts) }),
 		intCol("migrations", func(r *RunRow) int64 { return int64(r.Migrations) }),
 		intCol("swaps", func(r *RunRow) int64 { return int64(r.Swaps) }),

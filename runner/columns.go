@@ -12,32 +12,52 @@ import (
 )
 
 // axes returns a run's sweep axes, the Hive partition of its jobs file:
-// workload, policy, load factor, replicate, then a column per vary axis of
-// the sweep, whether or not it applies to the run (partitionColumns).
+// workload, policy, load factor (or, in a sweep of target offered loads,
+// the target: the solved factor differs from replicate to replicate),
+// replicate, then a column per vary axis of the sweep, whether or not it
+// applies to the run (partitionColumns).
 func axes(r *Run) []results.Param {
 	out := []results.Param{
 		str("workload", r.Workload.Name),
 		str("policy", r.Policy.Name),
-		float("load_factor", r.LoadFactor),
+		loadAxis(r),
 		integer("replicate", int64(r.Replicate)),
 	}
 	return append(out, r.varied...)
 }
 
+// loadAxis is the column of a run's load axis: its load factor, or its
+// target offered load.
+func loadAxis(r *Run) results.Param {
+	if r.TargetLoad > 0 {
+		return float("target_offered_load", r.TargetLoad)
+	}
+	return float("load_factor", r.LoadFactor)
+}
+
 // runParams returns every resolved parameter of a run as the columns of its
 // row in the runs table: the axes, the cluster, the workload and its
 // parameters (workload_NAME), the policy and its parameters (policy_NAME).
+// A run of a target offered load has target_offered_load before
+// load_factor, the factor solved for it (0 until it is solved: the
+// table's columns are declared from unsolved runs, its rows written from
+// simulated ones).
 func runParams(r *Run) []results.Param {
 	out := []results.Param{
 		str("workload", r.Workload.Name),
 		str("policy", r.Policy.Name),
+	}
+	if r.TargetLoad > 0 {
+		out = append(out, float("target_offered_load", r.TargetLoad))
+	}
+	out = append(out,
 		float("load_factor", r.LoadFactor),
 		integer("replicate", int64(r.Replicate)),
 		str("cluster", r.Cluster.Name),
 		integer("cluster_procs", r.Cluster.Capacity[sim.Procs]),
 		integer("cluster_memory", r.Cluster.Capacity[sim.Memory]),
 		integer("cluster_gpus", r.Cluster.Capacity[sim.GPUs]),
-	}
+	)
 	w := r.Workload
 	switch {
 	case w.Model != "":

@@ -26,10 +26,17 @@ type Run struct {
 	// parameters, not the policy or the load factor).
 	WorkloadKey string
 
-	Cluster    *spec.Cluster
-	Workload   *spec.Workload // a copy with the sweep's vary values applied
-	Policy     *spec.Policy   // likewise
+	Cluster  *spec.Cluster
+	Workload *spec.Workload // a copy with the sweep's vary values applied
+	Policy   *spec.Policy   // likewise
+	// LoadFactor scales the workload's arrivals (workloads.LoadFactor). In
+	// a sweep of target offered loads it is 0 until the run's factor is
+	// solved (SolveFactors, or when the run is simulated), then the factor
+	// that takes the workload of this replicate to TargetLoad.
 	LoadFactor float64
+	// TargetLoad is the target offered load of a sweep's offered_loads,
+	// 0 in a sweep of load factors.
+	TargetLoad float64
 	Replicate  uint64
 
 	// WorkloadSeed seeds every random stream of the run: the workload
@@ -55,14 +62,19 @@ type Run struct {
 type axisValue struct{ target, text string }
 
 // Values returns the run's axis values by axis name ("workload", "policy",
-// "load_factor", "seed" (the replicate) and each vary target), as strings
-// in the form filters compare.
+// "load_factor" or, in a sweep of target offered loads, "offered_load",
+// "seed" (the replicate) and each vary target), as strings in the form
+// filters compare.
 func (r *Run) Values() map[string]string {
 	m := map[string]string{
-		"workload":    r.Workload.Name,
-		"policy":      r.Policy.Name,
-		"load_factor": formatFloat(r.LoadFactor),
-		"seed":        strconv.FormatUint(r.Replicate, 10),
+		"workload": r.Workload.Name,
+		"policy":   r.Policy.Name,
+		"seed":     strconv.FormatUint(r.Replicate, 10),
+	}
+	if r.TargetLoad > 0 {
+		m["offered_load"] = formatFloat(r.TargetLoad)
+	} else {
+		m["load_factor"] = formatFloat(r.LoadFactor)
 	}
 	for _, a := range r.set {
 		m[a.target] = a.text
@@ -71,8 +83,8 @@ func (r *Run) Values() map[string]string {
 }
 
 // Expand returns the runs of e's sweep in grid order: workloads, then
-// policies, then vary axes in file order, then load factors, then
-// replicates, the last varying fastest. Excluded combinations are left out.
+// policies, then vary axes in file order, then load factors (or target
+// offered loads), then replicates, the last varying fastest. Excluded combinations are left out.
 func Expand(e *spec.Experiment) ([]Run, error) {
 	sw := &e.Sweep
 	var runs []Run
@@ -101,16 +113,28 @@ func Expand(e *spec.Experiment) ([]Run, error) {
 		vals := copyMap(values)
 		varied := partitionColumns(sw.Vary, w, p)
 		wkey := hash(workloadCanon(w))
+		type load struct{ factor, target float64 }
+		var loads []load
 		for _, lf := range sw.LoadFactors {
+			loads = append(loads, load{factor: lf})
+		}
+		for _, t := range sw.OfferedLoads {
+			loads = append(loads, load{target: t})
+		}
+		for _, ld := range loads {
 			for _, rep := range sw.Seeds {
-				vals["load_factor"] = formatFloat(lf)
+				if ld.target > 0 {
+					vals["offered_load"] = formatFloat(ld.target)
+				} else {
+					vals["load_factor"] = formatFloat(ld.factor)
+				}
 				vals["seed"] = strconv.FormatUint(rep, 10)
 				if !sw.Keeps(vals) {
 					continue
 				}
 				r := Run{
 					Index: len(runs), Cluster: sw.Cluster, Workload: w, Policy: p,
-					LoadFactor: lf, Replicate: rep, WorkloadKey: wkey, varied: varied, set: set,
+					LoadFactor: ld.factor, TargetLoad: ld.target, Replicate: rep, WorkloadKey: wkey, varied: varied, set: set,
 				}
 				r.Key = hash(runCanon(&r))
 				r.WorkloadSeed = deriveSeed(e.Seed, r.WorkloadKey, rep)
@@ -222,7 +246,13 @@ func runCanon(r *Run) string {
 	if r.Policy.Params != nil {
 		fmt.Fprintf(&b, "policy_params=%s\n", params.String(r.Policy.Params))
 	}
-	fmt.Fprintf(&b, "load_factor=%s\nreplicate=%d\n", formatFloat(r.LoadFactor), r.Replicate)
+	// A run of a target offered load is keyed by the target: its factor is
+	// solved from its jobs, which the key's other lines determine.
+	if r.TargetLoad > 0 {
+		fmt.Fprintf(&b, "offered_load=%s\nreplicate=%d\n", formatFloat(r.TargetLoad), r.Replicate)
+	} else {
+		fmt.Fprintf(&b, "load_factor=%s\nreplicate=%d\n", formatFloat(r.LoadFactor), r.Replicate)
+	}
 	return b.String()
 }
 

@@ -25,6 +25,22 @@ type sources struct {
 	cacheDir string
 	mu       sync.Mutex
 	traces   map[traceKey]*trace
+	loads    map[loadKey]*measured
+}
+
+// loadKey is what a workload's Load at factor 1 depends on: its jobs (the
+// workload key and the replicate's seed) and the machine that admits them.
+type loadKey struct {
+	workload string
+	seed     uint64
+	capacity sim.Resources
+}
+
+// measured is a workload's Load at factor 1, measured once.
+type measured struct {
+	once sync.Once
+	load workloads.Load
+	err  error
 }
 
 // traceKey is what a trace's records depend on: the file and how it is read.
@@ -40,7 +56,7 @@ type trace struct {
 }
 
 func newSources(cacheDir string) *sources {
-	return &sources{cacheDir: cacheDir, traces: make(map[traceKey]*trace)}
+	return &sources{cacheDir: cacheDir, traces: make(map[traceKey]*trace), loads: make(map[loadKey]*measured)}
 }
 
 // read returns the records of trace workload w, reading it on first use.
@@ -88,8 +104,14 @@ func tracePath(cacheDir string, w *spec.Workload) (string, error) {
 
 // source returns the job stream of run r: its workload's jobs, then the
 // load factor; and how many jobs it gives at most, 0 if unknown (a size
-// hint for the engine).
+// hint for the engine). For a run of a target offered load it first
+// solves the factor (solve), setting r.LoadFactor.
 func (s *sources) source(r *Run, tally *cutTally) (sim.Source, int, error) {
+	if r.TargetLoad > 0 {
+		if err := s.solve(r); err != nil {
+			return nil, 0, err
+		}
+	}
 	src, size, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, tally)
 	if err != nil {
 		return nil, 0, err
@@ -100,6 +122,65 @@ func (s *sources) source(r *Run, tally *cutTally) (sim.Source, int, error) {
 		}
 	}
 	return src, size, nil
+}
+
+// solve sets the load factor of run r, a run of a target offered load, to
+// the one that takes its workload to r.TargetLoad on its cluster
+// (workloads.SolveLoadFactor). The workload's Load at factor 1 is
+// measured once per workload, replicate and cluster, reading its jobs
+// through to the end: a trace's are in memory, a model's are drawn again
+// by the run itself.
+func (s *sources) solve(r *Run) error {
+	key := loadKey{r.WorkloadKey, r.WorkloadSeed, r.Cluster.Capacity}
+	s.mu.Lock()
+	m, ok := s.loads[key]
+	if !ok {
+		m = &measured{}
+		s.loads[key] = m
+	}
+	s.mu.Unlock()
+	m.once.Do(func() {
+		src, _, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, nil)
+		if err != nil {
+			m.err = err // it names the workload
+			return
+		}
+		if m.load, err = workloads.MeasureLoad(src, r.Cluster.Capacity); err != nil {
+			m.err = fmt.Errorf("workload %s: %w", r.Workload.Name, err)
+		}
+	})
+	if m.err != nil {
+		return m.err
+	}
+	f, _, err := workloads.SolveLoadFactor(m.load, r.Cluster.Capacity[sim.Procs], r.TargetLoad)
+	if err != nil {
+		return fmt.Errorf("workload %s, replicate %d, offered load %s: %w", r.Workload.Name, r.Replicate, formatFloat(r.TargetLoad), err)
+	}
+	r.LoadFactor = f
+	return nil
+}
+
+// SolveFactors sets the load factor of every run of a target offered load
+// among runs (Run.TargetLoad) to the one solved for its workload and
+// replicate, as Execute will: for plan. A run whose workload reads a
+// registered trace that is not cached keeps factor 0; any other failure to
+// read a workload, or to reach a target, is an error naming the run.
+func SolveFactors(runs []Run, cacheDir string) error {
+	s := newSources(cacheDir)
+	for i := range runs {
+		r := &runs[i]
+		if r.TargetLoad == 0 {
+			continue
+		}
+		err := s.solve(r)
+		switch {
+		case errors.Is(err, workloads.ErrNotCached):
+			continue
+		case err != nil:
+			return fmt.Errorf("run %s: %w", r.Key, err)
+		}
+	}
+	return nil
 }
 
 // jobs returns the job stream of workload w before the load factor: the
@@ -347,10 +428,19 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*simulated, error) {
 		err = fmt.Errorf("workload %s %w under this replicate's seed", r.Workload.Name, ErrNoJobs)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("run %s (workload %s, policy %s, load factor %s, replicate %d): %w",
-			r.Key, r.Workload.Name, r.Policy.Name, formatFloat(r.LoadFactor), r.Replicate, err)
+		return nil, fmt.Errorf("run %s (workload %s, policy %s, %s, replicate %d): %w",
+			r.Key, r.Workload.Name, r.Policy.Name, loadText(r), r.Replicate, err)
 	}
 	return &simulated{res: res, wall: wall, runtimesCut: tally.total()}, nil
+}
+
+// loadText describes a run's load for messages: "load factor 1.2", or
+// "offered load 0.85" for a run of a target offered load.
+func loadText(r *Run) string {
+	if r.TargetLoad > 0 {
+		return "offered load " + formatFloat(r.TargetLoad)
+	}
+	return "load factor " + formatFloat(r.LoadFactor)
 }
 
 // simulated is a run as simulate leaves it: its result, the simulation's

@@ -31,7 +31,8 @@
 // parameter structs:
 //
 //   - [Lublin] (lublin.go, gamma.go): Lublin & Feitelson 2003, the model of
-//     rigid jobs with a daily cycle, as its program defines it;
+//     rigid jobs with a daily cycle, as its program defines it, with an
+//     optional Zipf-distributed user population (zipfusers.go);
 //   - [Feitelson] (feitelson.go) and [Jann] (jann.go, with [HyperErlang] in
 //     hypererlang.go): calibrated re-creations of Feitelson 1996 and Jann et
 //     al. 1997, fitted to what the MEASY paper reports for them;
@@ -48,7 +49,10 @@
 // estimates.go, tsafrir.go): [LoadFactor], [Window], [Filter], [Take],
 // [Merge], [NodesToProcs], and the estimate models [ExactEstimates],
 // [BadnessEstimates], [TsafrirEstimates] (Tsafrir, Etsion & Feitelson 2005)
-// and [PSPEstimates], all named by [ApplyEstimates]. [Describe] summarises a workload.
+// and [PSPEstimates], all named by [ApplyEstimates]. [Describe] summarises a workload;
+// [MeasureLoad] measures what it offers a machine ([Load]), and
+// [SolveLoadFactor] finds the load factor that takes it to a target
+// offered load.
 //
 // What it leaves to others: validating jobs against a cluster (too large, no
 // run time, missing estimate) is the engine's job in package sim, which

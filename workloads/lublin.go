@@ -80,6 +80,11 @@ type LublinParams struct {
 	UMedOffset float64 `hcl:"umed_offset,optional" doc:"UHi − UMed, where the two-stage uniform of log2(size) changes stage, 1.5 to 3.5 for every class; 0 keeps each class's own (batch 2, the others 2.5)"`
 	Classes    bool    `hcl:"classes,optional" doc:"model interactive (queue 0) and batch (queue 1) jobs apart; false uses one typeless set, all queue 0"`
 	StartHour  int     `hcl:"start_hour,optional" doc:"hour of the day (0 to 23) at time 0, where the daily arrival cycle starts"`
+	// Users and UserZipf are left out of the parameters' canonical text
+	// while zero (params:"omitzero"), so that the run keys and seeds of
+	// workloads written before they existed do not change.
+	Users    int64   `hcl:"users,optional" params:"omitzero" doc:"number of users owning the jobs, 0 to 1000000; each job's owner is drawn from a Zipf law over users 1 … users (not part of the published model); 0 leaves every job's user missing (-1)"`
+	UserZipf float64 `hcl:"user_zipf,optional" params:"omitzero" doc:"exponent s of the owners' Zipf law, user k owning a share of the jobs ∝ k^-s, above 0 up to 10; 0 means 1"`
 
 	Interactive LublinClass // used when Classes is true
 	Batch       LublinClass // used when Classes is true
@@ -88,7 +93,7 @@ type LublinParams struct {
 
 // DefaultLublinParams returns the program's defaults: a 128-node machine
 // (its UHI = 7), each class's own UMed offset, classes on, start at
-// midnight, and the program's class tables. For the shared lublin_256 trace's machine set
+// midnight, no users, and the program's class tables. For the shared lublin_256 trace's machine set
 // Nodes to 256.
 func DefaultLublinParams() LublinParams {
 	return LublinParams{
@@ -161,10 +166,21 @@ func DefaultLublinParams() LublinParams {
 //     drifts by about 14 hours over 100,000 jobs (1.4 hours over 10,000).
 //     Here the clock keeps its fraction and the submit time is its floor;
 //     the cycle stays in phase.
+//  9. Optionally (Users > 0), every job gets an owner, which the
+//     published model does not give: user k of 1 … Users with probability
+//     ∝ k^−UserZipf (a Zipf law; exponent 1 unless set), independently of
+//     the job's class, size, run time and arrival, from its own stream,
+//     StreamUsers. The other streams draw as without users, so the jobs
+//     are the same with and without; only the user field changes. A Zipf
+//     law is a common summary of how unevenly users load a machine (a few
+//     heavy users, a long tail of light ones); independence is a
+//     simplification: real users differ in their jobs' sizes and run
+//     times too.
 type Lublin struct {
 	cls                       [2]lublinClass // interactive (or typeless), batch
 	classes                   bool
 	arrivals, sizes, runtimes *rand.Rand
+	users                     *zipfUsers // nil without users
 	id                        sim.JobID
 }
 
@@ -199,11 +215,24 @@ func NewLublin(p LublinParams, seed uint64) (*Lublin, error) {
 	if p.StartHour < 0 || p.StartHour > 23 {
 		return nil, paramError("lublin", "start_hour", p.StartHour, "is outside 0 to 23")
 	}
+	if p.Users < 0 || p.Users > MaxZipfUsers {
+		return nil, paramError("lublin", "users", p.Users, fmt.Sprintf("is outside 0 to %d", MaxZipfUsers))
+	}
+	if p.UserZipf != 0 && !(p.UserZipf > 0 && p.UserZipf <= 10) {
+		return nil, paramError("lublin", "user_zipf", p.UserZipf, "is not above 0 up to 10 (0 means 1)")
+	}
 	l := &Lublin{
 		classes:  p.Classes,
 		arrivals: NewStream(seed, StreamArrivals),
 		sizes:    NewStream(seed, StreamSizes),
 		runtimes: NewStream(seed, StreamRuntimes),
+	}
+	if p.Users > 0 {
+		s := p.UserZipf
+		if s == 0 {
+			s = DefaultZipfExponent
+		}
+		l.users = newZipfUsers(p.Users, s, NewStream(seed, StreamUsers))
 	}
 	type use struct {
 		name string
@@ -337,7 +366,8 @@ func newLublinClass(c LublinClass, uHi, uMed float64, startHour int) (lublinClas
 // and run time. Runtime is in [1, LublinMaxRuntime]; Estimate is
 // sim.Missing (the model has none; see AssignTsafrir); Need holds processors
 // only; Queue is 0 for interactive or typeless jobs and 1 for batch jobs;
-// Status is 1; the other fields are -1.
+// User is the drawn owner with Users set, -1 without; Status is 1; the
+// other fields are -1.
 func (l *Lublin) Next() (sim.Record, error) {
 	q := lublinInteractiveQ
 	if l.classes && l.cls[1].next < l.cls[0].next {
@@ -348,10 +378,14 @@ func (l *Lublin) Next() (sim.Record, error) {
 	c.advance(l.arrivals)
 	nodes := c.size(l.sizes)
 	run := c.runtime(l.runtimes, nodes)
+	user := int32(-1)
+	if l.users != nil {
+		user = l.users.draw()
+	}
 	l.id++
 	return sim.Record{
 		Job: sim.Job{
-			ID: l.id, User: -1, Group: -1, Queue: int32(q), Partition: -1,
+			ID: l.id, User: user, Group: -1, Queue: int32(q), Partition: -1,
 			Submit: sim.Time(submit), Estimate: sim.Missing,
 			Need: sim.Resources{sim.Procs: nodes},
 		},

@@ -416,6 +416,11 @@ func TestLublinParamErrors(t *testing.T) {
 		{"empty bucket", func(p *LublinParams) { p.Batch.ANum, p.Batch.BNum = 2000, 0.001 },
 			`batch class: daily cycle (ANum 2000, BNum 0.001) leaves half-hour bucket`},
 		{"zero params", func(p *LublinParams) { *p = LublinParams{} }, `parameter "nodes": "0"`},
+		{"users negative", func(p *LublinParams) { p.Users = -3 }, `parameter "users": "-3" is outside 0 to 1000000`},
+		{"users too many", func(p *LublinParams) { p.Users = MaxZipfUsers + 1 }, `parameter "users": "1000001" is outside 0 to 1000000`},
+		{"user_zipf negative", func(p *LublinParams) { p.Users, p.UserZipf = 10, -1 }, `parameter "user_zipf": "-1" is not above 0 up to 10 (0 means 1)`},
+		{"user_zipf NaN", func(p *LublinParams) { p.Users, p.UserZipf = 10, math.NaN() }, `parameter "user_zipf": "NaN" is not above 0`},
+		{"user_zipf huge", func(p *LublinParams) { p.UserZipf = 11 }, `parameter "user_zipf": "11" is not above 0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := DefaultLublinParams()

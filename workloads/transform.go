@@ -70,6 +70,97 @@ func FactorForLoad(current, target float64) (float64, error) {
 	return target / current, nil
 }
 
+// Load is what a job stream offers a machine, as the runs table's
+// offered_load counts it (results/README.md): the work of the jobs the
+// machine admits over the time their submits span.
+type Load struct {
+	// Work is Σ processors × run time over the jobs the machine admits
+	// (sim.Admit), in processor-seconds, a job's run time cut to its
+	// estimate when it runs past it, as the engine kills it there
+	// (sim.Outcome.Work).
+	Work float64
+	// Span is the latest submit minus the earliest, over every job,
+	// rejected ones included.
+	Span sim.Time
+	// Jobs counts every job; Admitted those the machine admits.
+	Jobs, Admitted int
+}
+
+// Offered returns the offered load on procs processors, Work / (procs ×
+// Span), or 0 when either is 0.
+func (l Load) Offered(procs int64) float64 {
+	if procs <= 0 || l.Span <= 0 {
+		return 0
+	}
+	return l.Work / (float64(procs) * float64(l.Span))
+}
+
+// MeasureLoad reads src to its end and returns its Load on a machine of the
+// given capacity, admitting jobs as the runner's engine does: a missing
+// estimate becomes the run time (sim.EstimateFromRuntime) and a job is
+// killed at its estimate. It is one pass and O(1) in memory.
+func MeasureLoad(src sim.Source, capacity sim.Resources) (Load, error) {
+	var l Load
+	var first, last sim.Time
+	for {
+		r, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return l, err
+		}
+		if l.Jobs == 0 || r.Submit < first {
+			first = r.Submit
+		}
+		last = max(last, r.Submit)
+		l.Jobs++
+		o := sim.Outcome{Record: r}
+		if sim.Admit(&o, capacity, sim.EstimateFromRuntime) != sim.NoReason {
+			continue
+		}
+		l.Admitted++
+		l.Work += float64(o.Need[sim.Procs]) * float64(min(o.Runtime, o.Estimate))
+	}
+	if l.Jobs > 0 {
+		l.Span = last - first
+	}
+	return l, nil
+}
+
+// ErrUnreachableLoad is wrapped by the error for a target offered load that
+// no load factor reaches within 1 %.
+var ErrUnreachableLoad = errors.New("target offered load cannot be reached")
+
+// SolveLoadFactor returns the load factor f that takes a stream of Load l
+// to offered load target on procs processors, and the offered load the
+// stream has after LoadFactor(src, f): LoadFactor leaves the work alone and
+// turns the span S into round(S / f), so the best span is the whole number
+// of seconds nearest Work / (procs × target), and f is S over it. The
+// offered load it gives is within 1 % of target whenever that span is 50 s
+// or more; an error wrapping ErrUnreachableLoad is returned when it is not
+// within 1 % (a stream whose submits all fall in one second, no work, or a
+// target so high that its span is under a minute).
+func SolveLoadFactor(l Load, procs int64, target float64) (f, achieved float64, err error) {
+	if !(target > 0) || math.IsInf(target, 0) {
+		return 0, 0, fmt.Errorf("%w: target %v is not a positive number", ErrUnreachableLoad, target)
+	}
+	if l.Span <= 0 || !(l.Work > 0) || procs <= 0 {
+		return 0, 0, fmt.Errorf("%w: the workload's %d jobs offer %.4g processor-seconds over %d s of submits, and no load factor changes that",
+			ErrUnreachableLoad, l.Jobs, l.Work, l.Span)
+	}
+	span := math.Max(1, math.Round(l.Work/(float64(procs)*target)))
+	f = float64(l.Span) / span
+	// The span LoadFactor gives, computed as it computes it.
+	got := math.Round(float64(l.Span) * (1 / f))
+	achieved = l.Work / (float64(procs) * got)
+	if math.Abs(achieved/target-1) > 0.01 {
+		return 0, 0, fmt.Errorf("%w within 1 %%: %v would need the workload's submits to span %.3g s, and whole seconds give %.4g at best",
+			ErrUnreachableLoad, target, l.Work/(float64(procs)*target), achieved)
+	}
+	return f, achieved, nil
+}
+
 // Window yields the jobs submitted in [from, to) and stops reading its
 // source at the first job submitted at or after to.
 func Window(src sim.Source, from, to sim.Time) sim.Source {

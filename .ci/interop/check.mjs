@@ -13,8 +13,9 @@
 // equal DuckDB's avg and quantile_disc over each run's jobs. DuckDB then
 // recomputes what results/README.md defines from the jobs files alone:
 // every job's wait, response, slowdowns and tardiness from its times, every
-// run's status counts, makespan, utilizations and twelve statistics, every
-// user row, and, where the folder has them, every heatmap cell and
+// run's status counts, makespan, utilizations, offered load and twelve
+// statistics (and, in a sweep of target offered loads, that each run
+// reached its target within 1 %), every user row, and, where the folder has them, every heatmap cell and
 // utilization bucket. --partition
 // (default policy=easy) picks one Hive partition; its job count must equal
 // the jobs of the runs it holds, and those runs must be the ones
@@ -91,7 +92,7 @@ const work = "CASE WHEN status = 'killed' THEN requested_time ELSE runtime END"
 const runsColumns = {
   run_key: 'VARCHAR', experiment: 'VARCHAR', seed: 'BIGINT',
   jobs: 'BIGINT', finished: 'BIGINT', killed: 'BIGINT', rejected: 'BIGINT', makespan: 'BIGINT',
-  utilization: 'DOUBLE', memory_utilization: 'DOUBLE', wall_seconds: 'DOUBLE',
+  utilization: 'DOUBLE', memory_utilization: 'DOUBLE', offered_load: 'DOUBLE', wall_seconds: 'DOUBLE',
   restarts: 'BIGINT', migrations: 'BIGINT', swaps: 'BIGINT', lost_work: 'DOUBLE', runtimes_cut: 'BIGINT',
 }
 for (const m of ['wait', 'response', 'slowdown', 'bounded_slowdown']) {
@@ -190,6 +191,20 @@ async function checkDuckDB() {
        OR j.bsld_median <> r.bounded_slowdown_median OR j.bsld_p95 <> r.bounded_slowdown_p95`), 0n)
 
   await checkDefinitions(rows, one)
+  if ('target_offered_load' in types.runs) {
+    // A sweep of target offered loads: every run within 1 % of its target,
+    // and the policies of one workload, target and replicate offered the
+    // same jobs (the same load and factor).
+    await noRows(rows, one)('runs more than 1 % off their target offered load', `
+      SELECT run_key, target_offered_load, load_factor, offered_load FROM runs
+      WHERE target_offered_load IS NOT NULL AND NOT abs(offered_load / target_offered_load - 1) <= 0.01`)
+    await noRows(rows, one)('policies of one workload, target and replicate with different loads', `
+      SELECT workload, target_offered_load, replicate, count(DISTINCT load_factor) AS factors,
+             max(offered_load) - min(offered_load) AS spread
+      FROM runs WHERE target_offered_load IS NOT NULL GROUP BY ALL
+      HAVING count(DISTINCT load_factor) > 1 OR max(offered_load) - min(offered_load) > 1e-12`)
+    console.log(`duckdb: ${await one('SELECT count(*) FROM runs WHERE target_offered_load IS NOT NULL')} runs at their target offered load`)
+  }
   await checkSeries(con, rows, one)
 
   // One Hive partition: its jobs, the runs they come from, and the runs
@@ -247,13 +262,15 @@ async function checkDefinitions(rows, one) {
   const stats = ['wait', 'response', 'slowdown', 'bounded_slowdown'].flatMap(m => [
     `avg(${m}) AS ${m}_mean`, `quantile_disc(${m}, 0.5) AS ${m}_median`, `quantile_disc(${m}, 0.95) AS ${m}_p95`])
   const statCols = ['wait', 'response', 'slowdown', 'bounded_slowdown'].flatMap(m => [`${m}_mean`, `${m}_median`, `${m}_p95`])
-  await none("runs whose counts, makespan, utilization or statistics disagree with their jobs'", `
+  await none("runs whose counts, makespan, utilization, offered load or statistics disagree with their jobs'", `
     WITH j AS (
       SELECT run_key, count(*) AS jobs,
              count(*) FILTER (WHERE status = 'finished') AS finished,
              count(*) FILTER (WHERE status = 'killed') AS killed,
              count(*) FILTER (WHERE status = 'rejected') AS rejected,
              coalesce(max("end") - min(submit), 0) AS makespan,
+             max(submit) - min(submit) AS span,
+             count(*) FILTER (WHERE status <> 'rejected') AS ran,
              sum(procs::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS proc_work,
              sum(memory::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS mem_work,
              ${stats.map(s => s.replace(/\((\w+)/, "($1").replace(/\) AS/, ") FILTER (WHERE status <> 'rejected') AS")).join(', ')}
@@ -264,12 +281,15 @@ async function checkDefinitions(rows, one) {
              r.utilization, CASE WHEN j.makespan = 0 THEN 0 ELSE coalesce(j.proc_work, 0) / (r.cluster_procs::DOUBLE * j.makespan) END AS util,
              r.memory_utilization, CASE WHEN j.makespan = 0 OR r.cluster_memory = 0 THEN 0
                                         ELSE coalesce(j.mem_work, 0) / (r.cluster_memory::DOUBLE * j.makespan) END AS mem_util,
+             r.offered_load, CASE WHEN j.span = 0 OR j.ran = 0 THEN 0
+                                  ELSE coalesce(j.proc_work, 0) / (r.cluster_procs::DOUBLE * j.span) END AS offered,
              ${statCols.map(c => `r.${c}, j.${c} AS ${c}_from_jobs`).join(', ')}
       FROM runs r LEFT JOIN j USING (run_key))
     SELECT * FROM d
     WHERE jobs IS DISTINCT FROM jobs_from_files OR finished IS DISTINCT FROM f2 OR killed IS DISTINCT FROM k2 OR
           rejected IS DISTINCT FROM r2 OR makespan IS DISTINCT FROM makespan_from_jobs OR
           ${differ('utilization', 'util')} OR ${differ('memory_utilization', 'mem_util')} OR
+          ${differ('offered_load', 'offered')} OR
           ${statCols.map(c => differ(c, `${c}_from_jobs`)).join(' OR ')}`)
 
   await none("user rows that disagree with their jobs'", `

@@ -102,11 +102,18 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if emptyErr != nil && !errors.Is(emptyErr, runner.ErrNoJobs) {
 		return emptyErr
 	}
+	if err := runner.SolveFactors(runs, opt.Cache); err != nil {
+		return err
+	}
 	sel := runner.SelectShard(runs, opt.Shard, opt.Shards)
 	unknown := false
 	var total int64
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "key\tworkload\tpolicy\tload factor\treplicate\tjobs")
+	loadHead := "load factor"
+	if len(e.Sweep.OfferedLoads) > 0 {
+		loadHead = "offered load (factor)"
+	}
+	fmt.Fprintf(tw, "key\tworkload\tpolicy\t%s\treplicate\tjobs\n", loadHead)
 	for _, r := range sel {
 		nj, known := jobs[r.WorkloadKey]
 		total += int64(nj)
@@ -119,7 +126,14 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		default:
 			unknown = true
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, r.LoadFactor, r.Replicate, count)
+		load := fmt.Sprintf("%g", r.LoadFactor)
+		switch {
+		case r.TargetLoad > 0 && r.LoadFactor > 0:
+			load = fmt.Sprintf("%g (%.4g)", r.TargetLoad, r.LoadFactor)
+		case r.TargetLoad > 0:
+			load = fmt.Sprintf("%g (?)", r.TargetLoad) // trace not fetched
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", r.Key, r.Workload.Name, r.Policy.Name, load, r.Replicate, count)
 	}
 	fmt.Fprintf(stdout, "experiment %q (%s): %s", e.Name, pos, nouns(len(runs), "run"))
 	if opt.Shards > 1 {

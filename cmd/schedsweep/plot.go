@@ -93,14 +93,14 @@ Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot boxes --workload be --out veet.png out/psp2016
   schedsweep plot boxes --workload be --metric weighted_tardiness --load 1 --out wt.svg out/psp2016
   schedsweep plot means --out means.png out/quickstart
-  schedsweep plot heatmap --policy easy --load 1 --replicate 1 --out heat.png out/quickstart
+  schedsweep plot heatmap --policy easy --load 0.85 --replicate 1 --out heat.png out/quickstart
   schedsweep plot load --metric wait_mean --out wait.png out/quickstart
   schedsweep plot classes --out classes.png out/psp2016
-  schedsweep plot classes --by size --short 30m --load 1 --out sizes.png out/quickstart
-  schedsweep plot utilization --load 1 --replicate 1 --out util.png out/quickstart
+  schedsweep plot classes --by size --short 30m --load 0.85 --out sizes.png out/quickstart
+  schedsweep plot utilization --load 0.85 --replicate 1 --out util.png out/quickstart
   schedsweep plot paired --baseline fcfs --out paired.pdf --csv paired.csv out/quickstart
-  schedsweep plot ecdf --metric bounded_slowdown --load 1 --out bsld.png out/quickstart
-  schedsweep plot queue --load 1.2 --replicate 1 --out queue.png out/quickstart
+  schedsweep plot ecdf --metric bounded_slowdown --load 0.85 --out bsld.png out/quickstart
+  schedsweep plot queue --load 0.95 --replicate 1 --out queue.png out/quickstart
 
 Flags:
 `
@@ -222,7 +222,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the figure to `file`, .png, .svg or .pdf (required)")
 	workload := fs.String("workload", "", "only runs of `workload`")
 	policy := fs.String("policy", "", "only runs of these `policies` (comma-separated)")
-	load := fs.String("load", "", "only runs at these load `factors` (comma-separated)")
+	load := fs.String("load", "", "only runs at these load `factors`, or target offered loads in a sweep of them (comma-separated)")
 	replicate := fs.String("replicate", "", "only these `replicates` (comma-separated, from 1)")
 	runKey := fs.String("run", "", "only the run with this `key` (runs.parquet's run_key)")
 	width := fs.String("width", "", "figure `width`, e.g. 8in, 20cm or 1200px (default: the kind's)")

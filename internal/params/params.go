@@ -12,6 +12,10 @@
 // the outer struct's, in its place, so knobs several policies share are
 // declared once. Two parameters of one struct, flattened or not, must not
 // share a name.
+// A field added to a struct that run keys already hash can carry
+// `params:"omitzero"`: String leaves it out while it is zero, so the
+// canonical text, and the keys and seeds derived from it, of every setting
+// made before the field existed stay the same.
 package params
 
 import (
@@ -88,11 +92,18 @@ func Clone(p any) any {
 }
 
 // String renders the parameters as "name=value" pairs in field order, the
-// form SetAll reads back.
+// form SetAll reads back, leaving out the fields tagged `params:"omitzero"`
+// whose value is zero (SetAll then leaves them at zero too).
 func String(p any) string {
+	v := structValue(p)
 	var parts []string
-	for _, f := range Describe(p) {
-		parts = append(parts, f.Name+"="+f.Default)
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name, ok := hclName(f)
+		if !ok || f.Tag.Get("params") == "omitzero" && v.Field(i).IsZero() {
+			continue
+		}
+		parts = append(parts, name+"="+format(v.Field(i)))
 	}
 	return strings.Join(parts, " ")
 }

@@ -126,3 +126,35 @@ func TestDuplicateName(t *testing.T) {
 	}()
 	Describe(&twice{})
 }
+
+// TestStringOmitZero checks that a field tagged params:"omitzero" is left
+// out of String while zero and written like any other once set.
+func TestStringOmitZero(t *testing.T) {
+	type later struct {
+		Nodes int64   `hcl:"nodes,optional"`
+		Users int64   `hcl:"users,optional" params:"omitzero"`
+		Skew  float64 `hcl:"skew,optional" params:"omitzero"`
+	}
+	for _, tc := range []struct {
+		name string
+		p    later
+		want string
+	}{
+		{"both zero", later{Nodes: 4}, "nodes=4"},
+		{"one set", later{Nodes: 4, Users: 9}, "nodes=4 users=9"},
+		{"both set", later{Users: 9, Skew: 1.5}, "nodes=0 users=9 skew=1.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := String(&tc.p); got != tc.want {
+				t.Errorf("String = %q; want %q", got, tc.want)
+			}
+			var back later
+			if err := SetAll(&back, strings.Fields(tc.want)); err != nil {
+				t.Fatal(err)
+			}
+			if back != tc.p {
+				t.Errorf("SetAll(String) = %+v; want %+v", back, tc.p)
+			}
+		})
+	}
+}

@@ -77,6 +77,9 @@ type BoxData struct {
 	Metric   string
 	Log      bool  // the values axis is logarithmic
 	Boxes    []Box // by policy in the order of the runs table, then by load factor
+	// OfferedLoads says that the boxes' LoadFactor holds target offered
+	// loads (Run.OfferedLoad).
+	OfferedLoads bool
 	// Unknown counts the rows of users with no id (NULL user) and
 	// NoValue those whose value is NULL (veet_share when none of the
 	// user's jobs ran); neither enters a box.
@@ -104,7 +107,7 @@ func BoxValues(r *Results, opt Options) (*BoxData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &BoxData{Workload: wl, Metric: m.name, Log: m.log}
+	d := &BoxData{Workload: wl, Metric: m.name, Log: m.log, OfferedLoads: len(runs) > 0 && runs[0].OfferedLoad}
 	policies, loads := axesOf(runs)
 	for _, p := range policies {
 		for _, l := range loads {
@@ -212,7 +215,7 @@ func Boxes(r *Results, opt Options) (*Figure, error) {
 	if len(loads) > 1 {
 		legend = newLegend()
 		for j, l := range loads {
-			legend.add(fmt.Sprintf("load factor %g", l), swatch{color8(j)})
+			legend.add(loadText(d.OfferedLoads, l), swatch{color8(j)})
 		}
 	}
 	categoryAxis(p, ticks)

@@ -325,8 +325,8 @@ func Heatmap(r *Results, opt Options) (*Figure, error) {
 		unit, per = "days", 24*60
 	}
 	x := d.Run
-	f := &Figure{Title: fmt.Sprintf("Violated EETs per user over time: workload %s, policy %s, load factor %g, replicate %d (run %s)",
-		x.Workload, x.Series(), x.LoadFactor, x.Replicate, x.Key)}
+	f := &Figure{Title: fmt.Sprintf("Violated EETs per user over time: workload %s, policy %s, %s, replicate %d (run %s)",
+		x.Workload, x.Series(), x.loadText(), x.Replicate, x.Key)}
 	cell := fmt.Sprintf("Each cell: one user over %s; its colour, the mean number of the user's jobs past their EET in each minute of it (white: none).", duration(d.BinMinutes))
 	if d.BinMinutes == 1 {
 		cell = "Each cell: one user in one minute; its colour, the number of the user's jobs past their EET in it (white: none)."

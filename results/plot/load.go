@@ -51,11 +51,17 @@ type Results struct {
 // Run is one row of a runs table: a run's sweep axes and, through Metric,
 // its metric columns.
 type Run struct {
-	Key        string
-	Workload   string
-	Policy     string
+	Key      string
+	Workload string
+	Policy   string
+	// LoadFactor is the run's value on the load axis: its load factor,
+	// or, in a sweep of target offered loads (OfferedLoad), its target,
+	// which every replicate shares while their solved factors differ.
 	LoadFactor float64
-	Replicate  int64
+	// OfferedLoad says that LoadFactor holds the run's target offered
+	// load, the runs table's target_offered_load.
+	OfferedLoad bool
+	Replicate   int64
 	// Variant tells the run apart from other runs of its workload,
 	// policy, load factor and replicate, those of a sweep's vary axes:
 	// "policy_order=sjf", the parameters in which the policy's runs of one
@@ -91,12 +97,25 @@ func (r *Run) Metric(name string) (float64, error) {
 
 // String describes the run as its axes, for messages.
 func (r *Run) String() string {
-	s := fmt.Sprintf("%s (workload %s, policy %s, load factor %g, replicate %d",
-		r.Key, r.Workload, r.Policy, r.LoadFactor, r.Replicate)
+	s := fmt.Sprintf("%s (workload %s, policy %s, %s, replicate %d",
+		r.Key, r.Workload, r.Policy, r.loadText(), r.Replicate)
 	if r.Variant != "" {
 		s += ", " + r.Variant
 	}
 	return s + ")"
+}
+
+// loadText names the run's load: "load factor 1.2", or "offered load
+// 0.85" for a run of a target offered load.
+func (r *Run) loadText() string { return loadText(r.OfferedLoad, r.LoadFactor) }
+
+// loadText names a load: a target offered load if target, else a load
+// factor.
+func loadText(target bool, v float64) string {
+	if target {
+		return "offered load " + formatFloat(v)
+	}
+	return "load factor " + formatFloat(v)
 }
 
 // Load reads the results folder dir: the runs tables (runs.parquet, or the
@@ -182,6 +201,7 @@ func (r *Results) addRuns(tables []*table) error {
 		shard, shards   int
 		keys, wls, pols []string
 		loads, reps     []float64
+		targets         []bool
 	}
 	var srcs []*source
 	for _, t := range tables {
@@ -202,6 +222,20 @@ func (r *Results) addRuns(tables []*table) error {
 		if src.loads, err = t.num("load_factor"); err != nil {
 			return err
 		}
+		// A sweep of target offered loads: the target is the load axis,
+		// shared by the replicates, whose solved factors differ.
+		if t.has("target_offered_load") {
+			tl, err := t.num("target_offered_load")
+			if err != nil {
+				return err
+			}
+			src.loads, src.targets = slices.Clone(src.loads), make([]bool, len(tl))
+			for i, x := range tl {
+				if !math.IsNaN(x) {
+					src.loads[i], src.targets[i] = x, true
+				}
+			}
+		}
 		if src.reps, err = t.num("replicate"); err != nil {
 			return err
 		}
@@ -219,8 +253,10 @@ func (r *Results) addRuns(tables []*table) error {
 			return
 		}
 		seen[s.keys[i]] = true
-		r.Runs = append(r.Runs, &Run{Key: s.keys[i], Workload: s.wls[i], Policy: s.pols[i],
-			LoadFactor: s.loads[i], Replicate: int64(s.reps[i]), t: s.t, row: i})
+		x := &Run{Key: s.keys[i], Workload: s.wls[i], Policy: s.pols[i],
+			LoadFactor: s.loads[i], Replicate: int64(s.reps[i]), t: s.t, row: i}
+		x.OfferedLoad = s.targets != nil && s.targets[i]
+		r.Runs = append(r.Runs, x)
 	}
 	for lo := 0; lo < len(srcs); {
 		hi := lo + 1
@@ -306,7 +342,7 @@ func paramColumns(t *table) []string {
 			continue
 		case "seed":
 			return out
-		case "workload", "policy", "load_factor", "replicate":
+		case "workload", "policy", "load_factor", "target_offered_load", "replicate":
 			continue
 		}
 		if in {

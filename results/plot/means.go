@@ -236,7 +236,7 @@ func Means(r *Results, opt Options) (*Figure, error) {
 			}
 			p.Add(b)
 			if k == 0 && legend != nil {
-				legend.add(fmt.Sprintf("load factor %g", l), swatch{color8(j)})
+				legend.add(loadText(len(runs) > 0 && runs[0].OfferedLoad, l), swatch{color8(j)})
 			}
 		}
 		categoryAxis(p, policies)
@@ -303,7 +303,11 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		return nil, err
 	}
 	dropped, drawn, cut := 0, 0, 0
-	p := newPlot("load factor (submission rate × factor; job sizes and run times unchanged)", sc.label)
+	xLabel := "load factor (submission rate × factor; job sizes and run times unchanged)"
+	if len(runs) > 0 && runs[0].OfferedLoad {
+		xLabel = "target offered load (work ÷ (processors × span of submits))"
+	}
+	p := newPlot(xLabel, sc.label)
 	title := fmt.Sprintf("%s against load: workload %s", capitalize(m.label), wl)
 	legend := newLegend()
 	p.Add(plotter.NewGrid())

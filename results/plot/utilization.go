@@ -46,7 +46,7 @@ func (d *UtilizationData) Table() string {
 	var b strings.Builder
 	if len(d.Runs) > 0 {
 		r := d.Runs[0]
-		fmt.Fprintf(&b, "Makespan in hours: workload %s, load factor %g, replicate %d\n\n", r.Workload, r.LoadFactor, r.Replicate)
+		fmt.Fprintf(&b, "Makespan in hours: workload %s, %s, replicate %d\n\n", r.Workload, r.loadText(), r.Replicate)
 	}
 	b.WriteString("| policy | makespan (h) |\n| --- | --- |\n")
 	for i, r := range d.Runs {
@@ -214,7 +214,7 @@ func (d *UtilizationData) Figure(opt Options) (*Figure, error) {
 	p.Y.Tick.Marker = plainTicks{}
 	p.X.Min, p.X.Max = 0, max(1.04*end, 1e-9)
 	p.X.Tick.Marker = plainTicks{}
-	title := fmt.Sprintf("Processor utilization over time: workload %s, load factor %g, replicate %d", x.Workload, x.LoadFactor, x.Replicate)
+	title := fmt.Sprintf("Processor utilization over time: workload %s, %s, replicate %d", x.Workload, x.loadText(), x.Replicate)
 	notes := []string{fmt.Sprintf("Each step: the mean share of the processors in use over %s. Vertical lines: each policy's makespan, from the first submission to the last end; "+
 		"dashed, the makespan with every processor busy from the first submission (processor-hours the jobs held / processors) and with the jobs run one at a time (the sum of their run times). "+
 		"The axis ends after the longest makespan; a bound beyond it is named at its right end.", duration(d.BinMinutes))}

@@ -26,6 +26,11 @@
 //	filter.go    exclude and include, and the check that something is left
 //	size.go      memory sizes such as "64GiB"
 //
+// The sweep's load axis is load_factors (factors applied to the workloads'
+// arrivals) or offered_loads (target offered loads, whose factors the
+// runner solves per workload and replicate), never both; filters match
+// the latter by offered_load.
+//
 // Two choices differ from Terraform. Values are strict: a number argument
 // takes a number, not a string of digits; only a variable's declared type
 // converts, as Terraform's does (type = string makes --var name=2024 the

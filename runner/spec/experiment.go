@@ -92,11 +92,18 @@ type Policy struct {
 // Sweep is the grid: the cartesian product of its axes, less the excluded
 // combinations.
 type Sweep struct {
-	Cluster     *Cluster
-	Workloads   []*Workload
-	Policies    []*Policy
-	LoadFactors []float64 // [1] when the file gives none
-	Seeds       []uint64  // replicate numbers; [1] when the file gives none
+	Cluster   *Cluster
+	Workloads []*Workload
+	Policies  []*Policy
+	// LoadFactors scale the workloads' arrivals (workloads.LoadFactor);
+	// [1] when the file gives neither them nor OfferedLoads, nil when it
+	// gives OfferedLoads.
+	LoadFactors []float64
+	// OfferedLoads are target offered loads, nil unless the file gives
+	// them: the runner solves each run's load factor so that its
+	// workload offers that load (runner.Run.TargetLoad).
+	OfferedLoads []float64
+	Seeds        []uint64 // replicate numbers; [1] when the file gives none
 	// Vary are further axes over one parameter of one workload or policy.
 	Vary []Axis
 	// Exclude drops a combination that matches every key of any one
@@ -105,6 +112,10 @@ type Sweep struct {
 	Exclude, Include []Filter
 	Range            hcl.Range
 }
+
+// Loads returns the number of values of the sweep's load axis: its load
+// factors or its target offered loads.
+func (s *Sweep) Loads() int { return len(s.LoadFactors) + len(s.OfferedLoads) }
 
 // Axis sweeps one parameter of one block over values.
 type Axis struct {
@@ -126,7 +137,8 @@ func (a *Axis) AppliesTo(workload, policy string) bool {
 }
 
 // Filter matches a run when every key matches: keys are "workload",
-// "policy", "load_factor", "seed", or an axis target; values compare as
+// "policy", "load_factor", "offered_load" (the target), "seed", or an
+// axis target; values compare as
 // their canonical strings (load factors and floats as strconv 'g'). An axis
 // key matches only runs whose workload or policy is the axis's block: the
 // others have no value for it. In the file, axis keys are written

@@ -19,14 +19,15 @@ import (
 // argument vary, whose keys are axis targets (dots cannot appear in an
 // argument's name).
 const (
-	keyWorkload   = "workload"
-	keyPolicy     = "policy"
-	keyLoadFactor = "load_factor"
-	keySeed       = "seed"
-	keyVary       = "vary"
+	keyWorkload    = "workload"
+	keyPolicy      = "policy"
+	keyLoadFactor  = "load_factor"
+	keyOfferedLoad = "offered_load"
+	keySeed        = "seed"
+	keyVary        = "vary"
 )
 
-var filterKeys = []string{keyWorkload, keyPolicy, keyLoadFactor, keySeed, keyVary}
+var filterKeys = []string{keyWorkload, keyPolicy, keyLoadFactor, keyOfferedLoad, keySeed, keyVary}
 
 // filter decodes an exclude or include block of sweep s.
 func (d *decoder) filter(b *hclsyntax.Block, s *Sweep) (Filter, bool) {
@@ -78,6 +79,19 @@ func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *
 		}
 		if d.notSwept(keyLoadFactor, formatFloat(x)) {
 			d.warnf(it.rng, "Filter matches nothing", "Load factor %s is not one of the sweep's load factors.", formatFloat(x))
+		}
+		match[a.Name] = formatFloat(x)
+	case keyOfferedLoad:
+		it, st := d.value(a)
+		if st != set {
+			return st != invalid
+		}
+		x, ok := d.asPositive(it, "a target offered load", "Invalid offered load")
+		if !ok {
+			return false
+		}
+		if d.notSwept(keyOfferedLoad, formatFloat(x)) {
+			d.warnf(it.rng, "Filter matches nothing", "Offered load %s is not one of the sweep's offered loads.", formatFloat(x))
 		}
 		match[a.Name] = formatFloat(x)
 	case keySeed:
@@ -224,19 +238,25 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 		for _, p := range s.Policies {
 			var keys []string
 			var values [][]string
+			// A key of an axis the sweep lacks (load_factor in a
+			// sweep of offered loads) has no value: runs lack it.
 			add := func(key string, vals []string) {
-				if used[key] {
+				if used[key] && len(vals) > 0 {
 					keys, values = append(keys, key), append(values, vals)
 				}
 			}
-			var lfs, seeds []string
+			var lfs, ols, seeds []string
 			for _, x := range s.LoadFactors {
 				lfs = append(lfs, formatFloat(x))
+			}
+			for _, x := range s.OfferedLoads {
+				ols = append(ols, formatFloat(x))
 			}
 			for _, n := range s.Seeds {
 				seeds = append(seeds, strconv.FormatUint(n, 10))
 			}
 			add(keyLoadFactor, lfs)
+			add(keyOfferedLoad, ols)
 			add(keySeed, seeds)
 			for _, ax := range s.Vary {
 				if ax.AppliesTo(w.Name, p.Name) {

@@ -25,7 +25,7 @@ const (
 
 var sweepSchema = schema{
 	what:   "the sweep block",
-	attrs:  []string{"cluster", "workloads", "policies", "load_factors", "seeds"},
+	attrs:  []string{"cluster", "workloads", "policies", "load_factors", "offered_loads", "seeds"},
 	blocks: map[string]int{blockVary: 1, blockExclude: 0, blockInclude: 0},
 }
 
@@ -66,22 +66,7 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 	}
 	d.sweptAxis(keyWorkload, workloads, wOK)
 	d.sweptAxis(keyPolicy, policies, pOK)
-	s.LoadFactors = []float64{1}
-	lfs, lfOK := []string{"1"}, true
-	if items, st := d.nonEmptyList(attrs["load_factors"]); st == set {
-		s.LoadFactors, lfs = nil, nil
-		seen := make(map[string]bool)
-		for _, it := range items {
-			x, ok := d.asPositive(it, "a load factor", "Invalid load factor")
-			if ok && d.once(seen, formatFloat(x), it.rng, "load factor") {
-				s.LoadFactors = append(s.LoadFactors, x)
-				lfs = append(lfs, formatFloat(x))
-			}
-			lfOK = lfOK && ok
-		}
-	} else if st == invalid {
-		lfOK = false
-	}
+	lfs, lfOK := d.loadAxis(s, attrs)
 	d.sweptAxis(keyLoadFactor, lfs, lfOK)
 	s.Seeds = []uint64{1}
 	seeds, seedsOK := []string{"1"}, true
@@ -139,6 +124,54 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 	}
 }
 
+// loadAxis decodes the sweep's load axis into s: load_factors, or
+// offered_loads, the target offered loads whose factors the runner solves
+// per workload and replicate; not both. It returns the load factors as
+// filters compare them and whether the axis was read whole; the offered
+// loads it records in d.swept itself.
+func (d *decoder) loadAxis(s *Sweep, attrs map[string]*hclsyntax.Attribute) ([]string, bool) {
+	lfAttr, olAttr := attrs["load_factors"], attrs["offered_loads"]
+	if lfAttr != nil && olAttr != nil {
+		d.errorf(olAttr.NameRange, "Two load axes",
+			"The sweep sets load_factors at %s and offered_loads here; a sweep's load axis is one or the other. Keep offered_loads to reach target offered loads, or load_factors to scale the workloads' arrivals by fixed factors.",
+			lfAttr.NameRange)
+		s.LoadFactors = []float64{1}
+		return nil, false
+	}
+	read := func(a *hclsyntax.Attribute, what, summary, kind string) ([]float64, []string, bool) {
+		items, st := d.nonEmptyList(a)
+		if st != set {
+			return nil, nil, st != invalid
+		}
+		var xs []float64
+		var texts []string
+		ok := true
+		seen := make(map[string]bool)
+		for _, it := range items {
+			x, good := d.asPositive(it, what, summary)
+			if good && d.once(seen, formatFloat(x), it.rng, kind) {
+				xs = append(xs, x)
+				texts = append(texts, formatFloat(x))
+			}
+			ok = ok && good
+		}
+		return xs, texts, ok
+	}
+	if olAttr != nil {
+		xs, texts, ok := read(olAttr, "a target offered load", "Invalid offered load", "offered load")
+		s.OfferedLoads = xs
+		d.sweptAxis(keyOfferedLoad, texts, ok)
+		return nil, ok
+	}
+	d.sweptAxis(keyOfferedLoad, nil, true)
+	xs, texts, ok := read(lfAttr, "a load factor", "Invalid load factor", "load factor")
+	if xs == nil {
+		xs, texts = []float64{1}, []string{"1"}
+	}
+	s.LoadFactors = xs
+	return texts, ok
+}
+
 // MaxRuns is the most runs a sweep's axes may multiply to, before its
 // filters. A grid is expanded whole, at a few hundred bytes a run, before
 // anything runs, so a stray range or flatten must not ask for billions;
@@ -152,7 +185,7 @@ func gridSize(s *Sweep) int {
 	total := 0
 	for _, w := range s.Workloads {
 		for _, p := range s.Policies {
-			n := min(len(s.LoadFactors)*len(s.Seeds), MaxRuns+1)
+			n := min(s.Loads()*len(s.Seeds), MaxRuns+1)
 			for _, ax := range s.Vary {
 				if ax.AppliesTo(w.Name, p.Name) {
 					// Both factors are list lengths or clamped to
