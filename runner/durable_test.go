@@ -295,6 +295,28 @@ func TestJournalWithoutSums(t *testing.T) {
 	}
 }
 
+// TestOldRowsRedone checks that a journal entry written before the runs
+// table had offered_load is simulated again, not kept with a zero there.
+func TestOldRowsRedone(t *testing.T) {
+	dir := t.TempDir()
+	e, runs := sweepExperiment(t, dir)
+	execute(t, e, runs, Options{Workers: 2})
+	paths, _ := filepath.Glob(filepath.Join(dir, stateDir, journalDir, "*"+journalExt))
+	en, err := decodeEntry(readFile(t, paths[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	en.RowVersion, en.Row.OfferedLoad = 0, 0
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(en); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, paths[0], buf.Bytes())
+	if sum := execute(t, e, runs, Options{Workers: 2}); sum.Simulated != 1 || sum.Redone != 1 {
+		t.Errorf("one entry without offered_load: %+v; want that run alone simulated again", sum)
+	}
+}
+
 // TestMetadataIgnoresHowThePathWasTyped checks that a sweep of the same
 // experiment through a relative and an absolute path writes the same
 // bytes: the files' metadata records the file's base name, not the path.

@@ -47,7 +47,16 @@ type entry struct {
 	// computed under, which the run key does not cover; "" in entries
 	// written before it was recorded.
 	EETCapacity string
+	// RowVersion is the version of the runs-table row: rowVersion when the entry
+	// was written, 0 in entries written before the row had offered_load.
+	// An entry of an older version is simulated again rather than kept
+	// with a column it cannot fill.
+	RowVersion int
 }
+
+// rowVersion is the version of results.RunRow that entries are written
+// with; raise it when a column is added that old entries lack.
+const rowVersion = 1
 
 // fileSum is what the journal records of a file: its size in bytes and the
 // SHA-256 of its bytes.
@@ -90,6 +99,8 @@ func (en *entry) files() []string {
 // the run was not written with.
 func (o *output) verify(en *entry, e *spec.Experiment) string {
 	switch {
+	case en.RowVersion < rowVersion:
+		return "its runs-table row was written by an older schedsweep, without offered_load"
 	case o.jobs && en.JobsFile == "":
 		return "it has no jobs file, which the sweep now writes"
 	case e.Output.Heatmaps && (en.HeatmapFile == "" || en.UtilizationFile == ""):
@@ -232,7 +243,7 @@ func (o *output) finish(r *Run, e *spec.Experiment, sr *simulated, meta results.
 	}
 	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r)}
 	en := &entry{Row: results.NewRunRow(info, res, sr.wall), Users: results.UserRows(r.Key, res, eet),
-		Sums: map[string]fileSum{}, EETCapacity: eetName(e.Output.EETCapacity)}
+		Sums: map[string]fileSum{}, EETCapacity: eetName(e.Output.EETCapacity), RowVersion: rowVersion}
 	en.Row.RuntimesCut = sr.runtimesCut
 	if e.Output.Heatmaps {
 		cells := results.Violations(res, eet, heatmapBucket)
