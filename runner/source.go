@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,7 +58,7 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 			t.err = err
 			return
 		}
-		f, err := os.Open(path)
+		f, err := workloads.OpenTrace(path)
 		if err != nil {
 			t.err = fmt.Errorf("workload %s: %w", w.Name, err)
 			return

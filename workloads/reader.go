@@ -138,7 +138,7 @@ type SWFReader struct {
 	err        error // sticky
 	repairs    []*ParseError
 	warnings   []*ParseError
-	jobs       int  // job lines read
+	jobs       int // job lines read
 	maxJobs    int
 	gz         bool // the stream is gzip-compressed
 	empty      bool // the stream, decompressed, has no bytes

@@ -239,7 +239,7 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, err := workloads.OpenTrace(path)
 	if err != nil {
 		return err
 	}
@@ -249,6 +249,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	h, err := r.Header()
 	if err != nil {
 		return err
+	}
+	if r.Empty() {
+		return fmt.Errorf("%s: the file is empty", path)
 	}
 	if s.machine[sim.Procs] == 0 {
 		if s.machine[sim.Procs], s.source = traceMachine(h, t); s.source == "" {
@@ -291,6 +294,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	}
 	printSummary(stdout, name, s, res, took)
 	printRepairs(stdout, r.Repaired())
+	for _, w := range r.Warnings() {
+		fmt.Fprintf(stdout, "warning: %v\n", w)
+	}
 	return nil
 }
 
