@@ -98,7 +98,7 @@ func (s *sources) source(r *Run, tally *cutTally) (sim.Source, int, error) {
 			return nil, 0, fmt.Errorf("workload %s: %w", r.Workload.Name, err)
 		}
 	}
-	return src, size, nil
+	return workloads.Bounded(src, "workload "+r.Workload.Name), size, nil
 }
 
 // jobs returns the job stream of workload w before the load factor: the

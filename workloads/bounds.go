@@ -7,9 +7,11 @@ import (
 )
 
 // Bounds on what a workload may say. The SWF reader checks them on every job
-// line, the model registry (Models) on every generated job, LoadFactor on
-// every rescaled submit time; a value beyond one is an error naming the file
-// and line, or the model and job, never a wrapped-around number.
+// line, LoadFactor on every rescaled submit time, BadnessEstimates and
+// Merge on the times they stretch, and Bounded on every job of a stream
+// (the runner wraps each run's workload in it, so models and transforms are
+// checked too); a value beyond one is an error naming the file and line, or
+// the workload and job, never a wrapped-around number.
 //
 // Why these bounds. They are far beyond any real workload and small enough
 // that no sum or product the simulator and the metrics form can overflow
@@ -42,9 +44,11 @@ import (
 // Per job, processors × time ≤ P·T = 2^62 fits, and the two-tier engine's
 // work in micro-seconds of progress, run time × 10^6 ≤ 2^52, too. Sums over
 // all jobs (utilization's area, mean wait and response) are float64, and
-// the EET metrics use 128-bit products and report overflow as an error;
-// TheoreticalMinimum checks its sum. TestSimulateAtBounds (package
-// policies) runs jobs at every bound through every registered policy.
+// the EET metrics use 128-bit products and report overflow as an error.
+// (TheoreticalMinimum and SequentialMaximum, the job-mix paper's bounds for
+// a few dozen jobs, add in int64 and are not meant for jobs at the bounds.)
+// TestSimulateAtBounds (package policies) runs jobs at every bound through
+// every registered policy.
 const (
 	// MaxTime is the largest time in seconds.
 	MaxTime = 1<<32 - 1

@@ -141,3 +141,43 @@ func TestCheckRecord(t *testing.T) {
 		t.Errorf("Bounded of nothing: got %v; want io.EOF", err)
 	}
 }
+
+// TestTransformBounds checks that the transforms that stretch times stop
+// at MaxTime with an error naming job and factor, instead of wrapping
+// around or yielding a time past the bound.
+func TestTransformBounds(t *testing.T) {
+	job := func(id sim.JobID, submit, run sim.Time, procs int64) sim.Record {
+		return sim.Record{Job: sim.Job{ID: id, Submit: submit, Estimate: run, Need: sim.Resources{procs}}, Runtime: run}
+	}
+	recs := []sim.Record{job(1, 0, 10, 1), job(2, 1e9, 10, 1)}
+	lf, err := LoadFactor(sim.NewSliceSource(recs), 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sim.ReadAll(lf)
+	if want := "job 2: load factor 0.1 moves its submit time 1000000000 s after the first job's to 1e+10 s, past the 4294967295 s"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("LoadFactor 0.1: got %v; want prefix %q", err, want)
+	}
+	lf, _ = LoadFactor(sim.NewSliceSource(recs), 0.25)
+	if got, err := sim.ReadAll(lf); err != nil || got[1].Submit != 4e9 {
+		t.Errorf("LoadFactor 0.25: got %v, %v; want job 2 at 4e9 s", got, err)
+	}
+
+	b, err := BadnessEstimates(sim.NewSliceSource([]sim.Record{job(3, 0, MaxTime, 1)}), 1e300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sim.ReadAll(b)
+	if want := "job 3: badness factor 1e+300 makes its estimate"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("BadnessEstimates: got %v; want prefix %q", err, want)
+	}
+
+	m, err := Merge(4, Named{Name: "wide", Source: sim.NewSliceSource([]sim.Record{job(4, 0, 5, 1), job(5, 1, 1<<31, 8)})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sim.ReadAll(m)
+	if want := "merge: wide: job 2: scaling 8 processors onto 4 stretches a time of 2147483648 s to 4.29e+09 s, over the bound"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Merge: got %v; want prefix %q", err, want)
+	}
+}
