@@ -247,6 +247,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	name := filepath.Base(path)
 	r := workloads.NewSWFReader(f, name, s.swfOpt)
 	h, err := r.Header()
+	if errors.Is(err, workloads.ErrNegative) { // a headerless file's first job line
+		return fmt.Errorf("%w\n(--negative-as-missing reads such values as missing and lists them)", err)
+	}
 	if err != nil {
 		return err
 	}
