@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -75,7 +74,7 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 			t.err = err
 			return
 		}
-		f, err := os.Open(path)
+		f, err := workloads.OpenTrace(path)
 		if err != nil {
 			t.err = fmt.Errorf("workload %s: %w", w.Name, err)
 			return
@@ -121,7 +120,7 @@ func (s *sources) source(r *Run, tally *cutTally) (sim.Source, int, error) {
 			return nil, 0, fmt.Errorf("workload %s: %w", r.Workload.Name, err)
 		}
 	}
-	return src, size, nil
+	return workloads.Bounded(src, "workload "+r.Workload.Name), size, nil
 }
 
 // solve sets the load factor of run r, a run of a target offered load, to

@@ -17,7 +17,16 @@
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
 // skipped silently; the one repair, SWFOptions.NegativeAsMissing, is opt-in
-// and lists every value it changes.
+// and lists every value it changes, and what the reader reads past (fields
+// after the 18th) it reports once through [SWFReader.Warnings].
+//
+// Bounds (bounds.go): times are at most [MaxTime] (2^32 − 1 s), processors
+// [MaxProcs] (2^30), a workload [MaxJobs] (2^30) jobs and a line
+// [MaxLineLen] (1 MiB), checked where they are read or made, so that no
+// sum the engine and the metrics form can overflow int64; bounds.go gives
+// the argument. [OpenTrace] opens a workload file, refusing pipes and
+// devices without blocking; the reader refuses binary data and names an
+// empty stream ([SWFReader.Empty]).
 //
 // Named traces. The registry of published logs, [ArchiveTraces] and
 // [LookupTrace]: each log's download address, machine size, and whom to

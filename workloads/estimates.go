@@ -26,7 +26,8 @@ func ExactEstimates(src sim.Source) sim.Source {
 // Mu'alem & Feitelson (IEEE TPDS 12(6), 2001, section 5): f = 0 gives exact
 // estimates, larger f worse ones. Estimates are whole seconds, rounded up
 // so that none falls below the run time. The draws come from the
-// estimates stream of seed.
+// estimates stream of seed. An estimate over MaxTime is an error naming
+// the job and the factor.
 func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error) {
 	if !(f >= 0) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("badness factor must be a number ≥ 0, got %v", f)
@@ -37,7 +38,11 @@ func BadnessEstimates(src sim.Source, f float64, seed uint64) (sim.Source, error
 			return nil
 		}
 		run := float64(r.Runtime)
-		r.Estimate = sim.Time(math.Ceil(run + rng.Float64()*f*run))
+		e := math.Ceil(run + rng.Float64()*f*run)
+		if e > MaxTime {
+			return fmt.Errorf("job %d: badness factor %v makes its estimate %.3g s, over the bound of %d s (MaxTime)", r.ID, f, e, int64(MaxTime))
+		}
+		r.Estimate = sim.Time(e)
 		return nil
 	}), nil
 }

@@ -138,11 +138,16 @@ func (m *Merged) Next() (sim.Record, error) {
 		m.scaled++
 		grow := float64(need) / float64(m.procs)
 		r.Need[sim.Procs] = m.procs
-		if r.Runtime > 0 {
-			r.Runtime = sim.Time(math.Ceil(float64(r.Runtime) * grow))
-		}
-		if r.Estimate > 0 {
-			r.Estimate = sim.Time(math.Ceil(float64(r.Estimate) * grow))
+		for _, t := range [...]*sim.Time{&r.Runtime, &r.Estimate} {
+			if *t <= 0 {
+				continue
+			}
+			v := math.Ceil(float64(*t) * grow)
+			if v > MaxTime {
+				return sim.Record{}, fmt.Errorf("merge: %s: job %d: scaling %d processors onto %d stretches a time of %d s to %.3g s, over the bound of %d s (MaxTime)",
+					m.inputs[best].Name, r.ID, need, m.procs, *t, v, int64(MaxTime))
+			}
+			*t = sim.Time(v)
 		}
 		r.Need[sim.Memory] = int64(math.Ceil(float64(r.Need[sim.Memory]) / grow))
 	}

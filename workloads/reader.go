@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -92,9 +93,23 @@ type SWFOptions struct {
 }
 
 const (
-	bufSize    = 64 << 10
-	maxLineLen = 64 << 20 // longer lines are an error, not an out-of-memory
+	bufSize = 64 << 10
+	// MaxLineLen is the longest line an SWF file may have, in bytes; a
+	// longer one is a *ParseError naming its line. The longest line of the
+	// shared traces is 1,375 bytes, a wagap-2013 job line whose Alea
+	// extension lists the job's processors one by one; a job on 40,000
+	// processors written so takes 200 KB (TestReaderFraming reads one). A
+	// MiB is five times that and reads in about a millisecond, so a file
+	// with no line breaks fails at once instead of filling memory.
+	MaxLineLen = 1 << 20
+	// sniffLen is how much of the start of a stream the reader checks for
+	// binary content.
+	sniffLen = 512
 )
+
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark some
+// editors put at the start of a text file.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 
 // SWFReader reads an SWF stream, plain or gzip-compressed, as a sim.Source.
 // It reads lazily: nothing happens until the first call to Header, Next or
@@ -122,6 +137,12 @@ type SWFReader struct {
 	lastLine   int
 	err        error // sticky
 	repairs    []*ParseError
+	warnings   []*ParseError
+	jobs       int // job lines read
+	maxJobs    int
+	gz         bool // the stream is gzip-compressed
+	empty      bool // the stream, decompressed, has no bytes
+	extraSeen  bool // a job line with more than NumFields fields was seen
 }
 
 var _ sim.Source = (*SWFReader)(nil)
@@ -130,7 +151,7 @@ var _ sim.Source = (*SWFReader)(nil)
 // base name, prefixes every error. The constructor does no I/O: the stream
 // is read, and gzip compression detected by its magic bytes, on first use.
 func NewSWFReader(r io.Reader, name string, opt SWFOptions) *SWFReader {
-	return &SWFReader{src: r, name: name, opt: opt, maxLine: maxLineLen}
+	return &SWFReader{src: r, name: name, opt: opt, maxLine: MaxLineLen, maxJobs: MaxJobs}
 }
 
 // Header returns the header: the comment lines before the first job line,
@@ -138,6 +159,16 @@ func NewSWFReader(r io.Reader, name string, opt SWFOptions) *SWFReader {
 // Next. The header is empty, not nil, for a file without one (such as
 // METACENTRUM-2009-2 or wagap-2013). A malformed numeric value is a
 // *ParseError naming its line.
+//
+// Header also checks that the stream is SWF text, so that a wrong file
+// fails here with what is wrong rather than later for a missing MaxProcs:
+// a control character other than white space in the first 512 bytes
+// (binary data, such as a sparse file, /dev/zero or a gzip stream of
+// garbage) is a *ParseError naming line and column; and in a file with no
+// header, a first job line that Next would reject is that *ParseError
+// already. A UTF-8 byte-order mark at the very start of the stream is
+// skipped (editors on Windows write one); anywhere else it is a token
+// error naming it. An empty stream gives an empty header: see Empty.
 func (r *SWFReader) Header() (*Header, error) {
 	if r.hdr == nil {
 		if err := r.readHeader(); err != nil {
@@ -215,18 +246,43 @@ func (r *SWFReader) NextLine() (Line, error) {
 			repairs = &r.repairs
 		}
 		n := len(r.repairs)
-		l, perr := parseLine(b, repairs)
+		l, end, perr := parseLineEnd(b, repairs)
 		for _, pe := range r.repairs[n:] {
 			pe.File, pe.Line = r.name, r.jobLine
+		}
+		if perr == nil {
+			if r.jobs++; r.jobs > r.maxJobs {
+				perr = &ParseError{Err: fmt.Errorf("more than %d job lines (MaxJobs)", r.maxJobs)}
+			}
 		}
 		if perr != nil {
 			perr.File, perr.Line = r.name, r.jobLine
 			r.err = perr
 			return Line{}, perr
 		}
+		if !r.extraSeen {
+			if rest := trimLeftSpace(b[end:]); len(rest) > 0 {
+				r.extraSeen = true
+				r.warnings = append(r.warnings, &ParseError{File: r.name, Line: r.jobLine,
+					Err: fmt.Errorf("has %d fields; fields after %d are ignored (warned once per file)", NumFields+countFields(rest), NumFields)})
+			}
+		}
 		return l, nil
 	}
 }
+
+// Empty reports whether the stream held no bytes at all, after
+// decompression. It is false until Header, Next or NextLine has read the
+// start of the stream. An empty file reads as one without jobs; callers
+// that need jobs use Empty to say why there are none.
+func (r *SWFReader) Empty() bool { return r.empty }
+
+// Warnings returns what the reader read past but a person may want to
+// know, in file order, each naming file and line: so far, the first job
+// line with more than NumFields fields (the fields after 18 are ignored;
+// Alea's data sets, wagap-2013 among them, add three). A warning is given
+// once per file. The slice belongs to the reader.
+func (r *SWFReader) Warnings() []*ParseError { return r.warnings }
 
 // Repaired returns the errors that SWFOptions.NegativeAsMissing turned into
 // missing values so far, in file order. Their messages name file, line and
@@ -254,9 +310,49 @@ func (r *SWFReader) start() error {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
 		r.br = bufio.NewReaderSize(zr, bufSize)
+		r.gz = true
+	} else {
+		r.br = raw
+	}
+	return r.sniff()
+}
+
+// sniff looks at the start of the (decompressed) stream: it notes an
+// empty stream, skips a UTF-8 byte-order mark, and fails on binary data.
+func (r *SWFReader) sniff() error {
+	b, err := r.br.Peek(sniffLen)
+	if err != nil && err != io.EOF {
+		if len(b) == 0 {
+			if r.gz {
+				return fmt.Errorf("%s: corrupt gzip stream: %w", r.name, err)
+			}
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		// Check what arrived; the error comes again on the next read.
+	}
+	if len(b) == 0 {
+		r.empty = true
 		return nil
 	}
-	r.br = raw
+	if bytes.HasPrefix(b, utf8BOM) {
+		_, _ = r.br.Discard(len(utf8BOM)) // peeked, so it cannot fail
+		b = b[len(utf8BOM):]
+	}
+	line, col := 1, 1
+	for _, c := range b {
+		if c < ' ' && !isSpace(c) || c == 0x7f {
+			what := "file"
+			if r.gz {
+				what = "gzip stream's content"
+			}
+			return &ParseError{File: r.name, Line: line,
+				Err: fmt.Errorf("byte %#02x at column %d is a control character: the %s is binary data, not SWF text", c, col, what)}
+		}
+		col++
+		if c == '\n' {
+			line, col = line+1, 1
+		}
+	}
 	return nil
 }
 
@@ -289,6 +385,19 @@ func (r *SWFReader) readHeader() error {
 		}
 		r.held = append(r.held[:0], b...)
 		r.heldAt, r.hasHeld = r.line, true
+		if len(h.Entries) == 0 {
+			// No header: if this line is not a job line either, the
+			// file is not SWF, and its first line says why.
+			var repairs *[]*ParseError // as NextLine will parse it
+			if r.opt.NegativeAsMissing {
+				repairs = new([]*ParseError)
+			}
+			if _, perr := parseLine(t, repairs); perr != nil {
+				perr.File, perr.Line = r.name, r.line
+				r.err = perr
+				return perr
+			}
+		}
 		break
 	}
 	if err := h.derive(); err != nil {

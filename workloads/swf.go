@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -113,7 +114,10 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // so is a trailing "\r" or "\n". Every field must be a decimal number; only
 // fields 6 and 7 may have a fraction or an exponent. -1 means missing; any
 // other negative value is an error, as is a missing submit time or a status
-// outside -1 to 5. Errors are *ParseError values without file and line.
+// outside -1 to 5, and so is a value over its field's bound (MaxTime for
+// times, MaxProcs for processors; bounds.go says why),
+// an error wrapping ErrOverBound. Errors are *ParseError values without file
+// and line.
 //
 // ParseLine does not allocate unless it fails; it is O(len(b)).
 func ParseLine(b []byte) (Line, error) {
@@ -171,6 +175,13 @@ func isSpace(c byte) bool { return c <= ' ' && spaceMask>>c&1 != 0 }
 // submit time is read as -1 and its error appended to *repairs instead of
 // failing the line.
 func parseLine(b []byte, repairs *[]*ParseError) (Line, *ParseError) {
+	l, _, perr := parseLineEnd(b, repairs)
+	return l, perr
+}
+
+// parseLineEnd is parseLine that also returns the offset in b just past
+// field 18, where any further tokens start.
+func parseLineEnd(b []byte, repairs *[]*ParseError) (Line, int, *ParseError) {
 	var iv [NumFields + 1]int64 // by field number; float fields unused
 	var fv [2]float64           // fields 6 and 7
 	i := 0
@@ -179,7 +190,7 @@ func parseLine(b []byte, repairs *[]*ParseError) (Line, *ParseError) {
 			i++
 		}
 		if i == len(b) {
-			return Line{}, &ParseError{Err: fmt.Errorf("has %d fields, want at least %d", countFields(b), NumFields)}
+			return Line{}, 0, &ParseError{Err: fmt.Errorf("has %d fields, want at least %d", countFields(b), NumFields)}
 		}
 		start := i
 		neg := b[i] == '-'
@@ -209,7 +220,7 @@ func parseLine(b []byte, repairs *[]*ParseError) (Line, *ParseError) {
 				iv[k], err = parseInt(tok)
 			}
 			if err != nil {
-				return Line{}, fieldError(k, err)
+				return Line{}, 0, fieldError(k, err)
 			}
 		} else {
 			v := int64(n) // n < 10^18 fits
@@ -227,19 +238,22 @@ func parseLine(b []byte, repairs *[]*ParseError) (Line, *ParseError) {
 			if *f < 0 && *f != -1 {
 				perr := fieldError(k, fmt.Errorf("%q is %w", b[start:i], ErrNegative))
 				if repairs == nil {
-					return Line{}, perr
+					return Line{}, 0, perr
 				}
 				*repairs = append(*repairs, perr)
 				*f = -1
 			}
+			if *f > floatMax[k-fieldAvgCPUTime] {
+				return Line{}, 0, fieldError(k, overBound(k, b[start:i]))
+			}
 			if *f == 0 {
 				*f = 0 // no negative zero
 			}
-		} else if v := iv[k]; v < 0 || k == fieldStatus {
+		} else if v := iv[k]; v < 0 || k == fieldStatus || v > intMax[k] {
 			if err := intProblem(k, v, b[start:i]); err != nil {
 				perr := fieldError(k, err)
 				if repairs == nil || v >= -1 || k == fieldSubmit {
-					return Line{}, perr
+					return Line{}, 0, perr
 				}
 				*repairs = append(*repairs, perr)
 				iv[k] = -1
@@ -252,7 +266,7 @@ func parseLine(b []byte, repairs *[]*ParseError) (Line, *ParseError) {
 		ReqProcs: iv[8], ReqTime: iv[9], ReqMemory: iv[10], Status: iv[11],
 		User: iv[12], Group: iv[13], App: iv[14], Queue: iv[15], Partition: iv[16],
 		Preceding: iv[17], Think: iv[18],
-	}, nil
+	}, i, nil
 }
 
 func fieldError(k int, err error) *ParseError {
@@ -264,9 +278,35 @@ func fieldError(k int, err error) *ParseError {
 // reads such values as missing instead.
 var ErrNegative = errors.New("negative")
 
+// ErrOverBound is wrapped by the *ParseError of a value over its field's
+// bound: MaxTime for times, MaxProcs for processors (bounds.go says why).
+var ErrOverBound = errors.New("over the bound")
+
+// intMax is the largest value of each integer field, by field number.
+var intMax = [NumFields + 1]int64{
+	0, math.MaxInt64, MaxTime, MaxTime, MaxTime, MaxProcs, 0, 0,
+	MaxProcs, MaxTime, math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64,
+	math.MaxInt64, math.MaxInt64, math.MaxInt64, MaxTime,
+}
+
+// floatMax is the largest value of fields 6 (a time) and 7 (memory, which
+// only its conversion to bytes bounds).
+var floatMax = [2]float64{MaxTime, math.MaxFloat64}
+
+// overBound is the error of token tok of field k over the field's bound.
+func overBound(k int, tok []byte) error {
+	switch k {
+	case fieldAvgCPUTime, fieldSubmit, fieldWait, fieldRuntime, fieldReqTime, fieldThink:
+		return fmt.Errorf("%q is %w of %d s (2^32 − 1, some 136 years)", tok, ErrOverBound, int64(MaxTime))
+	}
+	return fmt.Errorf("%q is %w of %d processors (2^30)", tok, ErrOverBound, MaxProcs)
+}
+
 // intProblem checks the value v of integer field k, written as tok.
 func intProblem(k int, v int64, tok []byte) error {
 	switch {
+	case v > intMax[k]:
+		return overBound(k, tok)
 	case v < -1:
 		return fmt.Errorf("%q is %w", tok, ErrNegative)
 	case v == -1 && k == fieldSubmit:
@@ -295,6 +335,8 @@ func checkLine(l *Line) *ParseError {
 				return fieldError(k, fmt.Errorf("%q is not a number", tok))
 			case f < 0 && f != -1:
 				return fieldError(k, fmt.Errorf("%q is %w", tok, ErrNegative))
+			case f > floatMax[k-fieldAvgCPUTime]:
+				return fieldError(k, overBound(k, []byte(tok)))
 			}
 			continue
 		}
@@ -318,14 +360,23 @@ func parseInt(tok []byte) (int64, error) {
 	if isDecimal(tok, true) {
 		return 0, fmt.Errorf("%q is not an integer", tok)
 	}
-	return 0, fmt.Errorf("%q is not a number", tok)
+	return 0, notNumber(tok)
+}
+
+// notNumber is the error of a token that is not a number, naming a UTF-8
+// byte-order mark, which prints as nothing, if the token starts with one.
+func notNumber(tok []byte) error {
+	if bytes.HasPrefix(tok, utf8BOM) {
+		return fmt.Errorf("%q is not a number: it starts with a UTF-8 byte-order mark (U+FEFF)", tok)
+	}
+	return fmt.Errorf("%q is not a number", tok)
 }
 
 // parseFloat parses a decimal token of field 6 or 7. Only plain decimal
 // notation is accepted: no "NaN", "Inf", hexadecimal or underscores.
 func parseFloat(tok []byte) (float64, error) {
 	if !isDecimal(tok, true) {
-		return 0, fmt.Errorf("%q is not a number", tok)
+		return 0, notNumber(tok)
 	}
 	v, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil {

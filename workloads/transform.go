@@ -49,17 +49,17 @@ func (l *loadFactor) Next() (sim.Record, error) {
 	}
 	t := math.Round(float64(r.Submit-l.first) * l.inv)
 	if t > maxScaled-float64(l.first) {
-		return sim.Record{}, fmt.Errorf("job %d: load factor %v moves its submit time %d s after the first job's to %.3g s, past the 2^53 s times may reach",
-			r.ID, l.f, r.Submit-l.first, t)
+		return sim.Record{}, fmt.Errorf("job %d: load factor %v moves its submit time %d s after the first job's to %.3g s, past the %d s (MaxTime) times may reach",
+			r.ID, l.f, r.Submit-l.first, t, int64(maxScaled))
 	}
 	r.Submit = l.first + sim.Time(t)
 	return r, nil
 }
 
-// maxScaled is the latest submit time LoadFactor yields: 2^53 s, some 285
-// million years, up to which float64 holds every whole second, so that a
-// tiny factor is an error naming it rather than a time that overflows.
-const maxScaled = 1 << 53
+// maxScaled is the latest submit time LoadFactor yields: MaxTime, the bound
+// of every time (bounds.go), so that a tiny factor is an error naming it
+// rather than a time past what the engine's sums are proven for.
+const maxScaled = MaxTime
 
 // FactorForLoad returns the load factor that takes a workload of offered load
 // current to target.

@@ -239,7 +239,7 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, err := workloads.OpenTrace(path)
 	if err != nil {
 		return err
 	}
@@ -247,8 +247,14 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	name := filepath.Base(path)
 	r := workloads.NewSWFReader(f, name, s.swfOpt)
 	h, err := r.Header()
+	if errors.Is(err, workloads.ErrNegative) { // a headerless file's first job line
+		return fmt.Errorf("%w\n(--negative-as-missing reads such values as missing and lists them)", err)
+	}
 	if err != nil {
 		return err
+	}
+	if r.Empty() {
+		return fmt.Errorf("%s: the file is empty", path)
 	}
 	if s.machine[sim.Procs] == 0 {
 		if s.machine[sim.Procs], s.source = traceMachine(h, t); s.source == "" {
@@ -291,6 +297,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	}
 	printSummary(stdout, name, s, res, took)
 	printRepairs(stdout, r.Repaired())
+	for _, w := range r.Warnings() {
+		fmt.Fprintf(stdout, "warning: %v\n", w)
+	}
 	return nil
 }
 

@@ -120,7 +120,7 @@ func runTraceInfo(args []string, stdout, stderr io.Writer) error {
 // traceInfo prints the summary of the trace at path; t is its registry
 // entry if it was named, else nil.
 func traceInfo(w io.Writer, path string, t *workloads.ArchiveTrace, procs int64, opt workloads.SWFOptions) error {
-	f, err := os.Open(path)
+	f, err := workloads.OpenTrace(path)
 	if err != nil {
 		return err
 	}
