@@ -139,8 +139,14 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
 	srcs := newSources(opt.Cache)
-	if err := readTraces(srcs, sel); err != nil {
+	warnings, err := readTraces(srcs, sel)
+	if err != nil {
 		return sum, err
+	}
+	if opt.Notice != nil {
+		for _, w := range warnings {
+			opt.Notice(w)
+		}
 	}
 	if err := checkWorkloads(srcs, sel); err != nil {
 		return sum, err
@@ -291,27 +297,30 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 // not in the cache, or a malformed line, would otherwise fail the first run
 // after the output folder was made and claimed. A merge's parts are never
 // merges themselves (spec.Workload.Merge).
-func readTraces(srcs *sources, sel []*Run) error {
+func readTraces(srcs *sources, sel []*Run) (warnings []string, err error) {
 	seen := map[*spec.Workload]bool{}
 	read := func(w *spec.Workload) error {
 		if w.Trace == "" || seen[w] {
 			return nil
 		}
 		seen[w] = true
-		_, err := srcs.read(w)
-		return err
+		if _, err := srcs.read(w); err != nil {
+			return err
+		}
+		warnings = append(warnings, srcs.traceWarnings(w)...)
+		return nil
 	}
 	for _, r := range sel {
 		if err := read(r.Workload); err != nil {
-			return err
+			return nil, err
 		}
 		for _, part := range r.Workload.Merge {
 			if err := read(part); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return warnings, nil
 }
 
 // SelectShard returns the runs of shard i of n (Options.Shard and

@@ -52,6 +52,9 @@ type trace struct {
 	once sync.Once
 	recs []sim.Record
 	err  error
+	// warnings are what the SWF reader noticed and read past (extra
+	// fields, once per file), for Options.Notice.
+	warnings []string
 }
 
 func newSources(cacheDir string) *sources {
@@ -80,7 +83,11 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 			return
 		}
 		defer f.Close()
-		t.recs, t.err = sim.ReadAll(workloads.NewSWFReader(f, filepath.Base(path), w.SWF))
+		r := workloads.NewSWFReader(f, filepath.Base(path), w.SWF)
+		t.recs, t.err = sim.ReadAll(r)
+		for _, warn := range r.Warnings() {
+			t.warnings = append(t.warnings, fmt.Sprintf("workload %s: warning: %v", w.Name, warn))
+		}
 		switch {
 		case t.err != nil:
 			t.err = fmt.Errorf("workload %s: %w", w.Name, t.err)
@@ -89,6 +96,20 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 		}
 	})
 	return t.recs, t.err
+}
+
+// traceWarnings returns what the reader of trace workload w warned of,
+// once read by read; a trace two workloads share warns once, for the first.
+func (s *sources) traceWarnings(w *spec.Workload) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.traces[traceKey{w.Trace, w.SWF}]
+	if t == nil {
+		return nil
+	}
+	warnings := t.warnings
+	t.warnings = nil
+	return warnings
 }
 
 // tracePath returns the file of trace workload w: its path, or where the
