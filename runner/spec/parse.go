@@ -69,6 +69,9 @@ type decoder struct {
 // or its default, to that type, and a value that does not convert is an
 // error.
 //
+// A file longer than MaxFileSize or nested deeper than MaxDepth is
+// refused with one error where the limit is passed, before it is parsed.
+//
 // Parse reports every problem it finds in the file, not just the first,
 // each as a diagnostic with the file, line and column of its cause; where
 // a name is unknown, the detail suggests the closest known one. A problem
@@ -85,7 +88,7 @@ type decoder struct {
 // every model and policy once, with the file's parameters, so that a bad
 // parameter is reported here rather than when a run starts.
 func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hcl.Diagnostics) {
-	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	f, diags := ParseSyntax(src, filename)
 	if diags.HasErrors() {
 		return nil, diags
 	}
