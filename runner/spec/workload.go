@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -87,7 +88,7 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 	}
 	if s, st := d.str(attrs["estimates"]); st == set {
 		if _, err := workloads.ApplyEstimates(noJobs{}, s, 1); err != nil {
-			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s. The forms are %s.", err, workloads.EstimateModels)
+			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s", estimatesDetail(s, err))
 		}
 		w.Estimates = s
 	}
@@ -225,3 +226,19 @@ func (d *decoder) choice(a *hclsyntax.Attribute, options ...string) (int, state)
 type noJobs struct{}
 
 func (noJobs) Next() (sim.Record, error) { return sim.Record{}, io.EOF }
+
+// estimatesDetail explains why ApplyEstimates refused the estimate model
+// spec: an unknown model by name, with the closest known one, or else the
+// model's own error; then the forms it accepts.
+func estimatesDetail(spec string, err error) string {
+	var names []string
+	for _, form := range strings.Split(workloads.EstimateModels, ", ") {
+		names = append(names, strings.FieldsFunc(form, func(r rune) bool { return r == ':' || r == '[' })[0])
+	}
+	kind, _, _ := strings.Cut(spec, ":")
+	if slices.Contains(names, kind) {
+		return fmt.Sprintf("%s. The forms are %s.", err, workloads.EstimateModels)
+	}
+	detail := withSuggestion(fmt.Sprintf("There is no estimate model %q.", kind), kind, names)
+	return fmt.Sprintf("%s The forms are %s.", detail, workloads.EstimateModels)
+}
