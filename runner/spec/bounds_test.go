@@ -182,3 +182,4 @@ func TestOverrideNoteShared(t *testing.T) {
 		t.Fatal("noting the --var source did not finish in 20s")
 	}
 }
+

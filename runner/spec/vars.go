@@ -6,6 +6,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"unicode"
 
@@ -71,6 +72,9 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 		}
 		if v, err := convert.Convert(v, ty); err == nil {
 			vals[name] = v
+			if v.Type() == cty.String && !v.IsNull() {
+				d.cmdStrings[name] = v.AsString()
+			}
 		} else {
 			d.commandf(name, src, "Invalid value for variable in --var",
 				"variable %q has type %s, and this value does not suit it: %s.", name, typeexpr.TypeString(ty), convertError(err))
@@ -294,6 +298,7 @@ func (d *decoder) locals(blocks []*hclsyntax.Block) {
 		for _, a := range sortedAttrs(b.Body) {
 			if d.declared[rootLocal][a.Name] == a.NameRange {
 				exprs[a.Name] = a
+				d.localExprs[a.Name] = a.Expr
 				order = append(order, a.Name)
 			}
 		}
@@ -397,4 +402,46 @@ func localDeps(expr hcl.Expression, exprs map[string]*hclsyntax.Attribute) []str
 		}
 	}
 	return deps
+}
+
+// fromCommandLine reports whether the path p, the value of expr, begins
+// with whole elements given by the string value of a variable set on the
+// command line that expr
+// refers to, directly or through local values: then the command line gave
+// the path, or its leading folders, and it is relative to the current
+// directory as every other path on a command line is, not to the file's.
+func (d *decoder) fromCommandLine(expr hcl.Expression, p string) bool {
+	if len(d.cmdStrings) == 0 {
+		return false
+	}
+	seen := make(map[string]bool)
+	todo := expr.Variables()
+	for len(todo) > 0 {
+		t := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		name := refStep(t)
+		switch t.RootName() {
+		case rootVar:
+			if v, ok := d.cmdStrings[name]; ok && leadingElements(p, v) {
+				return true
+			}
+		case rootLocal:
+			if e, ok := d.localExprs[name]; ok && !seen[name] {
+				seen[name] = true
+				todo = append(todo, e.Variables()...)
+			}
+		}
+	}
+	return false
+}
+
+// leadingElements reports whether v, not empty, gives the whole of path p
+// or whole leading elements of it: "data" or "data/" in "data/x.swf", not
+// "x" in "x.swf".
+func leadingElements(p, v string) bool {
+	if v == "" || !strings.HasPrefix(p, v) {
+		return false
+	}
+	rest := p[len(v):]
+	return rest == "" || os.IsPathSeparator(rest[0]) || os.IsPathSeparator(v[len(v)-1])
 }

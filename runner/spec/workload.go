@@ -128,14 +128,15 @@ func (d *decoder) modelOwner(m workloads.Model, at hcl.Range) owner {
 	}}
 }
 
-// trace sets w's trace: a path that exists (relative to the file), else a
+// trace sets w's trace: a path that exists (relative to the file, or to
+// the current directory if it comes from the command line), else a
 // registered name, which need not be downloaded yet.
 func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
 	if value == "" {
 		d.errorf(a.Expr.Range(), "Unknown trace", "The trace must name a registered trace or a file.")
 		return
 	}
-	path := d.path(value)
+	path := d.path(value, a.Expr)
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
