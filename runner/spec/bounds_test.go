@@ -182,4 +182,3 @@ func TestOverrideNoteShared(t *testing.T) {
 		t.Fatal("noting the --var source did not finish in 20s")
 	}
 }
-
