@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
@@ -71,7 +69,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := tuneGC(); err != nil {
 		fmt.Fprintf(stderr, "schedsweep: warning: %v\n", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext()
 	defer stop()
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
@@ -109,7 +107,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "removed the shards' tables, which these replace: %s\n", strings.Join(sum.Replaced, ", "))
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", errInterrupted)
+		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", interrupted(ctx))
 	}
 	return err
 }
@@ -142,10 +140,6 @@ func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) 
 	opt.Cache, err = traceCacheDir(*f.cache, os.Getenv)
 	return opt, err
 }
-
-// errInterrupted is returned, wrapped in what was saved, when Ctrl-C
-// stopped a sweep or a download; run exits with exitInterrupted.
-var errInterrupted = errors.New("interrupted")
 
 // newProgress returns a progress callback, a bar if tty (w is a terminal)
 // and plain lines otherwise, and a function to call once the sweep has

@@ -8,10 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -116,7 +114,7 @@ func withCacheFlag(err error, cacheFlag string) error {
 }
 
 func runTraceFetch(args []string, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext()
 	defer stop()
 	return traceFetch(ctx, args, stdout, stderr, realTraceEnv())
 }
@@ -163,7 +161,7 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		path, err := workloads.Fetch(ctx, env.client, t, dir, p)
 		if err != nil && ctx.Err() != nil {
 			p.endBar()
-			return fmt.Errorf("%w; nothing of %s was saved: %w", errInterrupted, t.Name, err)
+			return fmt.Errorf("%w; nothing of %s was saved: %w", interrupted(ctx), t.Name, err)
 		}
 		if err != nil {
 			p.endBar()
