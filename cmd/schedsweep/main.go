@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	schedsweep run [flags] FILE
+//	schedsweep run [flags] [FILE]
 //	schedsweep validate FILE
 //	schedsweep plan [flags] FILE
 //	schedsweep fmt [-w | --check] FILE...

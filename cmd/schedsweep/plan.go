@@ -327,6 +327,10 @@ func parseExperiment(fs *flag.FlagSet, args []string, stderr io.Writer) (string,
 	if err != nil {
 		return "", nil, nil, err
 	}
+	if len(pos) == 0 && fs.Name() == "run" { // run alone runs the quickstart
+		fmt.Fprintf(stderr, "schedsweep run: no FILE given; running the embedded %s experiment\n", runDefault)
+		pos = []string{runDefault}
+	}
 	if len(pos) != 1 {
 		return "", nil, nil, usagef("want one experiment FILE, got %d", len(pos))
 	}

@@ -21,12 +21,13 @@ import (
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
-const runUsage = `Usage: schedsweep run [flags] FILE
+const runUsage = `Usage: schedsweep run [flags] [FILE]
 
 Runs the sweep an experiment file declares and writes its results: one
 Parquet file per run under jobs/ (Hive-partitioned by the sweep's axes),
 then runs.parquet and users.parquet. FILE is a path, or the name of an
-experiment embedded in schedsweep (quickstart).
+experiment embedded in schedsweep; without one, run runs the embedded
+quickstart.
 
 Runs fan out over --jobs workers; Ctrl-C stops cleanly: finished runs keep
 their results and --resume continues. --shard i/n runs the i-th of n slices
@@ -41,6 +42,9 @@ Examples:
 
 Flags:
 `
+
+// runDefault is the experiment run runs when given no FILE.
+const runDefault = "quickstart"
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stdout)
