@@ -8,33 +8,29 @@ import "strings"
 // Closest returns the candidate nearest to s, ignoring case: the one with
 // the smallest edit distance if that is at most 3, else the first candidate
 // that contains s or is contained in it (at least 3 letters), so "kth"
-// finds "KTH-SP2". Failing both, it tries s with the words of its usual
-// abbreviations spelled as names here spell them (avg and average as
-// mean, so "wait_avg" finds "wait_mean"). It returns "" when
-// none is close. Ties go to the earlier candidate.
+// finds "KTH-SP2". The distance is the smaller of s's and that of s with
+// its abbreviated words spelled as names here spell them (avg and average
+// as mean), so "wait_avg" finds "wait_mean" before "wait_p95". It returns
+// "" when none is close. Ties go to the earlier candidate.
 func Closest(s string, candidates []string) string {
 	s = strings.ToLower(s)
 	if s == "" {
 		return ""
 	}
+	alt := synonyms(s)
 	best, bestD := "", 4
 	for _, c := range candidates {
-		if d := distance(s, strings.ToLower(c)); d < bestD {
+		l := strings.ToLower(c)
+		d := distance(s, l)
+		if alt != s {
+			d = min(d, distance(alt, l))
+		}
+		if d < bestD {
 			best, bestD = c, d
 		}
 	}
 	if best != "" || len(s) < 3 {
 		return best
-	}
-	if alt := synonyms(s); alt != s {
-		for _, c := range candidates {
-			if d := distance(alt, strings.ToLower(c)); d < bestD {
-				best, bestD = c, d
-			}
-		}
-		if best != "" {
-			return best
-		}
 	}
 	for _, c := range candidates {
 		if l := strings.ToLower(c); strings.Contains(l, s) || len(l) >= 3 && strings.Contains(s, l) {

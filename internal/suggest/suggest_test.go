@@ -23,7 +23,7 @@ func TestClosest(t *testing.T) {
 // TestClosestSynonyms checks the abbreviations a user types for the words
 // metric names spell out.
 func TestClosestSynonyms(t *testing.T) {
-	names := []string{"wait_mean", "wait_median", "bounded_slowdown_mean", "utilization"}
+	names := []string{"wait_median", "wait_p95", "wait_mean", "bounded_slowdown_mean", "utilization"}
 	tests := []struct{ in, want string }{
 		{"wait_avg", "wait_mean"},
 		{"wait_average", "wait_mean"},
