@@ -22,8 +22,8 @@
 // printed because of a mistake goes to stderr with exit 2.
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
-// flag or value) or an experiment file with errors, 130 interrupted (SIGINT),
-// 143 terminated (SIGTERM).
+// flag or value) or an experiment file with errors, 70 an internal error (a
+// bug), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 package main
 
 import (
@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 )
 
@@ -42,6 +43,7 @@ const (
 	exitUsage       = 2   // bad usage, or an experiment file with errors
 	exitInterrupted = 130 // Ctrl-C (SIGINT, 128+2); finished work is saved
 	exitTerminated  = 143 // SIGTERM (128+15), as shells report it; finished work is saved
+	exitInternal    = 70  // a bug: a panic, caught (sysexits' EX_SOFTWARE); never 2, which means bad input
 )
 
 // usageError marks errors caused by how the command was called.
@@ -71,7 +73,22 @@ func commands() []command {
 	}
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(runSafe(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// runSafe is run, with a panic turned into exit code exitInternal and a
+// report on stderr: Go exits 2 on a panic, the code that says the input
+// (the usage, the experiment file) has errors, and a script must be able
+// to tell a bug from a mistake of its own. A panic in another goroutine,
+// or a fatal runtime error, still ends the process with Go's exit 2.
+func runSafe(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "schedsweep: internal error, a bug (please report it with the command that caused it): %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	return run(args, stdout, stderr)
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 { // a mistake: the usage goes with the error output
@@ -148,8 +165,8 @@ func printUsage(w io.Writer) {
 
 // exitCodesHelp lists the exit codes, for the top-level help.
 const exitCodesHelp = `Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
-flag or value) or an experiment file with errors, 130 interrupted (Ctrl-C),
-143 terminated (SIGTERM).`
+flag or value) or an experiment file with errors, 70 an internal error (a bug),
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`
 
 // exitCodes returns the exit codes of a command ("run", "trace fetch"),
 // which its help ends with.
