@@ -84,3 +84,17 @@ func TestValidateBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestFmtBounds checks that fmt refuses a file nested too deep, as
+// validate does, instead of crashing with a stack overflow.
+func TestFmtBounds(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "nested.hcl")
+	src := "locals {\n  x = " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("fmt", "--check", file)
+	if code != exitUsage || !strings.Contains(errOut, "nested.hcl:2:262: error: Nesting too deep") {
+		t.Errorf("exit %d, stderr:\n%.1000s\nwant exit %d and the nesting error", code, errOut, exitUsage)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
@@ -164,8 +163,9 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		// hclwrite formats whatever it is given, broken or not; a file
-		// that does not parse is reported and left as it is.
-		if _, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos); diags.HasErrors() {
+		// that does not parse, or is too large or deep to parse safely,
+		// is reported and left as it is.
+		if _, diags := spec.ParseSyntax(src, path); diags.HasErrors() {
 			printDiagnostics(stderr, diags, map[string]*hcl.File{path: {Bytes: src}})
 			broken++
 			continue
