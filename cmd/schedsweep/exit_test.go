@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,5 +30,24 @@ func TestRunWithoutFile(t *testing.T) {
 		if code, _, errOut := runCLI(cmd); code != exitUsage || !strings.Contains(errOut, "FILE") {
 			t.Errorf("%s with no FILE: exit %d, stderr %q; want exit %d asking for a FILE", cmd, code, errOut, exitUsage)
 		}
+	}
+}
+
+// panicWriter panics on every write, standing in for a bug.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("a bug") }
+
+// TestPanicIsNotExit2 checks that a panic exits 70, not Go's 2, which
+// means the input has errors: exit 2 is kept for "file has errors" and bad
+// usage.
+func TestPanicIsNotExit2(t *testing.T) {
+	var stderr bytes.Buffer
+	code := runSafe([]string{"version"}, panicWriter{}, &stderr)
+	if code != exitInternal || !strings.Contains(stderr.String(), "internal error, a bug") || !strings.Contains(stderr.String(), "a bug") {
+		t.Errorf("exit %d, stderr %q; want exit %d and the panic reported", code, stderr.String(), exitInternal)
+	}
+	if code == exitUsage {
+		t.Error("a panic exits 2, the code of a file with errors")
 	}
 }
