@@ -262,13 +262,34 @@ func knownTraces(name string, traces []ArchiveTrace) string {
 // is known, and, for a trace with a machines file, that file too. Fetch
 // renames files into the cache only after verifying them, so a file there
 // is a verified one; CachedPath checks sizes only, not contents.
+//
+// A trace registered compressed (NAME.swf.gz) may also be in dir
+// uncompressed (NAME.swf), and one registered uncompressed compressed, as
+// a user who obtained it elsewhere may keep it; the reader tells the two
+// apart by their bytes. That other form, of any size, is used when the
+// registered one is missing.
 func CachedPath(dir string, t ArchiveTrace) (string, bool) {
 	path := filepath.Join(dir, t.File)
 	ok := cachedFile(path, t.Size)
+	if other := otherForm(t.File); !ok && other != "" && cachedFile(filepath.Join(dir, other), 0) {
+		path, ok = filepath.Join(dir, other), true
+	}
 	if ok && t.MachinesFile != "" {
 		ok = cachedFile(filepath.Join(dir, t.MachinesFile), t.MachinesSize)
 	}
 	return path, ok
+}
+
+// otherForm is the name of a trace file compressed if name is not, or not
+// if it is: NAME.swf and NAME.swf.gz; "" for a name of neither form.
+func otherForm(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".swf.gz"):
+		return strings.TrimSuffix(name, ".gz")
+	case strings.HasSuffix(name, ".swf"):
+		return name + ".gz"
+	}
+	return ""
 }
 
 func cachedFile(path string, size int64) bool {

@@ -90,7 +90,13 @@ func Fetch(ctx context.Context, c *http.Client, t ArchiveTrace, dir string, prog
 	}
 	reporter, _ := progress.(FetchProgress)
 	if path, ok := CachedPath(dir, t); ok {
-		done, err := cachedFiles(dir, files)
+		cached := files
+		if name := filepath.Base(path); name != t.File {
+			// The other form (CachedPath), which no registered sum or
+			// size describes.
+			cached = append([]remoteFile{{name: name, url: files[0].url}}, files[1:]...)
+		}
+		done, err := cachedFiles(dir, cached)
 		if err != nil {
 			return "", fmt.Errorf("fetching %s: %w", t.Name, err)
 		}

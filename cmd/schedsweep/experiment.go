@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -82,7 +83,7 @@ func invalidSummary(diags hcl.Diagnostics) string {
 // readExperiment returns the bytes of an experiment file and the name
 // diagnostics use for it.
 func readExperiment(arg string) ([]byte, string, error) {
-	src, err := os.ReadFile(arg)
+	src, err := readBounded(arg)
 	if err == nil {
 		return src, arg, nil
 	}
@@ -104,21 +105,69 @@ func readExperiment(arg string) ([]byte, string, error) {
 	return nil, "", fmt.Errorf("%s: no such file, and no embedded experiment of that name (embedded: %s)", arg, strings.Join(names, ", "))
 }
 
+// readBounded reads a file up to one byte past spec.MaxFileSize, enough
+// for spec.Parse to report a file too large at the place it passes the
+// limit without reading the rest of, say, a runaway generated file.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a folder; want an experiment file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, spec.MaxFileSize+1))
+}
+
 // printDiagnostics writes each diagnostic as a file:line:col line that
-// editors and terminals link to, then HCL's own rendering: summary, the
-// source line with the range underlined, and the detail.
+// editors and terminals link to, then HCL's own rendering without its
+// heading (which would repeat the summary): the source line with the range
+// underlined, and the detail. A source line longer than maxSnippetLine is
+// left out, so that an error in a huge one-line file prints a few lines,
+// not megabytes.
 func printDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) {
-	tw := hcl.NewDiagnosticTextWriter(w, files, 100, false)
+	var buf bytes.Buffer
+	tw := hcl.NewDiagnosticTextWriter(&buf, files, 100, false)
 	for _, d := range diags {
-		sev := "error"
+		sev, heading := "error", "Error"
 		if d.Severity == hcl.DiagWarning {
-			sev = "warning"
+			sev, heading = "warning", "Warning"
 		}
 		if d.Subject != nil {
 			fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, sev, d.Summary)
 		} else {
 			fmt.Fprintf(w, "%s: %s\n", sev, d.Summary)
 		}
-		tw.WriteDiagnostic(d)
+		shown := d
+		if d.Subject != nil && longLine(files[d.Subject.Filename], d.Subject.Start.Byte) {
+			copied := *d
+			copied.Subject, copied.Context = nil, nil
+			shown = &copied
+		}
+		buf.Reset()
+		tw.WriteDiagnostic(shown)
+		out := bytes.TrimPrefix(buf.Bytes(), []byte(heading+": "+d.Summary+"\n\n"))
+		if shown != d {
+			fmt.Fprintf(w, "  (the line is too long to show)\n\n")
+		}
+		w.Write(out)
 	}
+}
+
+// maxSnippetLine is the longest source line a diagnostic shows, in bytes.
+const maxSnippetLine = 1000
+
+// longLine reports whether the line of f that holds byte offset is longer
+// than maxSnippetLine.
+func longLine(f *hcl.File, offset int) bool {
+	if f == nil || offset < 0 || offset > len(f.Bytes) {
+		return false
+	}
+	start := bytes.LastIndexByte(f.Bytes[:offset], '\n') + 1
+	end := bytes.IndexByte(f.Bytes[offset:], '\n')
+	if end < 0 {
+		end = len(f.Bytes) - offset
+	}
+	return offset+end-start > maxSnippetLine
 }

@@ -15,7 +15,7 @@ const generateUsage = `Usage: schedsweep trace generate MODEL [flags] --out FILE
 
 Writes a synthetic workload as a standard SWF file whose header records the
 model, its parameters, the seed and every transformation, so that other
-simulators can use it too. Models and their parameters: schedsweep trace
+simulators can use it too. --out - writes it to stdout. Models and their parameters: schedsweep trace
 models.
 
 Examples:
@@ -41,7 +41,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	load := fs.Float64("load-factor", 1, "multiply the offered load by `f` (inter-arrival times divided by f)")
 	estimates := fs.String("estimates", "keep", "estimate `model`: "+workloads.EstimateModels)
 	cpu := fs.String("cpu-usage", "none", "per-process CPU usage for two-tier policies: `none`, default (1 process 100%, else uniform 40-100%) or full (100%)")
-	out := fs.String("out", "", "write the workload to `file` (required)")
+	out := fs.String("out", "", "write the workload to `file` (required; - for stdout)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	case *jobs < 0:
 		return usagef("--jobs: %d is negative", *jobs)
 	}
-	if err := checkOutputFile("out", *out); err != nil {
+	if err := checkOutputFile("out", *out); *out != "-" && err != nil {
 		return err
 	}
 	m, err := workloads.LookupModel(pos[0])
@@ -145,7 +145,7 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	if src, err = pipeline(); err != nil {
 		return err
 	}
-	err = atomicfile.WriteFile(*out, func(w io.Writer) error {
+	write := func(w io.Writer) error {
 		sw := workloads.NewSWFWriter(w)
 		if err := sw.WriteHeader(h); err != nil {
 			return err
@@ -163,13 +163,22 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		return sw.Flush()
-	})
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", *out, err)
 	}
-	fmt.Fprintf(stdout, "wrote %d jobs of model %s (seed %d) to %s\n", n, m.Name, *seed, *out)
+	// --out - writes the workload to stdout, and the report to stderr, so
+	// that stdout holds the SWF file alone.
+	report, where := stdout, *out
+	if *out == "-" {
+		report, where = stderr, "stdout"
+		err = write(stdout)
+	} else {
+		err = atomicfile.WriteFile(*out, write)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", where, err)
+	}
+	fmt.Fprintf(report, "wrote %d jobs of model %s (seed %d) to %s\n", n, m.Name, *seed, where)
 	if cut != "" {
-		fmt.Fprintln(stdout, cut)
+		fmt.Fprintln(report, cut)
 	}
 	return nil
 }

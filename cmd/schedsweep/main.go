@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	schedsweep run [flags] FILE
+//	schedsweep run [flags] [FILE]
 //	schedsweep validate FILE
 //	schedsweep plan [flags] FILE
 //	schedsweep fmt [-w | --check] FILE...
@@ -22,7 +22,8 @@
 // printed because of a mistake goes to stderr with exit 2.
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
-// flag or value) or an experiment file with errors, 130 interrupted.
+// flag or value) or an experiment file with errors, 70 an internal error (a
+// bug), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 package main
 
 import (
@@ -31,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 )
 
@@ -39,7 +41,9 @@ const (
 	exitOK          = 0
 	exitFailure     = 1   // the command failed (a run, a file, the network)
 	exitUsage       = 2   // bad usage, or an experiment file with errors
-	exitInterrupted = 130 // Ctrl-C; finished work is saved
+	exitInterrupted = 130 // Ctrl-C (SIGINT, 128+2); finished work is saved
+	exitTerminated  = 143 // SIGTERM (128+15), as shells report it; finished work is saved
+	exitInternal    = 70  // a bug: a panic, caught (sysexits' EX_SOFTWARE); never 2, which means bad input
 )
 
 // usageError marks errors caused by how the command was called.
@@ -69,7 +73,22 @@ func commands() []command {
 	}
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(runSafe(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// runSafe is run, with a panic turned into exit code exitInternal and a
+// report on stderr: Go exits 2 on a panic, the code that says the input
+// (the usage, the experiment file) has errors, and a script must be able
+// to tell a bug from a mistake of its own. A panic in another goroutine,
+// or a fatal runtime error, still ends the process with Go's exit 2.
+func runSafe(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "schedsweep: internal error, a bug (please report it with the command that caused it): %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	return run(args, stdout, stderr)
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 { // a mistake: the usage goes with the error output
@@ -102,7 +121,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		case errors.Is(err, errInterrupted):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
-			return exitInterrupted
+			return interruptedCode(err)
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			if !errors.Is(err, errInvalid) { // the diagnostics say what to fix
@@ -146,14 +165,15 @@ func printUsage(w io.Writer) {
 
 // exitCodesHelp lists the exit codes, for the top-level help.
 const exitCodesHelp = `Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
-flag or value) or an experiment file with errors, 130 interrupted.`
+flag or value) or an experiment file with errors, 70 an internal error (a bug),
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`
 
 // exitCodes returns the exit codes of a command ("run", "trace fetch"),
 // which its help ends with.
 func exitCodes(command string) string {
 	switch command {
 	case "run":
-		return "0 success, 1 a run failed or a file or trace could not be read, 2 bad\nusage or an experiment file with errors, 130 interrupted (finished runs are\nsaved)"
+		return "0 success, 1 a run failed or a file or trace could not be read, 2 bad\nusage or an experiment file with errors, 130 interrupted (Ctrl-C) or 143\nterminated (SIGTERM); finished runs are saved"
 	case "validate", "plan":
 		return "0 success, 1 a file or trace could not be read, 2 bad usage or an\nexperiment file with errors"
 	case "fmt":
@@ -161,7 +181,7 @@ func exitCodes(command string) string {
 	case "plot":
 		return "0 success, 1 the results could not be read or the figure written, 2 bad\nusage, including a selection or metric the results do not have"
 	case "trace fetch":
-		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 130\ninterrupted (nothing partial is saved)"
+		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 130\ninterrupted (Ctrl-C) or 143 terminated (SIGTERM); nothing partial is saved"
 	}
 	return "0 success, 1 the command failed, 2 bad usage"
 }

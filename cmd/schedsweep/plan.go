@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/policies"
@@ -206,8 +205,9 @@ func runFmt(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		// hclwrite formats whatever it is given, broken or not; a file
-		// that does not parse is reported and left as it is.
-		if _, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos); diags.HasErrors() {
+		// that does not parse, or is too large or deep to parse safely,
+		// is reported and left as it is.
+		if _, diags := spec.ParseSyntax(src, path); diags.HasErrors() {
 			printDiagnostics(stderr, diags, map[string]*hcl.File{path: {Bytes: src}})
 			broken++
 			continue
@@ -368,6 +368,10 @@ func parseExperiment(fs *flag.FlagSet, args []string, stderr io.Writer) (string,
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return "", nil, nil, err
+	}
+	if len(pos) == 0 && fs.Name() == "run" { // run alone runs the quickstart
+		fmt.Fprintf(stderr, "schedsweep run: no FILE given; running the embedded %s experiment\n", runDefault)
+		pos = []string{runDefault}
 	}
 	if len(pos) != 1 {
 		return "", nil, nil, usagef("want one experiment FILE, got %d", len(pos))

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
@@ -23,12 +21,13 @@ import (
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
-const runUsage = `Usage: schedsweep run [flags] FILE
+const runUsage = `Usage: schedsweep run [flags] [FILE]
 
 Runs the sweep an experiment file declares and writes its results: one
 Parquet file per run under jobs/ (Hive-partitioned by the sweep's axes),
 then runs.parquet and users.parquet. FILE is a path, or the name of an
-experiment embedded in schedsweep (quickstart).
+experiment embedded in schedsweep; without one, run runs the embedded
+quickstart.
 
 Runs fan out over --jobs workers; Ctrl-C stops cleanly: finished runs keep
 their results. Running a sweep again into its folder continues it: runs
@@ -47,6 +46,9 @@ Examples:
 
 Flags:
 `
+
+// runDefault is the experiment run runs when given no FILE.
+const runDefault = "quickstart"
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stdout)
@@ -77,7 +79,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := tuneGC(); err != nil {
 		fmt.Fprintf(stderr, "schedsweep: warning: %v\n", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext()
 	defer stop()
 	began := time.Now()
 	sum, err := runner.Execute(ctx, e, runs, opt)
@@ -115,7 +117,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "removed the shards' tables, which these replace: %s\n", strings.Join(sum.Replaced, ", "))
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", errInterrupted)
+		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", interrupted(ctx))
 	}
 	return err
 }
@@ -148,10 +150,6 @@ func (f sweepFlags) options(e *spec.Experiment) (opt runner.Options, err error) 
 	opt.Cache, err = traceCacheDir(*f.cache, os.Getenv)
 	return opt, err
 }
-
-// errInterrupted is returned, wrapped in what was saved, when Ctrl-C
-// stopped a sweep or a download; run exits with exitInterrupted.
-var errInterrupted = errors.New("interrupted")
 
 // newProgress returns a progress callback, a bar if tty (w is a terminal)
 // and plain lines otherwise, and a function to call once the sweep has

@@ -7,11 +7,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -116,7 +115,7 @@ func withCacheFlag(err error, cacheFlag string) error {
 }
 
 func runTraceFetch(args []string, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext()
 	defer stop()
 	return traceFetch(ctx, args, stdout, stderr, realTraceEnv())
 }
@@ -163,11 +162,11 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		path, err := workloads.Fetch(ctx, env.client, t, dir, p)
 		if err != nil && ctx.Err() != nil {
 			p.endBar()
-			return fmt.Errorf("%w; nothing of %s was saved: %w", errInterrupted, t.Name, err)
+			return fmt.Errorf("%w; nothing of %s was saved: %w", interrupted(ctx), t.Name, err)
 		}
 		if err != nil {
 			p.endBar()
-			errs = append(errs, err)
+			errs = append(errs, withOfflineHint(err, t, dir))
 			continue
 		}
 		fmt.Fprintf(stderr, "%s: please thank %s\n", t.Name, t.Acknowledge)
@@ -177,6 +176,37 @@ func traceFetch(ctx context.Context, args []string, stdout, stderr io.Writer, en
 		return fmt.Errorf("%d of %d traces failed:\n%w", len(errs), len(traces), errors.Join(errs...))
 	}
 	return errors.Join(errs...)
+}
+
+// withOfflineHint adds to err, when the archive could not be reached at
+// all (no network, no name resolution, a refused connection), where to put
+// the trace's files obtained some other way, so that runs find them.
+func withOfflineHint(err error, t workloads.ArchiveTrace, dir string) error {
+	if !errors.As(err, new(*url.Error)) {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s could not be reached; with a copy obtained elsewhere, put it in the cache as\n", t.Name)
+	fmt.Fprintf(&b, "  %s (from %s)", filepath.Join(dir, t.File), t.URL)
+	if other := otherTraceForm(t.File); other != "" {
+		fmt.Fprintf(&b, ", or %s", other)
+	}
+	if t.MachinesFile != "" {
+		fmt.Fprintf(&b, "\n  %s (from %s)", filepath.Join(dir, t.MachinesFile), t.MachinesURL)
+	}
+	return fmt.Errorf("%w%s", err, b.String())
+}
+
+// otherTraceForm is name compressed if it is not, or not if it is, which
+// the cache accepts as well (workloads.CachedPath).
+func otherTraceForm(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".swf.gz"):
+		return strings.TrimSuffix(name, ".gz")
+	case strings.HasSuffix(name, ".swf"):
+		return name + ".gz"
+	}
+	return ""
 }
 
 // fetchProgress shows a download: a progress bar when its writer is a

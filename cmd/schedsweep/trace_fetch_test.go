@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -298,5 +299,45 @@ func TestResolveTraceArg(t *testing.T) {
 	if !errors.Is(err, workloads.ErrNotCached) ||
 		!strings.Contains(err.Error(), "schedsweep trace fetch CTC-SP2 --cache "+cache) {
 		t.Errorf("got %v; want the fetch command with the same --cache", err)
+	}
+}
+
+// failingTransport fails every request as an offline machine does.
+type failingTransport struct{}
+
+func (failingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return nil, &net.DNSError{Err: "no such host", Name: req.URL.Host, IsNotFound: true}
+}
+
+// TestTraceFetchOffline checks that a fetch that cannot reach the archive
+// says where to put the files obtained elsewhere: before, it printed the raw
+// DNS error alone.
+func TestTraceFetchOffline(t *testing.T) {
+	cache := t.TempDir()
+	env := traceEnv{
+		client:   &http.Client{Transport: failingTransport{}},
+		getenv:   func(string) string { return "" },
+		terminal: func(io.Writer) bool { return false },
+	}
+	_, _, err := fetchCLI(t, env, "--cache", cache, "KTH-SP2", "wagap-2013")
+	if err == nil {
+		t.Fatal("fetched offline; want an error")
+	}
+	kth, _ := workloads.LookupTrace("KTH-SP2")
+	wagap, _ := workloads.LookupTrace("wagap-2013")
+	for _, want := range []string{
+		"no such host",
+		"KTH-SP2 could not be reached; with a copy obtained elsewhere, put it in the cache as\n  " + filepath.Join(cache, kth.File) + " (from " + kth.URL + "), or KTH-SP2-1996-2.1-cln.swf",
+		"  " + filepath.Join(cache, wagap.File) + " (from " + wagap.URL + "), or wagap-2013.swf.gz\n  " + filepath.Join(cache, wagap.MachinesFile) + " (from " + wagap.MachinesURL + ")",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	// A server that answers, even with an error, is no network problem.
+	m := newArchiveMirror(t)
+	_, _, err = fetchCLI(t, m.env(nil), "--cache", cache, "LANL-CM5")
+	if err == nil || strings.Contains(err.Error(), "could not be reached") {
+		t.Errorf("a 404: got %v; want no offline hint", err)
 	}
 }

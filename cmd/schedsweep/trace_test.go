@@ -237,3 +237,24 @@ func TestTraceGenerateReportsTsafrirCut(t *testing.T) {
 		t.Errorf("tsafrir:162754 cuts nothing, yet output or header says it did:\n%s", stdout)
 	}
 }
+
+// TestTraceGenerateToStdout checks that --out - writes the same SWF bytes
+// to stdout, with the report on stderr and no file named "-".
+func TestTraceGenerateToStdout(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, errOut := runCLI("trace", "generate", "job-mix", "--seed", "3", "--out", "-")
+	if code != exitOK || !strings.Contains(errOut, "wrote 76 jobs of model job-mix (seed 3) to stdout") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("wrote a file named -")
+	}
+	runCLI("trace", "generate", "job-mix", "--seed", "3", "--out", "mix.swf")
+	file, err := os.ReadFile("mix.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout != string(file) {
+		t.Errorf("stdout differs from the file --out mix.swf writes:\n%.300s", stdout)
+	}
+}

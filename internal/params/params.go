@@ -19,11 +19,14 @@
 package params
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/suggest"
 )
 
 // Field describes one parameter.
@@ -64,7 +67,11 @@ func Set(p any, name, value string) error {
 		return nil
 	}
 	sort.Strings(names)
-	return fmt.Errorf("unknown parameter %q; known: %s", name, strings.Join(names, ", "))
+	msg := fmt.Sprintf("unknown parameter %q; known: %s", name, strings.Join(names, ", "))
+	if s := suggest.Closest(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return errors.New(msg)
 }
 
 // SetAll applies "name=value" assignments in order.

@@ -41,6 +41,7 @@ func TestSetAndDescribe(t *testing.T) {
 func TestSetErrors(t *testing.T) {
 	tests := []struct{ in, msg string }{
 		{"nodse=3", `unknown parameter "nodse"; known: exact, load, name, nodes`},
+		{"nodse=3", `nodes (did you mean "nodes"?)`},
 		{"nodes=3.5", `parameter "nodes": "3.5" is not a whole number`},
 		{"load=high", `parameter "load": "high" is not a number`},
 		{"exact=maybe", `parameter "exact": "maybe" is not true or false`},

@@ -8,16 +8,24 @@ import "strings"
 // Closest returns the candidate nearest to s, ignoring case: the one with
 // the smallest edit distance if that is at most 3, else the first candidate
 // that contains s or is contained in it (at least 3 letters), so "kth"
-// finds "KTH-SP2". It returns "" when none is close. Ties go to the earlier
-// candidate.
+// finds "KTH-SP2". The distance is the smaller of s's and that of s with
+// its abbreviated words spelled as names here spell them (avg and average
+// as mean), so "wait_avg" finds "wait_mean" before "wait_p95". It returns
+// "" when none is close. Ties go to the earlier candidate.
 func Closest(s string, candidates []string) string {
 	s = strings.ToLower(s)
 	if s == "" {
 		return ""
 	}
+	alt := synonyms(s)
 	best, bestD := "", 4
 	for _, c := range candidates {
-		if d := distance(s, strings.ToLower(c)); d < bestD {
+		l := strings.ToLower(c)
+		d := distance(s, l)
+		if alt != s {
+			d = min(d, distance(alt, l))
+		}
+		if d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -51,4 +59,26 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// synonymWords maps words a user may type to the word names use.
+var synonymWords = map[string]string{
+	"avg": "mean", "average": "mean",
+	"bsld": "bounded_slowdown",
+}
+
+// synonyms returns s with each word (between _ and -) that synonymWords
+// knows replaced.
+func synonyms(s string) string {
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+	changed := false
+	for i, w := range words {
+		if r, ok := synonymWords[w]; ok && r != w {
+			words[i], changed = r, true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(words, "_")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedsweep/schedsweep/internal/suggest"
 	"github.com/schedsweep/schedsweep/results"
 )
 
@@ -101,8 +102,12 @@ func lookup(ms []metric, name, table string) (metric, error) {
 			return m, nil
 		}
 	}
-	return metric{}, fmt.Errorf("%w %q: this figure draws a column of %s: %s",
-		ErrUnknownMetric, name, table, strings.Join(names(ms), ", "))
+	hint := ""
+	if s := suggest.Closest(name, names(ms)); s != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return metric{}, fmt.Errorf("%w %q: this figure draws a column of %s: %s%s",
+		ErrUnknownMetric, name, table, strings.Join(names(ms), ", "), hint)
 }
 
 // scale is how an axis shows a metric's values: divided by div, under the

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/schedsweep/schedsweep/policies"
@@ -79,7 +80,7 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 
 // machines sets c's capacity from an Alea machines file.
 func (d *decoder) machines(c *Cluster, path string, a *hclsyntax.Attribute) {
-	resolved := d.path(path)
+	resolved := d.path(path, a.Expr)
 	f, err := os.Open(resolved)
 	if err != nil {
 		d.errorf(a.Expr.Range(), "Unreadable machines file", "%s.", err)
@@ -99,10 +100,15 @@ func (d *decoder) machines(c *Cluster, path string, a *hclsyntax.Attribute) {
 	c.Capacity, c.Machines = capacity, resolved
 }
 
-// path resolves a path from the file against the file's directory.
-func (d *decoder) path(p string) string {
+// path resolves p, the value of expr, against the file's directory, or,
+// when it begins with a value from the command line, leaves it relative to
+// the current directory.
+func (d *decoder) path(p string, expr hcl.Expression) string {
 	if filepath.IsAbs(p) {
 		return p
+	}
+	if d.fromCommandLine(expr, p) {
+		return filepath.Clean(p)
 	}
 	return filepath.Join(d.dir, p)
 }

@@ -16,6 +16,7 @@
 //	schema.go    what a block may hold: unknown arguments and blocks, labels, duplicates
 //	refs.go      references (var, local, cluster, workload, policy) and evaluation
 //	functions.go the functions a file may call
+//	bounds.go    the limits on file size and nesting depth, checked before parsing
 //	vars.go      variables and their types, command-line overrides, locals in dependency order
 //	values.go    strict conversion of values to Go types
 //	blocks.go    experiment, cluster, policy and output blocks

@@ -55,6 +55,12 @@ type decoder struct {
 	// merges are the merge workloads, whose parts are resolved once every
 	// workload is decoded.
 	merges []pendingMerge
+	// cmdStrings holds the variables set on the command line whose value
+	// is a string, and localExprs the local values' expressions: a path
+	// that comes from the command line is relative to the current
+	// directory (fromCommandLine).
+	cmdStrings map[string]string
+	localExprs map[string]hcl.Expression
 }
 
 // Parse decodes the experiment file called filename, whose contents are
@@ -69,6 +75,9 @@ type decoder struct {
 // or its default, to that type, and a value that does not convert is an
 // error.
 //
+// A file longer than MaxFileSize or nested deeper than MaxDepth is
+// refused with one error where the limit is passed, before it is parsed.
+//
 // Parse reports every problem it finds in the file, not just the first,
 // each as a diagnostic with the file, line and column of its cause; where
 // a name is unknown, the detail suggests the closest known one. A problem
@@ -80,12 +89,14 @@ type decoder struct {
 // usable Experiment.
 //
 // Relative paths in the file (a cluster's machines file, a trace given as
-// a path) are resolved against filename's directory; Parse reads machines
+// a path) are resolved against filename's directory, except one that
+// begins with the value of a variable set in vars, which is resolved
+// against the current directory as any path on a command line is; Parse reads machines
 // files and checks that trace paths exist, but reads no trace. It builds
 // every model and policy once, with the file's parameters, so that a bad
 // parameter is reported here rather than when a run starts.
 func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hcl.Diagnostics) {
-	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	f, diags := ParseSyntax(src, filename)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -97,6 +108,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 	d := &decoder{
 		file: filename, dir: exp.Dir, diags: diags,
 		clusters: map[string]*Cluster{}, workloads: map[string]*Workload{}, policies: map[string]*Policy{},
+		cmdStrings: map[string]string{}, localExprs: map[string]hcl.Expression{},
 	}
 	_, blocks := d.content(body, topSchema)
 	byType := make(map[string][]*hclsyntax.Block)

@@ -6,7 +6,7 @@ package spec
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"os"
 	"strings"
 	"unicode"
 
@@ -72,6 +72,9 @@ func (d *decoder) variables(blocks []*hclsyntax.Block, overrides map[string]stri
 		}
 		if v, err := convert.Convert(v, ty); err == nil {
 			vals[name] = v
+			if v.Type() == cty.String && !v.IsNull() {
+				d.cmdStrings[name] = v.AsString()
+			}
 		} else {
 			d.commandf(name, src, "Invalid value for variable in --var",
 				"variable %q has type %s, and this value does not suit it: %s.", name, typeexpr.TypeString(ty), convertError(err))
@@ -151,6 +154,11 @@ func (d *decoder) unknownOverride(name, src string) {
 // function call or quoted string (a bare word such as fcfs, a path such as
 // results/x). Its problems are reported with commandf.
 func (d *decoder) override(ctx *hcl.EvalContext, name, src string) (cty.Value, bool) {
+	toks, _ := hclsyntax.LexExpression([]byte(src), flagText(name, src), hcl.InitialPos)
+	if diags := checkDepth(toks); diags.HasErrors() {
+		d.commandDiags(name, src, diags)
+		return cty.NilVal, false
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(src), flagText(name, src), hcl.InitialPos)
 	if diags.HasErrors() {
 		if !looksLikeExpression(src) {
@@ -235,23 +243,26 @@ func (d *decoder) noteOverrides(body *hclsyntax.Body, overrides map[string]strin
 		}
 		return nil
 	})
-	// from returns the overridden variables t depends on.
-	seen := make(map[string]bool) // locals visited, against cycles
-	var from func(t hcl.Traversal, into map[string]bool)
-	from = func(t hcl.Traversal, into map[string]bool) {
-		name := refStep(t)
-		switch t.RootName() {
-		case rootVar:
-			if _, given := overrides[name]; given {
-				into[name] = true
-			}
-		case rootLocal:
-			if e, ok := locals[name]; ok && !seen[name] {
-				seen[name] = true
-				for _, t := range e.Variables() {
-					from(t, into)
+	// from adds to into the overridden variables t depends on, visiting
+	// each local once (seen) so that shared and cyclic dependencies cost
+	// no more than the locals themselves; it uses a stack of its own, as
+	// a chain of locals can be as long as the file.
+	from := func(t hcl.Traversal, into, seen map[string]bool) {
+		todo := []hcl.Traversal{t}
+		for len(todo) > 0 {
+			t := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			name := refStep(t)
+			switch t.RootName() {
+			case rootVar:
+				if _, given := overrides[name]; given {
+					into[name] = true
 				}
-				delete(seen, name)
+			case rootLocal:
+				if e, ok := locals[name]; ok && !seen[name] {
+					seen[name] = true
+					todo = append(todo, e.Variables()...)
+				}
 			}
 		}
 	}
@@ -259,10 +270,10 @@ func (d *decoder) noteOverrides(body *hclsyntax.Body, overrides map[string]strin
 		if dg.Severity != hcl.DiagError || dg.Subject == nil || dg.Subject.Filename != d.file {
 			continue
 		}
-		names := make(map[string]bool)
+		names, seen := make(map[string]bool), make(map[string]bool)
 		for _, t := range refs {
 			if t.SourceRange().Overlaps(*dg.Subject) {
-				from(t, names)
+				from(t, names, seen)
 			}
 		}
 		for _, name := range sortedKeys(names) {
@@ -271,8 +282,12 @@ func (d *decoder) noteOverrides(body *hclsyntax.Body, overrides map[string]strin
 	}
 }
 
-// locals evaluates the local values in dependency order, each once;
-// the members of a dependency cycle are reported and left unknown.
+// locals evaluates the local values in dependency order, each once, with
+// an explicit stack rather than recursion so that a long chain of locals
+// costs heap, not goroutine stack; the members of a dependency cycle are
+// reported and left unknown. Each local is evaluated in a context holding
+// only the locals it refers to, so the work is linear in the size of the
+// file (building the whole local object for each would be quadratic).
 func (d *decoder) locals(blocks []*hclsyntax.Block) {
 	exprs := make(map[string]*hclsyntax.Attribute)
 	var order []string // file order
@@ -283,78 +298,150 @@ func (d *decoder) locals(blocks []*hclsyntax.Block) {
 		for _, a := range sortedAttrs(b.Body) {
 			if d.declared[rootLocal][a.Name] == a.NameRange {
 				exprs[a.Name] = a
+				d.localExprs[a.Name] = a.Expr
 				order = append(order, a.Name)
 			}
 		}
 	}
 	vals := make(map[string]cty.Value, len(exprs))
+	deps := make(map[string][]string, len(exprs))
 	const (
 		unvisited = iota
 		visiting
 		done
 	)
 	mark := make(map[string]int, len(exprs))
-	var stack []string
-	var visit func(name string)
-	visit = func(name string) {
+	// path holds the locals being visited, outermost first; next[i] is
+	// the index of the next dependency of path[i] to visit.
+	var path []string
+	var next []int
+	push := func(name string) {
 		mark[name] = visiting
-		stack = append(stack, name)
-		for _, dep := range localDeps(exprs[name].Expr, exprs) {
-			switch mark[dep] {
-			case unvisited:
-				visit(dep)
-			case visiting:
-				d.cycle(stack, dep, exprs, vals)
-			}
-		}
-		stack = stack[:len(stack)-1]
-		mark[name] = done
-		if _, failed := vals[name]; failed {
-			return // in a cycle
-		}
-		d.ctx.Variables[rootLocal] = cty.ObjectVal(vals)
-		vals[name] = cty.DynamicVal
-		if v, ok := d.eval(exprs[name].Expr); ok {
-			vals[name] = v
-		}
+		deps[name] = localDeps(exprs[name].Expr, exprs)
+		path = append(path, name)
+		next = append(next, 0)
 	}
-	for _, name := range order {
-		if mark[name] == unvisited {
-			visit(name)
+	for _, root := range order {
+		if mark[root] != unvisited {
+			continue
+		}
+		push(root)
+		for len(path) > 0 {
+			top := len(path) - 1
+			name := path[top]
+			if ds := deps[name]; next[top] < len(ds) {
+				dep := ds[next[top]]
+				next[top]++
+				switch mark[dep] {
+				case unvisited:
+					push(dep)
+				case visiting:
+					d.cycle(path, dep, exprs, vals)
+				}
+				continue
+			}
+			path, next = path[:top], next[:top]
+			mark[name] = done
+			d.local(name, exprs[name].Expr, deps[name], vals)
 		}
 	}
 	d.ctx.Variables[rootLocal] = cty.ObjectVal(vals)
 }
 
-// cycle reports the cycle that runs from dep up the stack and back to it,
+// local evaluates one local value whose dependencies are evaluated, and
+// records it in vals; a member of a cycle, already in vals, is left so.
+func (d *decoder) local(name string, expr hcl.Expression, deps []string, vals map[string]cty.Value) {
+	if _, failed := vals[name]; failed {
+		return // in a cycle
+	}
+	vals[name] = cty.DynamicVal
+	if !d.checkRefs(expr) {
+		return
+	}
+	own := make(map[string]cty.Value, len(deps))
+	for _, dep := range deps {
+		own[dep] = vals[dep]
+	}
+	ctx := d.ctx.NewChild()
+	ctx.Variables = map[string]cty.Value{rootLocal: cty.ObjectVal(own)}
+	if v, ok := d.evalIn(ctx, expr); ok {
+		vals[name] = v
+	}
+}
+
+// cycle reports the cycle that runs from dep along path and back to it,
 // at dep's definition, and makes its members unknown.
-func (d *decoder) cycle(stack []string, dep string, exprs map[string]*hclsyntax.Attribute, vals map[string]cty.Value) {
-	i := len(stack) - 1
-	for stack[i] != dep {
+func (d *decoder) cycle(path []string, dep string, exprs map[string]*hclsyntax.Attribute, vals map[string]cty.Value) {
+	i := len(path) - 1
+	for path[i] != dep {
 		i--
 	}
-	path := make([]string, 0, len(stack)-i+1)
-	for _, n := range stack[i:] {
-		path = append(path, "local."+n)
+	loop := make([]string, 0, len(path)-i+1)
+	for _, n := range path[i:] {
+		loop = append(loop, "local."+n)
 		vals[n] = cty.DynamicVal
 	}
-	path = append(path, "local."+dep)
+	loop = append(loop, "local."+dep)
 	d.errorf(exprs[dep].NameRange, "Cycle in local values",
-		"Local values refer to each other in a loop: %s.", strings.Join(path, " → "))
+		"Local values refer to each other in a loop: %s.", strings.Join(loop, " → "))
 }
 
 // localDeps lists the locals expr refers to, each once, in the order of
 // first reference.
 func localDeps(expr hcl.Expression, exprs map[string]*hclsyntax.Attribute) []string {
 	var deps []string
+	seen := make(map[string]bool)
 	for _, t := range expr.Variables() {
 		if t.RootName() != rootLocal {
 			continue
 		}
 		name := refStep(t)
-		if _, declared := exprs[name]; declared && !slices.Contains(deps, name) {
+		if _, declared := exprs[name]; declared && !seen[name] {
+			seen[name] = true
 			deps = append(deps, name)
 		}
 	}
 	return deps
+}
+
+// fromCommandLine reports whether the path p, the value of expr, begins
+// with whole elements given by the string value of a variable set on the
+// command line that expr
+// refers to, directly or through local values: then the command line gave
+// the path, or its leading folders, and it is relative to the current
+// directory as every other path on a command line is, not to the file's.
+func (d *decoder) fromCommandLine(expr hcl.Expression, p string) bool {
+	if len(d.cmdStrings) == 0 {
+		return false
+	}
+	seen := make(map[string]bool)
+	todo := expr.Variables()
+	for len(todo) > 0 {
+		t := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		name := refStep(t)
+		switch t.RootName() {
+		case rootVar:
+			if v, ok := d.cmdStrings[name]; ok && leadingElements(p, v) {
+				return true
+			}
+		case rootLocal:
+			if e, ok := d.localExprs[name]; ok && !seen[name] {
+				seen[name] = true
+				todo = append(todo, e.Variables()...)
+			}
+		}
+	}
+	return false
+}
+
+// leadingElements reports whether v, not empty, gives the whole of path p
+// or whole leading elements of it: "data" or "data/" in "data/x.swf", not
+// "x" in "x.swf".
+func leadingElements(p, v string) bool {
+	if v == "" || !strings.HasPrefix(p, v) {
+		return false
+	}
+	rest := p[len(v):]
+	return rest == "" || os.IsPathSeparator(rest[0]) || os.IsPathSeparator(v[len(v)-1])
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -87,7 +88,7 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 	}
 	if s, st := d.str(attrs["estimates"]); st == set {
 		if _, err := workloads.ApplyEstimates(noJobs{}, s, 1); err != nil {
-			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s. The forms are %s.", err, workloads.EstimateModels)
+			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s", estimatesDetail(s, err))
 		}
 		w.Estimates = s
 	}
@@ -127,14 +128,15 @@ func (d *decoder) modelOwner(m workloads.Model, at hcl.Range) owner {
 	}}
 }
 
-// trace sets w's trace: a path that exists (relative to the file), else a
+// trace sets w's trace: a path that exists (relative to the file, or to
+// the current directory if it comes from the command line), else a
 // registered name, which need not be downloaded yet.
 func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
 	if value == "" {
 		d.errorf(a.Expr.Range(), "Unknown trace", "The trace must name a registered trace or a file.")
 		return
 	}
-	path := d.path(value)
+	path := d.path(value, a.Expr)
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
@@ -225,3 +227,19 @@ func (d *decoder) choice(a *hclsyntax.Attribute, options ...string) (int, state)
 type noJobs struct{}
 
 func (noJobs) Next() (sim.Record, error) { return sim.Record{}, io.EOF }
+
+// estimatesDetail explains why ApplyEstimates refused the estimate model
+// spec: an unknown model by name, with the closest known one, or else the
+// model's own error; then the forms it accepts.
+func estimatesDetail(spec string, err error) string {
+	var names []string
+	for _, form := range strings.Split(workloads.EstimateModels, ", ") {
+		names = append(names, strings.FieldsFunc(form, func(r rune) bool { return r == ':' || r == '[' })[0])
+	}
+	kind, _, _ := strings.Cut(spec, ":")
+	if slices.Contains(names, kind) {
+		return fmt.Sprintf("%s. The forms are %s.", err, workloads.EstimateModels)
+	}
+	detail := withSuggestion(fmt.Sprintf("There is no estimate model %q.", kind), kind, names)
+	return fmt.Sprintf("%s The forms are %s.", detail, workloads.EstimateModels)
+}
