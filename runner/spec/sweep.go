@@ -64,6 +64,7 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 			s.Policies = append(s.Policies, p)
 		}
 	}
+	d.machineFits(s, attrs["policies"])
 	d.sweptAxis(keyWorkload, workloads, wOK)
 	d.sweptAxis(keyPolicy, policies, pOK)
 	lfs, lfOK := d.loadAxis(s, attrs)
@@ -394,4 +395,20 @@ func plural(kind string) string {
 		return "policies"
 	}
 	return kind + "s"
+}
+
+// machineFits reports, at the sweep's policies list, every policy whose
+// machine model cannot take the sweep's cluster (policies.Supports): the
+// two-tier policies on a cluster with memory, say, which run would
+// otherwise refuse only when it reached them.
+func (d *decoder) machineFits(s *Sweep, list *hclsyntax.Attribute) {
+	if s.Cluster == nil || list == nil {
+		return
+	}
+	for _, p := range s.Policies {
+		if err := policies.Supports(p.Type, s.Cluster.Capacity); err != nil {
+			d.errorf(list.Expr.Range(), "Policy cannot run on this cluster",
+				"%s (policy block %q, cluster %q).", err, p.Name, s.Cluster.Name)
+		}
+	}
 }
