@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -92,7 +91,7 @@ func WriteJobs(path string, runKey string, res *sim.Result, e *EET, meta Metadat
 	// (arrow-go recomputes them from the dictionary per row group) and let
 	// a reader skip almost nothing: they hold a handful of values.
 	noStats := []string{"status", "reason"}
-	return writeParquet(path, sc, noStats, func(fw *pqarrow.FileWriter) error {
+	return writeParquet(path, sc, noStats, func(fw *parquetFile) error {
 		b := newJobsBatch(runKey, min(len(res.Jobs), batchRows))
 		defer b.release()
 		for lo := 0; lo < len(res.Jobs); lo += batchRows {

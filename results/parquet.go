@@ -8,7 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
 )
@@ -34,8 +35,8 @@ const (
 	MetaExperimentHash = "schedsweep.experiment_hash"
 )
 
-// arrow returns m as Arrow schema metadata, which pqarrow writes as the
-// file's key-value metadata in this order.
+// arrow returns m as Arrow schema metadata, which createParquet writes as
+// the file's key-value metadata in this order.
 func (m Metadata) arrow() (arrow.Metadata, error) {
 	keys := []string{MetaToolVersion, MetaExperimentFile, MetaExperimentHash}
 	vals := []string{m.ToolVersion, m.ExperimentFile, m.ExperimentHash}
@@ -88,31 +89,66 @@ func writerProps(sc *arrow.Schema, noStats []string) *parquet.WriterProperties {
 	return parquet.NewWriterProperties(opts...)
 }
 
-// parquetFile is a Parquet file being written: a pqarrow writer on an
-// atomicFile.
+// parquetFile is a Parquet file being written: parquet/file's writer on an
+// atomicFile, fed Arrow record batches (columns.go).
 type parquetFile struct {
-	*pqarrow.FileWriter
-	af *atomicfile.File
+	w      *file.Writer
+	fields []arrow.Field
+	af     *atomicfile.File
 }
 
-// createParquet starts a Parquet file with schema sc at path. Columns named
-// in noStats get no statistics. Errors name path.
+// createParquet starts a Parquet file with schema sc at path; sc's metadata
+// becomes the file's key-value metadata, in its order. Columns named in
+// noStats get no statistics. Errors name path.
 func createParquet(path string, sc *arrow.Schema, noStats []string) (*parquetFile, error) {
+	props := writerProps(sc, noStats)
+	root, err := parquetSchema(sc, props)
+	if err != nil {
+		return nil, errorFor(path, err)
+	}
+	md := sc.Metadata()
+	kv := make(metadata.KeyValueMetadata, 0, md.Len())
+	for i, k := range md.Keys() {
+		kv.Append(k, md.Values()[i])
+	}
 	af, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, errorFor(path, err)
 	}
-	fw, err := pqarrow.NewFileWriter(sc, af, writerProps(sc, noStats), pqarrow.DefaultWriterProps())
+	w, err := file.NewParquetWriterWithError(af, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
 	if err != nil {
 		af.Abort()
 		return nil, errorFor(path, err)
 	}
-	return &parquetFile{fw, af}, nil
+	return &parquetFile{w, sc.Fields(), af}, nil
+}
+
+// Write writes rec, whose schema must be the file's, as one row group.
+func (p *parquetFile) Write(rec arrow.RecordBatch) error {
+	if int(rec.NumCols()) != len(p.fields) {
+		return fmt.Errorf("a record batch of %d columns for a file of %d", rec.NumCols(), len(p.fields))
+	}
+	rg, err := p.w.AppendRowGroupChecked()
+	if err != nil {
+		return err
+	}
+	for i, f := range p.fields {
+		cw, err := rg.NextColumn()
+		if err != nil {
+			return err
+		}
+		if a := rec.Column(i); a.Len() > 0 {
+			if err := writeColumn(cw, a, f.Nullable); err != nil {
+				return fmt.Errorf("column %s: %w", f.Name, err)
+			}
+		}
+	}
+	return rg.Close()
 }
 
 // commit writes the footer and moves the file into place.
 func (p *parquetFile) commit() error {
-	if err := p.FileWriter.Close(); err != nil {
+	if err := p.w.Close(); err != nil {
 		p.af.Abort()
 		return errorFor(p.af.Path(), err)
 	}
@@ -124,19 +160,18 @@ func (p *parquetFile) commit() error {
 
 // abort gives the file up, removing it.
 func (p *parquetFile) abort() {
-	p.FileWriter.Close()
 	p.af.Abort()
 }
 
 // writeParquet writes a Parquet file with schema sc to path, calling fill
 // to write its record batches. Columns named in noStats get no statistics.
 // On failure nothing is left at path; errors name it.
-func writeParquet(path string, sc *arrow.Schema, noStats []string, fill func(*pqarrow.FileWriter) error) error {
+func writeParquet(path string, sc *arrow.Schema, noStats []string, fill func(*parquetFile) error) error {
 	p, err := createParquet(path, sc, noStats)
 	if err != nil {
 		return err
 	}
-	if err := fill(p.FileWriter); err != nil {
+	if err := fill(p); err != nil {
 		p.abort()
 		return errorFor(path, err)
 	}

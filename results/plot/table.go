@@ -1,17 +1,14 @@
 package plot
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
 // table is a Parquet file read whole into columns: text columns as
@@ -27,120 +24,136 @@ type table struct {
 	meta  map[string]string // the file's key-value metadata
 }
 
-// readTable reads the Parquet file at path.
+// readTable reads the Parquet file at path. Its top-level columns of
+// UTF-8 text, booleans, integers and floating-point numbers are read; other
+// columns (nested ones, binary, dates, times, decimals) are listed in
+// names only. It reads with parquet/file's column readers rather than
+// pqarrow, which would bring arrow/flight (and so gRPC) into the binary.
 func readTable(path string) (*table, error) {
 	rdr, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer rdr.Close()
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	defer tbl.Release()
 	t := &table{path: path, strs: map[string][]string{}, nums: map[string][]float64{}, bools: map[string]bool{}, meta: map[string]string{}}
 	kv := rdr.MetaData().KeyValueMetadata()
 	for i, k := range kv.Keys() {
 		t.meta[k] = kv.Values()[i]
 	}
-	for i, f := range tbl.Schema().Fields() {
-		t.names = append(t.names, f.Name)
-		var strs []string
-		var nums []float64
-		for _, chunk := range tbl.Column(i).Data().Chunks() {
-			switch a := chunk.(type) {
-			case *array.String:
-				for j := range a.Len() {
-					strs = append(strs, a.Value(j)) // "" when NULL
-				}
-			case *array.Dictionary:
-				d, ok := a.Dictionary().(*array.String)
-				if !ok {
-					continue // not a text dictionary: no figure reads it
-				}
-				for j := range a.Len() {
-					s := ""
-					if a.IsValid(j) {
-						s = d.Value(a.GetValueIndex(j))
-					}
-					strs = append(strs, s)
-				}
-			default:
-				get := numeric(chunk)
-				if get == nil {
-					continue // a type no figure reads
-				}
-				for j := range chunk.Len() {
-					v := math.NaN()
-					if chunk.IsValid(j) {
-						v = get(j)
-					}
-					nums = append(nums, v)
-				}
-			}
+	sc := rdr.MetaData().Schema
+	root := sc.Root()
+	for i := range root.NumFields() {
+		f := root.Field(i)
+		t.names = append(t.names, f.Name())
+		n, ok := f.(*schema.PrimitiveNode)
+		if !ok || n.RepetitionType() == parquet.Repetitions.Repeated {
+			continue
 		}
-		switch {
-		case isText(f.Type):
-			t.strs[f.Name] = strs
-		case isNumeric(f.Type):
-			t.nums[f.Name] = nums
-			t.bools[f.Name] = f.Type.ID() == arrow.BOOL
+		if err := t.readColumn(rdr, n, sc.ColumnIndexByNode(n)); err != nil {
+			return nil, fmt.Errorf("reading %s: column %s: %w", path, n.Name(), err)
 		}
 	}
 	return t, nil
 }
 
-func isText(dt arrow.DataType) bool {
-	switch dt := dt.(type) {
-	case *arrow.StringType:
-		return true
-	case *arrow.DictionaryType:
-		return dt.ValueType.ID() == arrow.STRING
+// readColumn reads the top-level column n, leaf col of the file, into t if
+// it holds text, numbers or booleans.
+func (t *table) readColumn(rdr *file.Reader, n *schema.PrimitiveNode, col int) error {
+	lt := n.LogicalType()
+	_, isInt := lt.(schema.IntLogicalType)
+	plain := lt == nil || lt.Equals(schema.NoLogicalType{})
+	var strs []string
+	var nums []float64
+	addNum := func(v float64, ok bool) {
+		if !ok {
+			v = math.NaN()
+		}
+		nums = append(nums, v)
 	}
-	return false
-}
-
-// isNumeric reports whether numeric reads arrays of type dt.
-func isNumeric(dt arrow.DataType) bool {
-	switch dt.ID() {
-	case arrow.INT64, arrow.INT32, arrow.INT16, arrow.INT8, arrow.UINT64, arrow.UINT32,
-		arrow.FLOAT64, arrow.FLOAT32, arrow.BOOL:
-		return true
-	}
-	return false
-}
-
-// numeric returns a reader of a's values as float64, or nil if a is not
-// numeric or boolean.
-func numeric(a arrow.Array) func(int) float64 {
-	switch a := a.(type) {
-	case *array.Int64:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Int32:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Int16:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Int8:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Uint64:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Uint32:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Float64:
-		return func(i int) float64 { return a.Value(i) }
-	case *array.Float32:
-		return func(i int) float64 { return float64(a.Value(i)) }
-	case *array.Boolean:
-		return func(i int) float64 {
-			if a.Value(i) {
-				return 1
+	for g := range rdr.NumRowGroups() {
+		cr, err := rdr.RowGroup(g).Column(col)
+		if err != nil {
+			return err
+		}
+		switch r := cr.(type) {
+		case *file.ByteArrayColumnChunkReader:
+			if lt == nil || !lt.Equals(schema.StringLogicalType{}) {
+				return nil // binary: no figure reads it
 			}
-			return 0
+			err = readLeaf(r, func(v parquet.ByteArray, _ bool) {
+				strs = append(strs, string(v)) // "" when NULL
+			})
+		case *file.BooleanColumnChunkReader:
+			err = readLeaf(r, func(v bool, ok bool) {
+				if v {
+					addNum(1, ok)
+				} else {
+					addNum(0, ok)
+				}
+			})
+		case *file.Int64ColumnChunkReader:
+			if !plain && !isInt {
+				return nil // a timestamp, a time or a decimal
+			}
+			err = readLeaf(r, func(v int64, ok bool) { addNum(float64(v), ok) })
+		case *file.Int32ColumnChunkReader:
+			if !plain && !isInt {
+				return nil // a date, a time or a decimal
+			}
+			err = readLeaf(r, func(v int32, ok bool) { addNum(float64(v), ok) })
+		case *file.Float64ColumnChunkReader:
+			err = readLeaf(r, func(v float64, ok bool) { addNum(v, ok) })
+		case *file.Float32ColumnChunkReader:
+			err = readLeaf(r, func(v float32, ok bool) { addNum(float64(v), ok) })
+		default:
+			return nil // a type no figure reads
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if n.PhysicalType() == parquet.Types.ByteArray {
+		t.strs[n.Name()] = strs
+		return nil
+	}
+	t.nums[n.Name()] = nums
+	t.bools[n.Name()] = n.PhysicalType() == parquet.Types.Boolean
+	return nil
+}
+
+// leafReader is one of parquet/file's typed column chunk readers.
+type leafReader[T any] interface {
+	HasNext() bool
+	ReadBatch(batchSize int64, values []T, defLvls, repLvls []int16) (int64, int, error)
+	Descriptor() *schema.Column
+}
+
+// readLeaf calls emit with each row of a top-level column's chunk, in
+// order: the value and true, or the zero value and false for a NULL.
+func readLeaf[T any](r leafReader[T], emit func(v T, ok bool)) error {
+	const batch = 4096
+	vals, defs := make([]T, batch), make([]int16, batch)
+	maxDef := r.Descriptor().MaxDefinitionLevel()
+	var zero T
+	for r.HasNext() {
+		levels, n, err := r.ReadBatch(batch, vals, defs, nil)
+		if err != nil {
+			return err
+		}
+		if maxDef == 0 {
+			for _, v := range vals[:n] {
+				emit(v, true)
+			}
+			continue
+		}
+		k := 0
+		for _, d := range defs[:levels] {
+			if d == maxDef {
+				emit(vals[k], true)
+				k++
+			} else {
+				emit(zero, false)
+			}
 		}
 	}
 	return nil
