@@ -40,9 +40,9 @@ func TestWrittenBytes(t *testing.T) {
 			}
 			return results.WriteJobs(p, "big", res, e, testMeta)
 		}, "87ca7d331c6d28b6bae622d57b1ee0b35fef00e5511e319acccccec14311df56"},
-		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }, "b3ed1e2bf51d6bb477a8385d1f3851c772c1b259fc7ebb35e59d1c8e54011236"},
-		{"runs 20k", func(p string) error { return results.WriteRuns(p, manyRunRows(20_000), testMeta) }, "cccc15cd9d79d8a9ad606d5a892de5f0b821c259ad6d9d5c662483bc893c5b09"},
-		{"runs empty", func(p string) error { return results.WriteRuns(p, nil, testMeta) }, "f30836546c2b87788049434a5ca8f481dceeaa16847a37fe35f076bda7ee8c93"},
+		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }, "fff6855c051efa1ba6650a8b9486bba145fd9cb722a927d5b3932481d993b412"},
+		{"runs 20k", func(p string) error { return results.WriteRuns(p, manyRunRows(20_000), testMeta) }, "04b2f0d025cae8a27e09128333bd8216047a273bbf0f1937404035a4fa09e30f"},
+		{"runs empty", func(p string) error { return results.WriteRuns(p, nil, testMeta) }, "045e37476471b57e94569ef1569a03e8193990348f78d375e0bfece95cdd7ddd"},
 		{"users", func(p string) error {
 			return results.WriteUsers(p, results.UserRows("r0001", handResult(), handEET(t)), testMeta)
 		}, "2d3d29750e5ac8488dcef85aa147fdfa2423ef4bf39318ad8923b6c497d4bde9"},
