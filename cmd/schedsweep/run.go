@@ -199,8 +199,14 @@ func progressLine(p runner.Progress) string {
 	}
 	name := ""
 	if p.Run != nil {
-		name = fmt.Sprintf(" (%s, %s, load %v, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
-			p.Run.LoadFactor, p.Run.Replicate)
+		load := fmt.Sprintf("load %v", p.Run.LoadFactor)
+		if p.Run.TargetLoad > 0 {
+			// The solved factor has every digit of a float; the target is
+			// what the file says.
+			load = fmt.Sprintf("offered load %v (factor %.4g)", p.Run.TargetLoad, p.Run.LoadFactor)
+		}
+		name = fmt.Sprintf(" (%s, %s, %s, replicate %d)", p.Run.Workload.Name, p.Run.Policy.Name,
+			load, p.Run.Replicate)
 	}
 	return fmt.Sprintf("run %d/%d done%s; %.0f jobs/s; %s", p.Done, p.Total, name, jobsPerSecond(p), timeLeft(p))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/schedsweep/schedsweep/runner/spec"
 	"io/fs"
 	"math"
 	"os"
@@ -612,5 +613,26 @@ func TestRunFailureSaysResume(t *testing.T) {
 	code, _, errOut := runCLI("run", "--quiet", "--resume", "--out", out, file)
 	if code != exitFailure || !strings.Contains(errOut, part) || !strings.Contains(errOut, "run again with --resume") {
 		t.Errorf("a run that cannot write its jobs file: exit %d, stderr %q; want %d, the path and how to continue", code, errOut, exitFailure)
+	}
+}
+
+// TestProgressNamesTheTargetLoad checks that a run of a target offered load
+// is named by the target, with the solved factor short, not by the factor's
+// seventeen digits.
+func TestProgressNamesTheTargetLoad(t *testing.T) {
+	w := &spec.Workload{Name: "lublin"}
+	pol := &spec.Policy{Name: "easy"}
+	for _, tc := range []struct {
+		run  runner.Run
+		want string
+	}{
+		{runner.Run{Workload: w, Policy: pol, LoadFactor: 1.9971056269843719, TargetLoad: 0.7, Replicate: 1},
+			"(lublin, easy, offered load 0.7 (factor 1.997), replicate 1)"},
+		{runner.Run{Workload: w, Policy: pol, LoadFactor: 1.2, Replicate: 2}, "(lublin, easy, load 1.2, replicate 2)"},
+	} {
+		got := progressLine(runner.Progress{Total: 2, Done: 1, Run: &tc.run})
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("progressLine = %q; want it to contain %q", got, tc.want)
+		}
 	}
 }
