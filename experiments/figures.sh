@@ -82,3 +82,7 @@ for w in feitelson jann; do
 	$ss plot load --ci --workload "$w-full" --policy easy,keasy,measy --metric bounded_slowdown_mean \
 		--out "$figs/measy-$w-full.png" out/measy
 done
+
+# The README's next step: the quickstart's waits at offered load 0.85.
+$ss run --quiet --force --out out/quickstart quickstart
+$ss plot ecdf --metric wait --load 0.85 --out docs/quickstart-wait.png out/quickstart >/dev/null

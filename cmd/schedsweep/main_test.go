@@ -286,10 +286,11 @@ func TestSubcommandErrors(t *testing.T) {
 	}
 }
 
-// TestREADMEExample runs the simulate example of the README and checks that
-// the output shown there is what the command prints (but for the timing).
+// TestREADMEExample runs the simulate example of docs/simulate.md and
+// checks that the output shown there is what the command prints (but for
+// the timing).
 func TestREADMEExample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/simulate.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestREADMEExample(t *testing.T) {
 	text := string(readme)
 	i := strings.Index(text, cmdPrefix+"simulate")
 	if i < 0 {
-		t.Fatal("README shows no 'go run ./cmd/schedsweep simulate' command")
+		t.Fatal("docs/simulate.md shows no 'go run ./cmd/schedsweep simulate' command")
 	}
 	line, rest, _ := strings.Cut(text[i+len(cmdPrefix):], "\n")
 	args := strings.Fields(line)

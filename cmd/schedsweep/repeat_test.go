@@ -9,10 +9,21 @@ import (
 	"github.com/schedsweep/schedsweep/experiments"
 )
 
-// TestReadmeSweepTwice runs the README's sweep, `schedsweep run
-// experiments/quickstart.hcl`, twice in a fresh folder laid out as a clone:
-// both succeed, and the second simulates nothing and says so.
+// TestReadmeSweepTwice runs the README's sweep command, as the README
+// shows it, twice in a fresh folder laid out as a clone: both succeed, and
+// the second simulates nothing and says so.
 func TestReadmeSweepTwice(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmdPrefix = "go run ./cmd/schedsweep run"
+	_, line, ok := strings.Cut(string(readme), cmdPrefix)
+	if !ok {
+		t.Fatalf("README.md shows no %q command", cmdPrefix)
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	args := append([]string{"run"}, strings.Fields(line)...)
 	t.Chdir(t.TempDir())
 	src, err := experiments.Files.ReadFile("quickstart.hcl")
 	if err != nil {
@@ -24,14 +35,35 @@ func TestReadmeSweepTwice(t *testing.T) {
 	if err := os.WriteFile(filepath.Join("experiments", "quickstart.hcl"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, errOut := runCLI("run", "experiments/quickstart.hcl")
+	code, stdout, errOut := runCLI(args...)
 	if code != exitOK || !strings.Contains(stdout, "quickstart: 18 runs simulated of 18") {
-		t.Fatalf("first sweep: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+		t.Fatalf("first sweep %v: exit %d, stdout %q, stderr %q", args, code, stdout, errOut)
 	}
-	code, stdout, errOut = runCLI("run", "experiments/quickstart.hcl")
+	code, stdout, errOut = runCLI(args...)
 	if code != exitOK || !strings.Contains(stdout, "quickstart: 0 runs simulated, 18 already complete of 18, 0 jobs") ||
 		!strings.Contains(errOut, "18/18 runs already complete; nothing to simulate") {
-		t.Errorf("second sweep: exit %d, stdout %q, stderr %q; want exit 0 and nothing simulated", code, stdout, errOut)
+		t.Errorf("second sweep %v: exit %d, stdout %q, stderr %q; want exit 0 and nothing simulated", args, code, stdout, errOut)
+	}
+}
+
+// TestReadmeIsShort keeps the README a front door: what the tool is, how
+// to install it, the two commands and the next step fit on a few screens,
+// and everything else is a link.
+func TestReadmeIsShort(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n > 150 {
+		t.Errorf("README.md has %d lines; keep it to 150 and move detail to docs/", n)
+	}
+	for _, link := range []string{"docs/simulate.md", "docs/running-at-scale.md", "results/README.md", "sim/README.md", "experiments/README.md", "docs/checks.md", "docs/development.md", "docs/adding-a-policy.md", "docs/experiments.md"} {
+		if !strings.Contains(string(readme), "("+link+")") {
+			t.Errorf("README.md does not link %s", link)
+		}
+		if _, err := os.Stat("../../" + link); err != nil {
+			t.Errorf("README.md links %s: %v", link, err)
+		}
 	}
 }
 
