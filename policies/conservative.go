@@ -144,7 +144,7 @@ func (c *Conservative) place(now sim.Time, j *sim.Job, old sim.Time) (sim.Time, 
 		t = c.prof.Fit(now, j.Estimate, j.Need)
 	}
 	if t < 0 {
-		return -1, fmt.Errorf("job %d (needs %v) fits nowhere in the profile", j.ID, j.Need)
+		return -1, &sim.JobError{Job: j.ID, Err: fmt.Errorf("(needs %v) fits nowhere in the profile", j.Need)}
 	}
 	c.prof.Reserve(t, j.Estimate, j.Need)
 	c.at[j.Seq] = t

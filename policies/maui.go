@@ -310,7 +310,7 @@ func (m *Maui) place(now sim.Time, j *sim.Job) error {
 	t := m.prof.Fit(from, j.Estimate, j.Need)
 	switch {
 	case t < 0:
-		return fmt.Errorf("job %d (needs %v) fits nowhere in the profile", j.ID, j.Need)
+		return &sim.JobError{Job: j.ID, Err: fmt.Errorf("(needs %v) fits nowhere in the profile", j.Need)}
 	case t == now:
 		panic("policies: Maui reserves now a job it did not start") // broken invariant
 	}

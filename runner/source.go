@@ -448,6 +448,12 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*simulated, error) {
 		err = fmt.Errorf("workload %s %w under this replicate's seed", r.Workload.Name, ErrNoJobs)
 	}
 	if err != nil {
+		if w := r.Workload; w.Trace != "" {
+			// A policy's fault about one job names the job's line.
+			if path, perr := tracePath(s.cacheDir, w); perr == nil {
+				err = workloads.WhereIs(err, path, w.SWF)
+			}
+		}
 		return nil, fmt.Errorf("run %s (workload %s, policy %s, %s, replicate %d): %w",
 			r.Key, r.Workload.Name, r.Policy.Name, loadText(r), r.Replicate, err)
 	}

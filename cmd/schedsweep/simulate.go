@@ -267,7 +267,7 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		return fmt.Errorf("%w\n(--negative-as-missing reads such values as missing and lists them)", err)
 	}
 	if err != nil {
-		return err
+		return workloads.WhereIs(err, path, s.swfOpt)
 	}
 	took := time.Since(began)
 	if len(res.Jobs) == 0 {
