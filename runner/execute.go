@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -102,6 +103,11 @@ var ErrOtherExperiment = errors.New("the output folder holds results of another 
 // the user's, so the folder is refused, Force or not, as Force clears only
 // what schedsweep wrote.
 var ErrNotOurs = errors.New("the output folder holds files schedsweep did not write")
+
+// ErrInternal is wrapped by Execute's error for a run that panicked: a
+// bug of schedsweep's, reported with the run and the stack, which the
+// command line tells apart from bad input.
+var ErrInternal = errors.New("internal error, a bug (please report it)")
 
 // ErrOtherSplit is wrapped by Execute's error for a sweep split into shards
 // whose results folder holds the tables of another split (the whole sweep,
@@ -235,7 +241,14 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 		if gctx.Err() != nil {
 			break
 		}
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			// A panic in a run is a bug; it fails the sweep as an error
+			// the command can tell from bad input, not as Go's exit 2.
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("%w in run %s: %v\n%s", ErrInternal, r.Key, p, debug.Stack())
+				}
+			}()
 			if err := gctx.Err(); err != nil {
 				return err
 			}

@@ -34,6 +34,8 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+
+	"github.com/schedsweep/schedsweep/runner"
 )
 
 // Exit codes scripts can rely on.
@@ -78,8 +80,10 @@ func main() { os.Exit(runSafe(os.Args[1:], os.Stdout, os.Stderr)) }
 // runSafe is run, with a panic turned into exit code exitInternal and a
 // report on stderr: Go exits 2 on a panic, the code that says the input
 // (the usage, the experiment file) has errors, and a script must be able
-// to tell a bug from a mistake of its own. A panic in another goroutine,
-// or a fatal runtime error, still ends the process with Go's exit 2.
+// to tell a bug from a mistake of its own. A panic in a sweep's run comes
+// back as runner.ErrInternal, with the same exit code; a panic in another
+// goroutine, or a fatal runtime error, still ends the process with Go's
+// exit 2.
 func runSafe(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -119,6 +123,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
+		case errors.Is(err, runner.ErrInternal):
+			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
+			return exitInternal
 		case errors.Is(err, errInterrupted):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			return interruptedCode(err)
