@@ -43,7 +43,7 @@ workload "lublin" {
 }
 
 workload "kth" {
-  trace               = "KTH-SP2"         # a registered trace (need not be downloaded yet) or a path relative to this file
+  trace               = "KTH-SP2"         # a registered trace (need not be downloaded yet) or a path: relative to this file, or to the current directory when it comes from --var
   procs_field         = "requested"       # requested (default) or allocated processors
   memory_field        = "none"            # none (default), requested or used memory
   memory_unit         = "kb-per-proc"     # kb-per-proc (default, the SWF standard), bytes-per-job or kb-per-job
