@@ -18,13 +18,18 @@ type Trim struct {
 // Kept returns the half-open range [lo, hi) of the arrival-order positions
 // (sim.Outcome.Seq) of the n jobs t keeps: lo = ⌊Warmup·n⌋ and
 // hi = n − ⌊Cooldown·n⌋, in float64 arithmetic as DuckDB's floor gives it.
-// When Warmup + Cooldown < 1 (runner/spec checks it) and n > 0, at least one
-// job is kept; lo ≤ hi always.
+// When Warmup + Cooldown < 1 (runner/spec checks it), the floors leave at
+// least one of n > 0 jobs; should rounding ever leave none, the job at lo
+// is kept, so a run with jobs always measures one. lo ≤ hi always.
 func (t Trim) Kept(n int) (lo, hi int) {
 	lo = int(math.Floor(t.Warmup * float64(n)))
 	hi = n - int(math.Floor(t.Cooldown*float64(n)))
 	lo = min(max(lo, 0), n)
 	hi = min(max(hi, lo), n)
+	if n > 0 && hi == lo {
+		lo = min(lo, n-1)
+		hi = lo + 1
+	}
 	return lo, hi
 }
 

@@ -22,6 +22,7 @@ func TestTrimKept(t *testing.T) {
 		{"exact shares", results.Trim{Warmup: 0.25, Cooldown: 0.5}, 8, 2, 4},
 		{"sum just under one keeps one", results.Trim{Warmup: 0.5, Cooldown: 0.49}, 100, 50, 51},
 		{"one job", results.Trim{Warmup: 0.9}, 1, 0, 1},
+		{"out of range still keeps one", results.Trim{Warmup: 1}, 3, 2, 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
