@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
@@ -196,6 +197,12 @@ func (d *decoder) fraction(a *hclsyntax.Attribute, what string) (float64, bool) 
 		return 0, false
 	case unset:
 		return 0, true
+	}
+	if !it.v.IsNull() && it.v.Type() == cty.String {
+		d.errorf(it.rng, "Invalid trim fraction",
+			"%s is a share of the run's jobs in submit order, such as 0.1, not %q: a time window is not supported.",
+			upperFirst(what), it.v.AsString())
+		return 0, false
 	}
 	f, ok := d.asNumber(it, what)
 	if !ok {

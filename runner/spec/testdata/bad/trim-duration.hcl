@@ -18,5 +18,5 @@ sweep {
 }
 
 output {
-  warmup = "10m" # ERROR: "warmup"
+  warmup = "10m" # ERROR: Invalid trim fraction # ERROR: "10m"
 }
