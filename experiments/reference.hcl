@@ -113,4 +113,6 @@ output {
   jobs         = true            # default true: write the per-job table
   heatmaps     = true            # default true: per run, violated EETs per user and minute (heatmap/) and utilization per minute (utilization/)
   eet_capacity = "equal"         # users' expected capacity for the EET metric: equal (default) or proportional to their work
+  warmup       = 0               # share of each run's first jobs (submit order) left out of the metrics, in [0, 1); default 0
+  cooldown     = 0               # likewise for its last jobs; warmup + cooldown must stay under 1
 }

@@ -40,9 +40,9 @@ func TestWrittenBytes(t *testing.T) {
 			}
 			return results.WriteJobs(p, "big", res, e, testMeta)
 		}, "87ca7d331c6d28b6bae622d57b1ee0b35fef00e5511e319acccccec14311df56"},
-		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }, "fff6855c051efa1ba6650a8b9486bba145fd9cb722a927d5b3932481d993b412"},
-		{"runs 20k", func(p string) error { return results.WriteRuns(p, manyRunRows(20_000), testMeta) }, "04b2f0d025cae8a27e09128333bd8216047a273bbf0f1937404035a4fa09e30f"},
-		{"runs empty", func(p string) error { return results.WriteRuns(p, nil, testMeta) }, "045e37476471b57e94569ef1569a03e8193990348f78d375e0bfece95cdd7ddd"},
+		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }, "9bb23c400145564bd16e9d6d26cc96d25d45b424264dada64e436a44577316b5"},
+		{"runs 20k", func(p string) error { return results.WriteRuns(p, manyRunRows(20_000), testMeta) }, "1da52b8181e21de5b7bdfcbeef5ae000b1f3da80c86540264e663bf49f6229b6"},
+		{"runs empty", func(p string) error { return results.WriteRuns(p, nil, testMeta) }, "8d712333e7bbfc6a50c5fc93a2b26fccd4399ae8226610a7cfe302c6a5340e06"},
 		{"users", func(p string) error {
 			return results.WriteUsers(p, results.UserRows("r0001", handResult(), handEET(t)), testMeta)
 		}, "2d3d29750e5ac8488dcef85aa147fdfa2423ef4bf39318ad8923b6c497d4bde9"},

@@ -10,7 +10,9 @@
 // each run with:
 //
 //   - NewRunRow and UserRows, the run's rows of runs.parquet and
-//     users.parquet (plain data, which the runner journals);
+//     users.parquet (plain data, which the runner journals); a Trim in the
+//     RunInfo, and UserRowsTrimmed, leave a warm-up and a cool-down share
+//     of the jobs out of their statistics;
 //   - WriteJobs, the run's jobs file, under the Hive directory PartitionDir
 //     names for the run's sweep axes;
 //   - WriteRuns and WriteUsers (or a UsersWriter, which streams), the

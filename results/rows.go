@@ -17,6 +17,10 @@ type RunInfo struct {
 	Experiment string // the experiment's name
 	Seed       uint64 // the run's own seed (runs.parquet stores its bits as int64)
 	Params     []Param
+	// Trim is the warm-up and cool-down the run's metrics leave out;
+	// runs.parquet records it as warmup and cooldown. The zero Trim
+	// measures every job.
+	Trim Trim
 }
 
 // Stats summarises one per-job metric over the jobs that ran.
@@ -36,9 +40,11 @@ type Stats struct {
 // metrics. It is plain data, which the runner journals (gob-encoded).
 type RunRow struct {
 	RunInfo
-	// Jobs counts every job the source gave; Finished, Killed and Rejected
-	// partition them.
+	// Jobs counts every job the source gave; JobsMeasured those the Trim
+	// keeps (all of them without one). Finished, Killed and Rejected
+	// partition the measured jobs.
 	Jobs, Finished, Killed, Rejected int
+	JobsMeasured                     int
 	// Makespan is the latest end of a job that ran minus the run's first
 	// submit (of any job, rejected ones included), in seconds; 0 if none
 	// ran.
@@ -63,7 +69,7 @@ type RunRow struct {
 	// model cut to its largest estimate (the Tsafrir model's max_estimate);
 	// the runner sets it, NewRunRow leaves it 0.
 	RuntimesCut int
-	// Per-job metrics over the jobs that ran (finished or killed), all zero
+	// Per-job metrics over the measured jobs that ran (finished or killed), all zero
 	// when none ran (runs.parquet then holds NULL): wait and response in
 	// seconds, Slowdown as the function Slowdown, BoundedSlowdown as
 	// BoundedSlowdown with DefaultTau.
@@ -78,19 +84,24 @@ type RunRow struct {
 // time, 32 bytes per job of scratch memory.
 func NewRunRow(info RunInfo, res *sim.Result, wall time.Duration) RunRow {
 	ran := len(res.Jobs) - res.Rejected
+	if !info.Trim.IsZero() {
+		lo, hi := info.Trim.Kept(len(res.Jobs))
+		ran = hi - lo
+	}
 	smp := samples{
 		wait:     make([]float64, 0, ran),
 		response: make([]float64, 0, ran),
 		slowdown: make([]float64, 0, ran),
 		bsld:     make([]float64, 0, ran),
 	}
-	s := summarize(res, DefaultTau, &smp)
+	s := summarize(res, DefaultTau, info.Trim, &smp)
 	return RunRow{
 		RunInfo:           info,
 		Jobs:              s.Jobs,
 		Finished:          s.Finished,
 		Killed:            s.Killed,
 		Rejected:          s.Rejected,
+		JobsMeasured:      s.Measured,
 		Makespan:          int64(s.Makespan),
 		Utilization:       s.Utilization[sim.Procs],
 		MemoryUtilization: s.Utilization[sim.Memory],
@@ -221,13 +232,24 @@ func (r *UserRow) VEETShare() float64 {
 // the rows carry the users' EET measures; with nil they do not. It is
 // O(n + u log u) for n jobs and u users.
 func UserRows(key string, res *sim.Result, e *EET) []UserRow {
+	return UserRowsTrimmed(key, res, e, Trim{})
+}
+
+// UserRowsTrimmed is UserRows measuring only the jobs trim keeps: every
+// column of a row, EET measures and RecentAccuracy included, covers the
+// user's kept jobs, and a user none of whose jobs is kept has no row. With
+// the zero Trim it is UserRows.
+func UserRowsTrimmed(key string, res *sim.Result, e *EET, trim Trim) []UserRow {
+	lo, hi := trim.Kept(len(res.Jobs))
 	type sums struct {
 		jobs, ran        int
+		violated         int
+		wt               int64
 		wait, resp, bsld float64
 		recent           []recentJob
 	}
 	by := map[int32]*sums{}
-	for i := range res.Jobs {
+	for i := lo; i < hi; i++ {
 		o := &res.Jobs[i]
 		u := by[o.User]
 		if u == nil {
@@ -239,6 +261,10 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 			continue
 		}
 		u.ran++
+		if e != nil && e.Jobs[i].Tardiness > 0 {
+			u.violated++
+			u.wt += o.Need[sim.Procs] * int64(e.Jobs[i].Tardiness)
+		}
 		r := o.End - o.Submit
 		u.wait += float64(o.Start - o.Submit)
 		u.resp += float64(r)
@@ -260,10 +286,15 @@ func UserRows(key string, res *sim.Result, e *EET) []UserRow {
 		}
 		if e != nil {
 			ue, ok := e.User(id)
-			if !ok || ue.Jobs != u.jobs {
+			if !ok || ue.Jobs < u.jobs || len(e.Jobs) != len(res.Jobs) || trim.IsZero() && ue.Jobs != u.jobs {
 				panic(fmt.Sprintf("results: UserRows given the EET of another run (user %d)", id))
 			}
 			row.HasEET, row.EETViolated, row.WeightedTardiness = true, ue.Violated, ue.WeightedTardiness
+			if !trim.IsZero() {
+				// A subset of the user's terms, so no overflow where
+				// ComputeEET found none.
+				row.EETViolated, row.WeightedTardiness = u.violated, u.wt
+			}
 		}
 		rows = append(rows, row)
 	}

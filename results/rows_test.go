@@ -69,7 +69,7 @@ func TestNewRunRow(t *testing.T) {
 	got := results.NewRunRow(handInfo, handResult(), 1500*time.Millisecond)
 	want := results.RunRow{
 		RunInfo: handInfo,
-		Jobs:    6, Finished: 3, Killed: 1, Rejected: 2,
+		Jobs:    6, Finished: 3, Killed: 1, Rejected: 2, JobsMeasured: 6,
 		Makespan: 50,
 		// 2×10 + 4×2 + 1×20 + 1×0 = 48 processor-seconds of 4 × 50;
 		// 100 bytes × 10 s of 1000 × 50.
@@ -108,7 +108,7 @@ func TestNewRunRowNothingRan(t *testing.T) {
 	res := &sim.Result{Capacity: simtest.Cluster(4, 0), Rejected: 1,
 		Jobs: []sim.Outcome{rejected(simtest.J(1, 0, 5, 5, 8), sim.TooLarge)}}
 	got := results.NewRunRow(results.RunInfo{Key: "k"}, res, 0)
-	want := results.RunRow{RunInfo: results.RunInfo{Key: "k"}, Jobs: 1, Rejected: 1}
+	want := results.RunRow{RunInfo: results.RunInfo{Key: "k"}, Jobs: 1, Rejected: 1, JobsMeasured: 1}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("NewRunRow(all rejected) (-want +got):\n%s", d)
 	}

@@ -7,11 +7,18 @@ import "github.com/schedsweep/schedsweep/sim"
 // scheduling", 1997).
 const DefaultTau sim.Time = 10
 
-// Summary holds a run's headline metrics. Job metrics average over the jobs
-// that ran (finished or killed); rejected jobs are only counted.
+// Summary holds a run's headline metrics. Job metrics average over the
+// measured jobs that ran (finished or killed); rejected jobs are only
+// counted. Without a Trim every job is measured; with one, Finished, Killed,
+// Rejected and the means cover the jobs it keeps, while Jobs,
+// EstimatesFilled, Makespan, Utilization, Span and OfferedLoad still cover
+// every job: they describe the schedule and the workload, not a sample.
 type Summary struct {
 	Jobs, Finished, Killed, Rejected int
 	EstimatesFilled                  int
+	// Measured counts the jobs the Trim keeps (Jobs without one); Finished,
+	// Killed and Rejected partition them.
+	Measured int
 
 	MeanWait     float64 // seconds from submit to start
 	MeanResponse float64 // seconds from submit to end
@@ -43,7 +50,13 @@ type Summary struct {
 // Summarize computes the summary of res with run-time floor tau for bounded
 // slowdown. It is O(n) in the number of jobs.
 func Summarize(res *sim.Result, tau sim.Time) Summary {
-	return summarize(res, tau, nil)
+	return summarize(res, tau, Trim{}, nil)
+}
+
+// SummarizeTrimmed is Summarize measuring only the jobs trim keeps (see
+// Summary for which fields that changes).
+func SummarizeTrimmed(res *sim.Result, tau sim.Time, trim Trim) Summary {
+	return summarize(res, tau, trim, nil)
 }
 
 // samples holds the per-job metrics of the jobs that ran, in job order, for
@@ -52,18 +65,33 @@ type samples struct {
 	wait, response, slowdown, bsld []float64
 }
 
-// summarize is Summarize; when smp is not nil it also appends every job's
-// metrics to it, so NewRunRow reads each job once.
-func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
+// summarize is SummarizeTrimmed; when smp is not nil it also appends every
+// measured job's metrics to it, so NewRunRow reads each job once.
+func summarize(res *sim.Result, tau sim.Time, trim Trim, smp *samples) Summary {
 	s := Summary{
 		Jobs: len(res.Jobs), Finished: res.Finished, Killed: res.Killed, Rejected: res.Rejected,
-		EstimatesFilled: res.EstimatesFilled,
+		EstimatesFilled: res.EstimatesFilled, Measured: len(res.Jobs),
+	}
+	lo, hi := trim.Kept(len(res.Jobs))
+	if !trim.IsZero() {
+		s.Measured, s.Finished, s.Killed, s.Rejected = hi-lo, 0, 0, 0
+		for i := lo; i < hi; i++ {
+			switch res.Jobs[i].State {
+			case sim.Finished:
+				s.Finished++
+			case sim.Killed:
+				s.Killed++
+			case sim.Rejected:
+				s.Rejected++
+			}
+		}
 	}
 	var wait, resp, sld, bsld float64
 	var work [sim.MaxKinds]float64
 	var first, last sim.Time // the earliest submit of any job, the latest end
 	var lastSubmit sim.Time  // the latest submit of any job
-	n := 0
+	n := 0                   // measured jobs that ran
+	anyRan := false
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		if i == 0 || o.Submit < first {
@@ -76,8 +104,15 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 			continue
 		}
 		last = max(last, o.End)
-		n++
+		anyRan = true
 		run := o.Work()
+		for k, v := range o.Need {
+			work[k] += float64(v) * float64(run)
+		}
+		if i < lo || i >= hi {
+			continue
+		}
+		n++
 		r := o.End - o.Submit
 		w := float64(o.Start - o.Submit)
 		sd, bd := Slowdown(r, run), BoundedSlowdown(r, run, tau)
@@ -91,15 +126,14 @@ func summarize(res *sim.Result, tau sim.Time, smp *samples) Summary {
 			smp.slowdown = append(smp.slowdown, sd)
 			smp.bsld = append(smp.bsld, bd)
 		}
-		for k, v := range o.Need {
-			work[k] += float64(v) * float64(run)
-		}
 	}
-	if n == 0 {
+	if n > 0 {
+		s.MeanWait, s.MeanResponse = wait/float64(n), resp/float64(n)
+		s.MeanSlowdown, s.MeanBoundedSlowdown = sld/float64(n), bsld/float64(n)
+	}
+	if !anyRan {
 		return s
 	}
-	s.MeanWait, s.MeanResponse = wait/float64(n), resp/float64(n)
-	s.MeanSlowdown, s.MeanBoundedSlowdown = sld/float64(n), bsld/float64(n)
 	s.Makespan = last - first
 	s.Span = lastSubmit - first
 	for k, c := range res.Capacity {

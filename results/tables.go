@@ -322,6 +322,9 @@ func runColumns() (head, tail []column[RunRow]) {
 	tail = []column[RunRow]{
 		intCol("seed", func(r *RunRow) int64 { return int64(r.Seed) }),
 		intCol("jobs", func(r *RunRow) int64 { return int64(r.Jobs) }),
+		floatCol("warmup", func(r *RunRow) float64 { return r.Trim.Warmup }, nil),
+		floatCol("cooldown", func(r *RunRow) float64 { return r.Trim.Cooldown }, nil),
+		intCol("jobs_measured", func(r *RunRow) int64 { return int64(r.JobsMeasured) }),
 		intCol("finished", func(r *RunRow) int64 { return int64(r.Finished) }),
 		intCol("killed", func(r *RunRow) int64 { return int64(r.Killed) }),
 		intCol("rejected", func(r *RunRow) int64 { return int64(r.Rejected) }),

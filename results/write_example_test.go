@@ -108,7 +108,7 @@ func ExampleWriteRuns() {
 	sc := rdr.MetaData().Schema
 	fmt.Println(rdr.NumRows(), "rows;", sc.NumColumns(), "columns:", sc.Column(0).Name(), sc.Column(1).Name(), sc.Column(2).Name(), "…")
 	// Output:
-	// 2 rows; 30 columns: run_key experiment policy …
+	// 2 rows; 33 columns: run_key experiment policy …
 }
 
 func ExampleUsersWriter() {

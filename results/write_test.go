@@ -307,7 +307,7 @@ func TestWriteRuns(t *testing.T) {
 	wantSchema := []string{
 		"run_key utf8", "experiment utf8",
 		"workload utf8?", "policy utf8?", "load_factor float64?", "replicate int64?", "backfill bool?",
-		"seed int64", "jobs int64", "finished int64", "killed int64", "rejected int64", "makespan int64",
+		"seed int64", "jobs int64", "warmup float64", "cooldown float64", "jobs_measured int64", "finished int64", "killed int64", "rejected int64", "makespan int64",
 		"utilization float64", "memory_utilization float64", "offered_load float64",
 		"restarts int64", "migrations int64", "swaps int64", "lost_work float64", "runtimes_cut int64",
 	}

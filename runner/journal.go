@@ -107,6 +107,9 @@ func (o *output) verify(en *entry, e *spec.Experiment) string {
 		return "it has no heatmap and utilization files, which the sweep now writes"
 	case en.EETCapacity != "" && en.EETCapacity != eetName(e.Output.EETCapacity):
 		return fmt.Sprintf("its EET metric was computed with eet_capacity %q; the sweep now says %q", en.EETCapacity, eetName(e.Output.EETCapacity))
+	case en.Row.Trim != trimOf(e):
+		return fmt.Sprintf("its metrics were measured with warmup %g and cooldown %g; the sweep now says %g and %g",
+			en.Row.Trim.Warmup, en.Row.Trim.Cooldown, e.Output.Warmup, e.Output.Cooldown)
 	}
 	for _, f := range en.files() {
 		path := filepath.Join(o.dir, f)
@@ -241,8 +244,8 @@ func (o *output) finish(r *Run, e *spec.Experiment, sr *simulated, meta results.
 	if err != nil {
 		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
 	}
-	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r)}
-	en := &entry{Row: results.NewRunRow(info, res, sr.wall), Users: results.UserRows(r.Key, res, eet),
+	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r), Trim: trimOf(e)}
+	en := &entry{Row: results.NewRunRow(info, res, sr.wall), Users: results.UserRowsTrimmed(r.Key, res, eet, info.Trim),
 		Sums: map[string]fileSum{}, EETCapacity: eetName(e.Output.EETCapacity), RowVersion: rowVersion}
 	en.Row.RuntimesCut = sr.runtimesCut
 	if e.Output.Heatmaps {
@@ -297,6 +300,12 @@ func eetName(name string) string {
 	return "equal"
 }
 
+// trimOf is the trim the output block of e asks for; entries written
+// before trimming was recorded decode with the zero Trim, no trimming.
+func trimOf(e *spec.Experiment) results.Trim {
+	return results.Trim{Warmup: e.Output.Warmup, Cooldown: e.Output.Cooldown}
+}
+
 // record writes a finished run's journal entry, which marks it complete.
 // Only the writer goroutine calls it, after finish has returned.
 func (o *output) record(r *Run, en *entry) error {
@@ -314,6 +323,10 @@ func decodeEntry(data []byte) (*entry, error) {
 	var en entry
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&en); err != nil {
 		return nil, err
+	}
+	if en.Row.JobsMeasured == 0 && en.Row.Trim.IsZero() {
+		// Written before jobs_measured: untrimmed, so every job was measured.
+		en.Row.JobsMeasured = en.Row.Jobs
 	}
 	return &en, nil
 }

@@ -8,9 +8,14 @@
 //
 // DIR holds runs.parquet, users.parquet and jobs/**/*.parquet (Hive
 // partitions). The counts, when given, are checked exactly; whether given or
-// not, the files must agree with each other: jobs rows = sum(runs.jobs) =
-// sum(users.jobs), and runs.parquet's wait and bounded slowdown statistics
-// equal DuckDB's avg and quantile_disc over each run's jobs. DuckDB then
+// not, the files must agree with each other: jobs rows = sum(runs.jobs),
+// sum(users.jobs) = sum(runs.jobs_measured), and runs.parquet's wait and
+// bounded slowdown statistics equal DuckDB's avg and quantile_disc over each
+// run's measured jobs. A run's measured jobs are those its warmup and
+// cooldown columns keep: with n jobs in its jobs file (in submit order),
+// rows ⌊warmup·n⌋ up to but not including n − ⌊cooldown·n⌋; every job
+// without trimming. Status counts, statistics and user rows are checked
+// over them, everything else over all jobs. DuckDB then
 // recomputes what results/README.md defines from the jobs files alone:
 // every job's wait, response, slowdowns and tardiness from its times, every
 // run's status counts, makespan, utilizations, offered load and twelve
@@ -91,7 +96,7 @@ const work = "CASE WHEN status = 'killed' THEN requested_time ELSE runtime END"
 // The columns every results file must have, with DuckDB's type for each.
 const runsColumns = {
   run_key: 'VARCHAR', experiment: 'VARCHAR', seed: 'BIGINT',
-  jobs: 'BIGINT', finished: 'BIGINT', killed: 'BIGINT', rejected: 'BIGINT', makespan: 'BIGINT',
+  jobs: 'BIGINT', warmup: 'DOUBLE', cooldown: 'DOUBLE', jobs_measured: 'BIGINT', finished: 'BIGINT', killed: 'BIGINT', rejected: 'BIGINT', makespan: 'BIGINT',
   utilization: 'DOUBLE', memory_utilization: 'DOUBLE', offered_load: 'DOUBLE', wall_seconds: 'DOUBLE',
   restarts: 'BIGINT', migrations: 'BIGINT', swaps: 'BIGINT', lost_work: 'DOUBLE', runtimes_cut: 'BIGINT',
 }
@@ -154,6 +159,15 @@ async function checkDuckDB() {
   await con.run(`CREATE VIEW runs AS SELECT * FROM read_parquet(${lit(runsPath)})`)
   await con.run(`CREATE VIEW users AS SELECT * FROM read_parquet(${lit(usersPath)})`)
   await con.run(`CREATE VIEW jobs AS SELECT * FROM read_parquet(${lit(jobsGlob)}, hive_partitioning = true)`)
+  // measured: the jobs each run's warmup and cooldown keep, by their
+  // position in the run's jobs file (one file a run, in submit order).
+  await con.run(`CREATE VIEW measured AS
+    SELECT p.* EXCLUDE (pos, n, filename, file_row_number) FROM (
+      SELECT *, row_number() OVER (PARTITION BY run_key ORDER BY filename, file_row_number) - 1 AS pos,
+             count(*) OVER (PARTITION BY run_key) AS n
+      FROM read_parquet(${lit(jobsGlob)}, hive_partitioning = true, filename = true, file_row_number = true)) p
+    JOIN runs r USING (run_key)
+    WHERE p.pos >= floor(r.warmup * p.n) AND p.pos < p.n - floor(r.cooldown * p.n)`)
 
   const types = {}
   for (const [view, want] of [['runs', runsColumns], ['users', usersColumns], ['jobs', jobsColumns]]) {
@@ -172,8 +186,8 @@ async function checkDuckDB() {
   if (opt.users !== undefined) expectEqual('duckdb: users.parquet rows', nUsers, opt.users)
   if (opt.jobs !== undefined) expectEqual('duckdb: jobs rows', nJobs, opt.jobs)
   expectEqual('duckdb: jobs rows against sum(runs.jobs)', nJobs, await one('SELECT sum(jobs) FROM runs'))
-  expectEqual('duckdb: sum(users.jobs) against sum(runs.jobs)',
-    await one('SELECT sum(jobs) FROM users'), await one('SELECT sum(jobs) FROM runs'))
+  expectEqual('duckdb: sum(users.jobs) against sum(runs.jobs_measured)',
+    await one('SELECT sum(jobs) FROM users'), await one('SELECT sum(jobs_measured) FROM runs'))
   expectEqual('duckdb: runs.parquet run_key unique', await one('SELECT count(DISTINCT run_key) FROM runs'), nRuns)
   expectEqual('duckdb: jobs files cover every run', await one('SELECT count(DISTINCT run_key) FROM jobs'), nRuns)
   expectEqual('duckdb: rejected jobs with a start time',
@@ -184,7 +198,7 @@ async function checkDuckDB() {
       SELECT run_key, avg(wait) AS wait_mean,
              quantile_disc(wait, 0.5) AS wait_median, quantile_disc(wait, 0.95) AS wait_p95,
              quantile_disc(bounded_slowdown, 0.5) AS bsld_median, quantile_disc(bounded_slowdown, 0.95) AS bsld_p95
-      FROM jobs WHERE status <> 'rejected' GROUP BY run_key)
+      FROM measured WHERE status <> 'rejected' GROUP BY run_key)
     SELECT count(*) FROM j JOIN runs r USING (run_key)
     WHERE abs(j.wait_mean - r.wait_mean) > 1e-9 * greatest(1, abs(r.wait_mean))
        OR j.wait_median <> r.wait_median OR j.wait_p95 <> r.wait_p95
@@ -265,28 +279,32 @@ async function checkDefinitions(rows, one) {
   await none("runs whose counts, makespan, utilization, offered load or statistics disagree with their jobs'", `
     WITH j AS (
       SELECT run_key, count(*) AS jobs,
-             count(*) FILTER (WHERE status = 'finished') AS finished,
-             count(*) FILTER (WHERE status = 'killed') AS killed,
-             count(*) FILTER (WHERE status = 'rejected') AS rejected,
              coalesce(max("end") - min(submit), 0) AS makespan,
              max(submit) - min(submit) AS span,
              count(*) FILTER (WHERE status <> 'rejected') AS ran,
              sum(procs::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS proc_work,
-             sum(memory::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS mem_work,
-             ${stats.map(s => s.replace(/\((\w+)/, "($1").replace(/\) AS/, ") FILTER (WHERE status <> 'rejected') AS")).join(', ')}
+             sum(memory::HUGEINT * ${work}) FILTER (WHERE status <> 'rejected') AS mem_work
       FROM jobs GROUP BY run_key),
+    m AS (
+      SELECT run_key, count(*) AS measured,
+             count(*) FILTER (WHERE status = 'finished') AS finished,
+             count(*) FILTER (WHERE status = 'killed') AS killed,
+             count(*) FILTER (WHERE status = 'rejected') AS rejected,
+             ${stats.map(s => s.replace(/\((\w+)/, "($1").replace(/\) AS/, ") FILTER (WHERE status <> 'rejected') AS")).join(', ')}
+      FROM measured GROUP BY run_key),
     d AS (
-      SELECT r.run_key, r.jobs, j.jobs AS jobs_from_files, r.finished, j.finished AS f2, r.killed, j.killed AS k2,
-             r.rejected, j.rejected AS r2, r.makespan, j.makespan AS makespan_from_jobs,
+      SELECT r.run_key, r.jobs, j.jobs AS jobs_from_files, r.jobs_measured, m.measured AS measured_from_files,
+             r.finished, m.finished AS f2, r.killed, m.killed AS k2,
+             r.rejected, m.rejected AS r2, r.makespan, j.makespan AS makespan_from_jobs,
              r.utilization, CASE WHEN j.makespan = 0 THEN 0 ELSE coalesce(j.proc_work, 0) / (r.cluster_procs::DOUBLE * j.makespan) END AS util,
              r.memory_utilization, CASE WHEN j.makespan = 0 OR r.cluster_memory = 0 THEN 0
                                         ELSE coalesce(j.mem_work, 0) / (r.cluster_memory::DOUBLE * j.makespan) END AS mem_util,
              r.offered_load, CASE WHEN j.span = 0 OR j.ran = 0 THEN 0
                                   ELSE coalesce(j.proc_work, 0) / (r.cluster_procs::DOUBLE * j.span) END AS offered,
-             ${statCols.map(c => `r.${c}, j.${c} AS ${c}_from_jobs`).join(', ')}
-      FROM runs r LEFT JOIN j USING (run_key))
+             ${statCols.map(c => `r.${c}, m.${c} AS ${c}_from_jobs`).join(', ')}
+      FROM runs r LEFT JOIN j USING (run_key) LEFT JOIN m USING (run_key))
     SELECT * FROM d
-    WHERE jobs IS DISTINCT FROM jobs_from_files OR finished IS DISTINCT FROM f2 OR killed IS DISTINCT FROM k2 OR
+    WHERE jobs IS DISTINCT FROM jobs_from_files OR jobs_measured IS DISTINCT FROM measured_from_files OR finished IS DISTINCT FROM f2 OR killed IS DISTINCT FROM k2 OR
           rejected IS DISTINCT FROM r2 OR makespan IS DISTINCT FROM makespan_from_jobs OR
           ${differ('utilization', 'util')} OR ${differ('memory_utilization', 'mem_util')} OR
           ${differ('offered_load', 'offered')} OR
@@ -299,7 +317,7 @@ async function checkDefinitions(rows, one) {
              bool_or(eet IS NOT NULL) AS has_eet,
              count(*) FILTER (WHERE tardiness > 0) AS violated,
              coalesce(sum(procs * tardiness), 0) AS wt
-      FROM jobs GROUP BY run_key, "user"),
+      FROM measured GROUP BY run_key, "user"),
     d AS (
       SELECT u.run_key, u."user", u.jobs, j.jobs AS jobs_from_files, u.ran, j.ran AS ran_from_jobs,
              u.mean_wait, j.mean_wait AS w2, u.mean_response, j.mean_response AS r2,
@@ -461,8 +479,12 @@ async function checkHyparquet() {
     fail(`hyparquet: ${file}: run_key ${key} is not in runs.parquet`)
   } else {
     expectEqual(`hyparquet: ${file} rows against runs.parquet's jobs for ${key}`, BigInt(jobs.rows.length), run.jobs)
+    // finished counts the measured jobs: those the run's warmup and
+    // cooldown keep, by position in the file.
+    const n = jobs.rows.length
+    const lo = Math.floor(run.warmup * n), hi = n - Math.floor(run.cooldown * n)
     expectEqual(`hyparquet: ${file} finished jobs`,
-      BigInt(jobs.rows.filter(r => r.status === 'finished').length), run.finished)
+      BigInt(jobs.rows.filter((r, i) => i >= lo && i < hi && r.status === 'finished').length), run.finished)
     // Every page decoded: the job ids are distinct 64-bit integers.
     expectEqual(`hyparquet: ${file} distinct job_id`, new Set(jobs.rows.map(r => r.job_id)).size, jobs.rows.length)
   }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
@@ -153,7 +154,7 @@ func (d *decoder) policy(b *hclsyntax.Block) *Policy {
 	return p
 }
 
-var outputSchema = schema{what: "the output block", attrs: []string{"dir", "jobs", "heatmaps", "eet_capacity"}}
+var outputSchema = schema{what: "the output block", attrs: []string{"dir", "jobs", "heatmaps", "eet_capacity", "warmup", "cooldown"}}
 
 // output decodes the output block into out, which holds the defaults.
 func (d *decoder) output(out *Output, b *hclsyntax.Block) {
@@ -177,4 +178,42 @@ func (d *decoder) output(out *Output, b *hclsyntax.Block) {
 	if i, st := d.choice(attrs["eet_capacity"], capacities...); st == set {
 		out.EETCapacity = capacities[i]
 	}
+	warm, wok := d.fraction(attrs["warmup"], `"warmup"`)
+	cool, cok := d.fraction(attrs["cooldown"], `"cooldown"`)
+	if wok && cok && warm+cool >= 1 {
+		d.errorf(lastOf(attrs["warmup"], attrs["cooldown"]).Expr.Range(), "Trimming leaves no job",
+			"warmup = %s and cooldown = %s leave out every job; their sum must be under 1, so that at least one job is measured.",
+			formatFloat(warm), formatFloat(cool))
+	}
+	out.Warmup, out.Cooldown = warm, cool
+}
+
+// fraction reads a's value, a share of a run's jobs in [0, 1); 0 and true
+// when a is absent.
+func (d *decoder) fraction(a *hclsyntax.Attribute, what string) (float64, bool) {
+	it, st := d.value(a)
+	switch st {
+	case invalid:
+		return 0, false
+	case unset:
+		return 0, true
+	}
+	if !it.v.IsNull() && it.v.Type() == cty.String {
+		d.errorf(it.rng, "Invalid trim fraction",
+			"%s is a share of the run's jobs in submit order, such as 0.1, not %q: a time window is not supported.",
+			upperFirst(what), it.v.AsString())
+		return 0, false
+	}
+	f, ok := d.asNumber(it, what)
+	if !ok {
+		return 0, false
+	}
+	x, _ := f.Float64()
+	if !(x >= 0 && x < 1) {
+		d.errorf(it.rng, "Invalid trim fraction",
+			"%s must be a share of the run's jobs from 0 up to but not including 1 (such as 0.1 for the first or last tenth), not %q.",
+			upperFirst(what), numText(f))
+		return 0, false
+	}
+	return x, true
 }

@@ -163,4 +163,9 @@ type Output struct {
 	// metric: "equal" (the machine split equally among the users whose jobs
 	// ran) or "proportional" (in proportion to each user's work).
 	EETCapacity string
+	// Warmup and Cooldown are the shares of a run's first and last jobs,
+	// in submit order, that its metrics leave out (results.Trim): each in
+	// [0, 1), their sum below 1; 0 by default. The schedule never depends
+	// on them.
+	Warmup, Cooldown float64
 }

@@ -229,7 +229,7 @@ func goodCases() []goodCase {
   }
   include { seed = 7 }
   include { policy = policy.easy }
-}`, "output {\n  dir  = \"out\"\n  jobs = false\n  heatmaps = false\n  eet_capacity = \"proportional\"\n}"), nil,
+}`, "output {\n  dir  = \"out\"\n  jobs = false\n  heatmaps = false\n  eet_capacity = \"proportional\"\n  warmup = 0.1\n  cooldown = 0.05\n}"), nil,
 			expect(func(e *Experiment) {
 				big := &Cluster{Name: "big", Capacity: sim.Resources{1024, 0, 0}}
 				k := &Workload{Name: "k", Trace: "testdata/tiny.swf", Estimates: "keep", CPUUsage: "none"}
@@ -253,7 +253,7 @@ func goodCases() []goodCase {
 						{Match: map[string]string{"policy": "easy"}},
 					},
 				}
-				e.Output = Output{Dir: "out", Jobs: false, Heatmaps: false, EETCapacity: "proportional"}
+				e.Output = Output{Dir: "out", Jobs: false, Heatmaps: false, EETCapacity: "proportional", Warmup: 0.1, Cooldown: 0.05}
 			})},
 		{"variables and overrides",
 			file(`variable "name" { default = "x" }`, `variable "loads" { default = [1] }`, `variable "seed" {}`,
