@@ -334,7 +334,10 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		} {
 			fmt.Fprintf(stdout, "  %-17s %s\n", m[0], m[1])
 		}
-		fmt.Fprintln(stdout, "  and per run: finished, killed, rejected, makespan, utilization, memory_utilization,\n    restarts, migrations, swaps, lost_work (two-tier policies), wall_seconds")
+		fmt.Fprintln(stdout, "  and per run: finished, killed, rejected, jobs_measured (after warmup and cooldown),\n"+
+			"    makespan, utilization, memory_utilization, offered_load (and target_offered_load in a\n"+
+			"    sweep of offered loads), runtimes_cut, restarts, migrations, swaps, lost_work\n"+
+			"    (two-tier policies), wall_seconds; results/README.md defines each")
 	}
 	if !known {
 		return usagef("unknown list %q: want policies, models, estimates or metrics", what)
