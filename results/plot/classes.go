@@ -107,18 +107,12 @@ func ClassMeans(r *Results, opt Options) (*ClassData, error) {
 	}
 	for _, w := range d.Workloads {
 		for _, p := range policies {
-			// Index 0 gathers every class.
-			var sum [psp.Classes + 1]float64
-			var users, nruns [psp.Classes + 1]int
-			lo, hi := fill(math.Inf(1)), fill(math.Inf(-1))
-			n := 0
+			t := newClassTally(psp.Classes + 1)
 			for _, x := range runs {
 				if x.Workload != w || x.Series() != p {
 					continue
 				}
-				n++
-				var rsum [psp.Classes + 1]float64
-				var rn [psp.Classes + 1]int
+				rsum, rn := t.run()
 				for i, uv := range vals[x.Key] {
 					acc := accs[x.Key][i].value
 					switch {
@@ -134,30 +128,9 @@ func ClassMeans(r *Results, opt Options) (*ClassData, error) {
 						rn[0]++
 					}
 				}
-				for c := range psp.Classes + 1 {
-					if rn[c] == 0 {
-						continue
-					}
-					sum[c] += rsum[c]
-					users[c] += rn[c]
-					nruns[c]++
-					mean := rsum[c] / float64(rn[c])
-					lo[c], hi[c] = min(lo[c], mean), max(hi[c], mean)
-				}
+				t.fold(rsum, rn)
 			}
-			d.Runs = max(d.Runs, n)
-			for c := range psp.Classes + 1 {
-				cm := ClassMean{Workload: w, Policy: p, Class: c, Mean: math.NaN(), Users: users[c], Runs: nruns[c], Min: lo[c], Max: hi[c]}
-				if users[c] > 0 {
-					cm.Mean = sum[c] / float64(users[c])
-				}
-				switch {
-				case c == 0:
-					d.All = append(d.All, cm)
-				case users[c] > 0:
-					d.Means = append(d.Means, cm)
-				}
-			}
+			t.means(d, w, p)
 		}
 	}
 	if len(d.Means) == 0 {
@@ -165,13 +138,6 @@ func ClassMeans(r *Results, opt Options) (*ClassData, error) {
 			ErrSelection, opt.Selection, m.name, AccuracyColumn)
 	}
 	return d, nil
-}
-
-func fill(v float64) (a [psp.Classes + 1]float64) {
-	for i := range a {
-		a[i] = v
-	}
-	return a
 }
 
 // Spread returns the mean of the lowest class over that of the highest
@@ -430,4 +396,62 @@ func (d *ClassData) onePanel(opt Options, f *Figure, legend *legendPanel, sc sca
 	f.Width, f.Height = opt.size(max(6*vg.Inch, vg.Length(len(d.Policies))*1.5*vg.Inch)+legend.width, 5*vg.Inch)
 	f.Widths = []float64{(f.Width - legend.width).Points(), legend.width.Points()}
 	return f, nil
+}
+
+// classTally gathers a class breakdown of one workload and series: index 0
+// every class together, then each class. Each run adds its sums and
+// counts (run, fold); the mean is over the members (users or jobs) of all
+// runs, and Min and Max are the lowest and highest run's mean.
+type classTally struct {
+	sum, lo, hi []float64
+	members     []int
+	runs        []int
+	n           int // runs folded in
+}
+
+func newClassTally(classes int) *classTally {
+	t := &classTally{sum: make([]float64, classes), lo: make([]float64, classes), hi: make([]float64, classes),
+		members: make([]int, classes), runs: make([]int, classes)}
+	for c := range classes {
+		t.lo[c], t.hi[c] = math.Inf(1), math.Inf(-1)
+	}
+	return t
+}
+
+// run returns zeroed sums and counts for one run's members.
+func (t *classTally) run() ([]float64, []int) {
+	return make([]float64, len(t.sum)), make([]int, len(t.sum))
+}
+
+// fold adds one run's sums and counts.
+func (t *classTally) fold(rsum []float64, rn []int) {
+	t.n++
+	for c := range t.sum {
+		if rn[c] == 0 {
+			continue
+		}
+		t.sum[c] += rsum[c]
+		t.members[c] += rn[c]
+		t.runs[c]++
+		mean := rsum[c] / float64(rn[c])
+		t.lo[c], t.hi[c] = min(t.lo[c], mean), max(t.hi[c], mean)
+	}
+}
+
+// means appends the tally of workload w and series p to d: index 0 to
+// d.All, every class with members to d.Means.
+func (t *classTally) means(d *ClassData, w, p string) {
+	d.Runs = max(d.Runs, t.n)
+	for c := range t.sum {
+		cm := ClassMean{Workload: w, Policy: p, Class: c, Mean: math.NaN(), Users: t.members[c], Runs: t.runs[c], Min: t.lo[c], Max: t.hi[c]}
+		if t.members[c] > 0 {
+			cm.Mean = t.sum[c] / float64(t.members[c])
+		}
+		switch {
+		case c == 0:
+			d.All = append(d.All, cm)
+		case t.members[c] > 0:
+			d.Means = append(d.Means, cm)
+		}
+	}
 }

@@ -67,24 +67,16 @@ func JobClassMeans(r *Results, opt Options) (*ClassData, error) {
 	}
 	for _, w := range d.Workloads {
 		for _, p := range policies {
-			var sum [5]float64
-			var jobs, nruns [5]int
-			lo, hi := [5]float64{}, [5]float64{}
-			for c := range lo {
-				lo[c], hi[c] = math.Inf(1), math.Inf(-1)
-			}
-			n := 0
+			t := newClassTally(5)
 			for _, x := range runs {
 				if x.Workload != w || x.Series() != p {
 					continue
 				}
-				n++
 				j, err := r.jobsOf(x, m.name, "runtime", "procs")
 				if err != nil {
 					return nil, err
 				}
-				var rsum [5]float64
-				var rn [5]int
+				rsum, rn := t.run()
 				for i, v := range j.Cols[m.name] {
 					rt, procs := j.Cols["runtime"][i], j.Cols["procs"][i]
 					if math.IsNaN(rt) || math.IsNaN(v) || math.IsNaN(procs) {
@@ -103,30 +95,9 @@ func JobClassMeans(r *Results, opt Options) (*ClassData, error) {
 					rsum[0] += v
 					rn[0]++
 				}
-				for c := range 5 {
-					if rn[c] == 0 {
-						continue
-					}
-					sum[c] += rsum[c]
-					jobs[c] += rn[c]
-					nruns[c]++
-					mean := rsum[c] / float64(rn[c])
-					lo[c], hi[c] = min(lo[c], mean), max(hi[c], mean)
-				}
+				t.fold(rsum, rn)
 			}
-			d.Runs = max(d.Runs, n)
-			for c := range 5 {
-				cm := ClassMean{Workload: w, Policy: p, Class: c, Mean: math.NaN(), Users: jobs[c], Runs: nruns[c], Min: lo[c], Max: hi[c]}
-				if jobs[c] > 0 {
-					cm.Mean = sum[c] / float64(jobs[c])
-				}
-				switch {
-				case c == 0:
-					d.All = append(d.All, cm)
-				case jobs[c] > 0:
-					d.Means = append(d.Means, cm)
-				}
-			}
+			t.means(d, w, p)
 		}
 	}
 	if len(d.Means) == 0 {
