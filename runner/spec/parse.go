@@ -247,4 +247,15 @@ func contentHash(src []byte, filename string) string {
 // signs, two-space indentation, normalized spacing. It does not check that
 // src is valid; a file that does not parse comes back as unchanged as
 // hclwrite can leave it.
-func Format(src []byte) []byte { return hclwrite.Format(src) }
+//
+// Layout must not change what a file says (its hash, which keeps a results
+// folder resumable), and hclwrite can: it joins "0 .0", a number followed
+// by an index, into the number "0.0" (found by FuzzFormat). Where its
+// result says something else, Format returns src as it is.
+func Format(src []byte) []byte {
+	out := hclwrite.Format(src)
+	if contentHash(out, "out.hcl") != contentHash(src, "in.hcl") {
+		return src
+	}
+	return out
+}
