@@ -279,7 +279,6 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 		legend.add(name, swatch{color8(c)})
 	}
 	nc := len(d.Classes)
-	slot := 0.8 / float64(nc)
 	if len(d.Workloads) == 1 {
 		return d.onePanel(opt, f, legend, sc)
 	}
@@ -292,21 +291,12 @@ func (d *ClassData) Figure(opt Options) (*Figure, error) {
 		pl.Title.Text = "policy " + p
 		pl.Add(horizontalGrid())
 		for c := 1; c <= nc; c++ {
-			b := &bars{width: 0.9 * slot, color: color8(c - 1)}
-			for _, cm := range d.Means {
-				if cm.Policy != p || cm.Class != c {
-					continue
+			pl.Add(d.classBars(c, sc, func(cm ClassMean) int {
+				if cm.Policy != p {
+					return -1
 				}
-				i := slices.Index(d.Workloads, cm.Workload)
-				b.x = append(b.x, float64(i)+(float64(c)-float64(nc+1)/2)*slot)
-				b.y = append(b.y, cm.Mean/sc.div)
-				lo, hi := math.NaN(), math.NaN()
-				if cm.Runs > 1 {
-					lo, hi = cm.Min/sc.div, cm.Max/sc.div
-				}
-				b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
-			}
-			pl.Add(b)
+				return slices.Index(d.Workloads, cm.Workload)
+			}))
 		}
 		categoryAxis(pl, d.Workloads)
 		pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
@@ -368,26 +358,11 @@ func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
 // policy holding one group.
 func (d *ClassData) onePanel(opt Options, f *Figure, legend *legendPanel, sc scale) (*Figure, error) {
 	nc := len(d.Classes)
-	slot := 0.8 / float64(nc)
 	f.Title += ": workload " + d.Workloads[0]
 	pl := newPlot("policy", sc.label)
 	pl.Add(horizontalGrid())
 	for c := 1; c <= nc; c++ {
-		b := &bars{width: 0.9 * slot, color: color8(c - 1)}
-		for _, cm := range d.Means {
-			if cm.Class != c {
-				continue
-			}
-			i := slices.Index(d.Policies, cm.Policy)
-			b.x = append(b.x, float64(i)+(float64(c)-float64(nc+1)/2)*slot)
-			b.y = append(b.y, cm.Mean/sc.div)
-			lo, hi := math.NaN(), math.NaN()
-			if cm.Runs > 1 {
-				lo, hi = cm.Min/sc.div, cm.Max/sc.div
-			}
-			b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
-		}
-		pl.Add(b)
+		pl.Add(d.classBars(c, sc, func(cm ClassMean) int { return slices.Index(d.Policies, cm.Policy) }))
 	}
 	categoryAxis(pl, d.Policies)
 	pl.Y.Min, pl.Y.Max = 0, max(d.top()/sc.div, 1e-9)
@@ -454,4 +429,31 @@ func (t *classTally) means(d *ClassData, w, p string) {
 			d.Means = append(d.Means, cm)
 		}
 	}
+}
+
+// classBars returns the bars of class c (from 1): one per mean of d.Means
+// in that class that at picks, in category at(cm) (−1: not drawn), offset
+// within the category by the class; whiskers span the runs' lowest and
+// highest mean where there is more than one run.
+func (d *ClassData) classBars(c int, sc scale, at func(ClassMean) int) *bars {
+	nc := len(d.Classes)
+	slot := 0.8 / float64(nc)
+	b := &bars{width: 0.9 * slot, color: color8(c - 1)}
+	for _, cm := range d.Means {
+		i := -1
+		if cm.Class == c {
+			i = at(cm)
+		}
+		if i < 0 {
+			continue
+		}
+		b.x = append(b.x, float64(i)+(float64(c)-float64(nc+1)/2)*slot)
+		b.y = append(b.y, cm.Mean/sc.div)
+		lo, hi := math.NaN(), math.NaN()
+		if cm.Runs > 1 {
+			lo, hi = cm.Min/sc.div, cm.Max/sc.div
+		}
+		b.lo, b.hi = append(b.lo, lo), append(b.hi, hi)
+	}
+	return b
 }
