@@ -68,30 +68,21 @@ func (d *decoder) filterKey(match map[string]string, a *hclsyntax.Attribute, s *
 			d.warnf(it.rng, "Filter matches nothing", "%s %q is not in the sweep's %s.", a.Name, name, plural(a.Name))
 		}
 		match[a.Name] = name
-	case keyLoadFactor:
+	case keyLoadFactor, keyOfferedLoad:
+		what, summary, name, all := "a load factor", "Invalid load factor", "Load factor", "load factors"
+		if a.Name == keyOfferedLoad {
+			what, summary, name, all = "a target offered load", "Invalid offered load", "Offered load", "offered loads"
+		}
 		it, st := d.value(a)
 		if st != set {
 			return st != invalid
 		}
-		x, ok := d.asPositive(it, "a load factor", "Invalid load factor")
+		x, ok := d.asPositive(it, what, summary)
 		if !ok {
 			return false
 		}
-		if d.notSwept(keyLoadFactor, formatFloat(x)) {
-			d.warnf(it.rng, "Filter matches nothing", "Load factor %s is not one of the sweep's load factors.", formatFloat(x))
-		}
-		match[a.Name] = formatFloat(x)
-	case keyOfferedLoad:
-		it, st := d.value(a)
-		if st != set {
-			return st != invalid
-		}
-		x, ok := d.asPositive(it, "a target offered load", "Invalid offered load")
-		if !ok {
-			return false
-		}
-		if d.notSwept(keyOfferedLoad, formatFloat(x)) {
-			d.warnf(it.rng, "Filter matches nothing", "Offered load %s is not one of the sweep's offered loads.", formatFloat(x))
+		if d.notSwept(a.Name, formatFloat(x)) {
+			d.warnf(it.rng, "Filter matches nothing", "%s %s is not one of the sweep's %s.", name, formatFloat(x), all)
 		}
 		match[a.Name] = formatFloat(x)
 	case keySeed:
