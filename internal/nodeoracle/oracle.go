@@ -22,6 +22,7 @@
 //   - An exclusive job uses only idle nodes and holds each node it uses
 //     whole: nothing else runs there until it ends. On a tasks shape it
 //     takes up to all the cores of each node.
+//   - A job may name the node groups it may use, and those it may not.
 //   - A job that does not fit on the empty machine is rejected at arrival.
 //   - FCFS starts jobs in order while the first waiting one fits.
 //   - EASY does the same, then finds the first waiting job's shadow time:
@@ -39,9 +40,10 @@ import (
 	"slices"
 )
 
-// Node is one node's capacity.
+// Node is one node's capacity and the name of its node group.
 type Node struct {
 	Cores, Mem, GPUs int64
+	Group            string
 }
 
 // Job is one job: its times in seconds and its shape.
@@ -53,6 +55,8 @@ type Job struct {
 	Exclusive      bool
 	MemPerNode     int64
 	GPUsPerNode    int64
+	Groups         []string // node groups the job may use; empty: any
+	NotGroups      []string // node groups it may not use
 }
 
 // Outcome is what became of the job of the same index.
@@ -103,6 +107,7 @@ type state struct {
 	cores, mem, gpus []int64
 	jobs             []int  // jobs on each node
 	held             []bool // held whole by an exclusive job
+	group            []string
 }
 
 // Simulate runs policy over jobs on nodes and returns an outcome per job.
@@ -242,10 +247,10 @@ func start(run []running, jobs []Job, i int, placed []use, now int64, out []Outc
 func fresh(nodes []Node) *state {
 	s := &state{
 		cores: make([]int64, len(nodes)), mem: make([]int64, len(nodes)), gpus: make([]int64, len(nodes)),
-		jobs: make([]int, len(nodes)), held: make([]bool, len(nodes)),
+		jobs: make([]int, len(nodes)), held: make([]bool, len(nodes)), group: make([]string, len(nodes)),
 	}
 	for n, nd := range nodes {
-		s.cores[n], s.mem[n], s.gpus[n] = nd.Cores, nd.Mem, nd.GPUs
+		s.cores[n], s.mem[n], s.gpus[n], s.group[n] = nd.Cores, nd.Mem, nd.GPUs, nd.Group
 	}
 	return s
 }
@@ -271,10 +276,15 @@ func build(nodes []Node, run []running, at int64) *state {
 
 // usable reports whether j may use node n of s at all.
 func usable(s *state, n int, j Job) bool {
-	if s.held[n] || j.Exclusive && s.jobs[n] > 0 {
+	if s.held[n] || j.Exclusive && s.jobs[n] > 0 || !allowed(s.group[n], j) {
 		return false
 	}
 	return s.mem[n] >= j.MemPerNode && s.gpus[n] >= j.GPUsPerNode
+}
+
+// allowed reports whether j may run on a node of group g.
+func allowed(g string, j Job) bool {
+	return (len(j.Groups) == 0 || slices.Contains(j.Groups, g)) && !slices.Contains(j.NotGroups, g)
 }
 
 // place finds j's nodes on s by first fit in node order.

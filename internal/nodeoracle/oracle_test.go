@@ -143,6 +143,16 @@ func TestHandWorked(t *testing.T) {
 		jobs: []Job{on(0, 1, 1, 5), on(0, 1, 3, 1), tasks(0, 1, 9), mem(on(0, 1, 1, 1), 11), tasks(0, 1, 8)},
 		want: []Outcome{rejected, rejected, rejected, rejected, ran(0, 1, []int{0, 1}, []int64{4, 4})},
 	}, {
+		// Node groups: node 0 is "a", node 1 "b". Job 1 may use only "b",
+		// job 2 anything but "b": it waits for node 0 though node 1 has
+		// room.
+		name: "node groups", nodes: []Node{{Cores: 4, Group: "a"}, {Cores: 4, Group: "b"}}, policy: FCFS,
+		jobs: []Job{on(0, 10, 1, 3), {Submit: 0, Run: 5, Estimate: 5, Nodes: 1, PerNode: 1, Groups: []string{"b"}},
+			{Submit: 1, Run: 5, Estimate: 5, Nodes: 1, PerNode: 2, NotGroups: []string{"b"}}, {Submit: 1, Run: 1, Estimate: 1, Tasks: 2, Groups: []string{"c"}}},
+		want: []Outcome{
+			ran(0, 10, []int{0}, []int64{3}), ran(0, 5, []int{1}, []int64{1}), ran(10, 15, []int{0}, []int64{2}), rejected,
+		},
+	}, {
 		// A job running past its estimate is killed at the estimate.
 		name: "killed at the estimate", nodes: machine(1, Node{Cores: 1}), policy: FCFS,
 		jobs: []Job{{Submit: 0, Run: 20, Estimate: 10, Tasks: 1}, tasks(0, 5, 1)},
@@ -184,7 +194,7 @@ func TestRandom(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 15))
 		nodes := make([]Node, 1+r.IntN(4))
 		for i := range nodes {
-			nodes[i] = Node{Cores: 1 + r.Int64N(8), Mem: r.Int64N(100), GPUs: r.Int64N(3)}
+			nodes[i] = Node{Cores: 1 + r.Int64N(8), Mem: r.Int64N(100), GPUs: r.Int64N(3), Group: string(rune('a' + r.IntN(2)))}
 		}
 		jobs := make([]Job, 25)
 		var at int64
@@ -227,6 +237,12 @@ func randomJob(r *rand.Rand, at int64) Job {
 	if r.IntN(4) == 0 {
 		j.GPUsPerNode = r.Int64N(2)
 	}
+	switch r.IntN(6) {
+	case 0:
+		j.Groups = []string{"a"}
+	case 1:
+		j.NotGroups = []string{"a"}
+	}
 	return j
 }
 
@@ -263,6 +279,9 @@ func verifyJob(nodes []Node, j Job, o Outcome) error {
 	var total int64
 	for k, c := range o.Cores {
 		total += c
+		if !inGroups(nodes[o.Nodes[k]].Group, j) {
+			return fmt.Errorf("runs on node %d of group %q; allowed %q, refused %q", o.Nodes[k], nodes[o.Nodes[k]].Group, j.Groups, j.NotGroups)
+		}
 		if j.Nodes > 0 && c != j.PerNode {
 			return fmt.Errorf("%d cores on node %d; want %d", c, o.Nodes[k], j.PerNode)
 		}
@@ -281,7 +300,7 @@ func verifyJob(nodes []Node, j Job, o Outcome) error {
 func fitsEmpty(nodes []Node, j Job) bool {
 	var count, cores int64
 	for _, n := range nodes {
-		if n.Mem < j.MemPerNode || n.GPUs < j.GPUsPerNode {
+		if n.Mem < j.MemPerNode || n.GPUs < j.GPUsPerNode || !inGroups(n.Group, j) {
 			continue
 		}
 		cores += n.Cores
@@ -293,6 +312,24 @@ func fitsEmpty(nodes []Node, j Job) bool {
 		return count >= j.Nodes
 	}
 	return cores >= j.Tasks
+}
+
+// inGroups is allowed, written again for the test.
+func inGroups(g string, j Job) bool {
+	for _, x := range j.NotGroups {
+		if x == g {
+			return false
+		}
+	}
+	if len(j.Groups) == 0 {
+		return true
+	}
+	for _, x := range j.Groups {
+		if x == g {
+			return true
+		}
+	}
+	return false
 }
 
 func verifyInstant(nodes []Node, jobs []Job, out []Outcome, at int64) error {
