@@ -13,6 +13,11 @@
 //     with [SWFOptions] saying which fields become a job's processors and
 //     memory, and [SWFWriter], which writes records and simulated outcomes;
 //   - Alea's ".machines" cluster descriptions: [ReadMachines] and [Capacity].
+//   - Alea's extra job fields 19–21 ([ParseAleaFields]): the nodes a job ran
+//     on, its queue, and its PBS node request ([ParseRequest], [Request]);
+//   - job shapes for machines of nodes ([Shape]): [ShapeMode] maps SWF
+//     processors to one, [RequestShape] maps a node request (shape.go;
+//     docs/design/nodes.md says what each SWF field becomes).
 //
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
