@@ -71,6 +71,7 @@ func commands() []command {
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
+		{"report", "write a results folder as one self-contained HTML page, with a Gantt chart of a run", runReport},
 		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
