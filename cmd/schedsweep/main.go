@@ -9,7 +9,8 @@
 //	schedsweep fmt [-w | --check] FILE...
 //	schedsweep list [policies|models|estimates|metrics]
 //	schedsweep simulate [flags] TRACE
-//	schedsweep plot boxes|means|heatmap|load|classes|utilization [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep plot boxes|means|heatmap|load|classes|utilization|gantt [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep report [flags] DIR
 //	schedsweep trace list [--cache DIR] [-v]
 //	schedsweep trace fetch [--cache DIR] NAME...
 //	schedsweep trace info [flags] TRACE...

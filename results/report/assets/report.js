@@ -233,6 +233,7 @@
 
   function draw() {
     frame = 0;
+    const began = performance.now();
     size(canvas, 440);
     size(util, 70);
     const ctx = canvas.getContext('2d');
@@ -274,6 +275,7 @@
     axes(ctx, L, T, sx, sy);
     strip(L, sx);
     canvas.dataset.drawnJobs = drawn;
+    canvas.dataset.drawMs = Math.round(performance.now() - began);
     canvas.dataset.view = [view.t0, view.t1, view.r0, view.r1].map(function (v) { return Math.round(v); }).join(' ');
     document.body.dataset.resources = performance.getEntriesByType('resource').length;
     document.body.dataset.ganttReady = '1';
