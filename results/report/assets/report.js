@@ -186,8 +186,11 @@
       ? G.StatusNames.map(function (s, k) { return [s, statusRGB[Math.min(k, statusRGB.length - 1)]]; }).filter(function (e, k) { return G.Status.includes(k); })
       : Array.from(userRank.keys()).slice(0, 60).map(function (u, k) { return ['user ' + (u < 0 ? 'unknown' : u), hsl((k * 137.508) % 360, 0.62, k % 2 ? 0.48 : 0.62)]; });
     entries.forEach(function (e) {
-      box.appendChild(el('span', { class: 'swatch', style: 'background:rgb(' + e[1].join(',') + ')' }));
-      box.appendChild(document.createTextNode(e[0]));
+      const item = el('span', { class: 'item' });
+      item.appendChild(el('span', { class: 'swatch', style: 'background:rgb(' + e[1].join(',') + ')' }));
+      item.appendChild(document.createTextNode(e[0]));
+      box.appendChild(item);
+      box.appendChild(document.createTextNode(' '));
     });
     if (mode !== 'status' && userRank.size > 60) box.appendChild(document.createTextNode(' … ' + userRank.size + ' users in all'));
   }
