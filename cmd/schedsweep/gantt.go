@@ -21,7 +21,18 @@ func addGanttFlags(fs *flag.FlagSet) ganttFlags {
 	}
 }
 
-// draw returns plot gantt's kind for the flags, or a usage error.
+// bind gives k, if it is gantt, its drawing for the flags; it returns a
+// usage error if the flags are wrong.
+func (g ganttFlags) bind(k *plotKind) error {
+	if k.name != "gantt" {
+		return nil
+	}
+	var err error
+	k.draw, err = g.draw()
+	return err
+}
+
+// draw returns plot gantt's drawing for the flags, or a usage error.
 func (g ganttFlags) draw() (func(*plot.Results, plot.Options) (plotOutput, error), error) {
 	opt := plot.GanttOptions{From: int64(*g.from / time.Second), To: int64(*g.to / time.Second)}
 	switch *g.color {

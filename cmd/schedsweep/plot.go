@@ -267,10 +267,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("%s", msg)
 	}
-	if chosen.name == "gantt" {
-		if chosen.draw, err = gf.draw(); err != nil {
-			return err
-		}
+	if err := gf.bind(chosen); err != nil {
+		return err
 	}
 	if *out == "" {
 		return usagef("--out FILE.png, FILE.svg or FILE.pdf is required")
