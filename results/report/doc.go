@@ -31,7 +31,9 @@
 // heavily loaded 2-core machine. The strip above integrates the processors in use over each
 // column of pixels from the start and end events, sorted once. The canvas
 // carries data-drawn-jobs, the jobs that got pixels in the last frame, and
-// data-jobs, those that ran, for tests in a real browser (.ci/browser).
+// data-jobs, those that ran, for tests in a real browser (.ci/browser,
+// which also zooms, hovers and resets the chart through the DevTools
+// protocol, .ci/browser-interact.mjs).
 //
 // Start with Save (or Write), given a folder plot.Load read and Options
 // naming the run to chart.
