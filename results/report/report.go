@@ -237,6 +237,9 @@ func cell(x *plot.Run, c column) any {
 	case "series":
 		return x.Series()
 	case "load":
+		if math.IsNaN(x.LoadFactor) || math.IsInf(x.LoadFactor, 0) {
+			return nil
+		}
 		return x.LoadFactor
 	case "workload":
 		return x.Workload
