@@ -9,7 +9,8 @@
 //	schedsweep fmt [-w | --check] FILE...
 //	schedsweep list [policies|models|estimates|metrics]
 //	schedsweep simulate [flags] TRACE
-//	schedsweep plot boxes|means|heatmap|load|classes|utilization [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep plot boxes|means|heatmap|load|classes|utilization|gantt [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep report [flags] DIR
 //	schedsweep trace list [--cache DIR] [-v]
 //	schedsweep trace fetch [--cache DIR] NAME...
 //	schedsweep trace info [flags] TRACE...
@@ -71,6 +72,7 @@ func commands() []command {
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
+		{"report", "write a results folder as one self-contained HTML page, with a Gantt chart of a run", runReport},
 		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }

@@ -69,8 +69,14 @@ shards), without simulating anything. KIND is one of:
            replicate, a line per policy to its makespan; pick the
            replicate as for utilization; prints the mean and largest
            queue per policy
+  gantt    one run's schedule: a rectangle per job from its start to its
+           end on the processor rows a first-fit packing gives it (the
+           simulator counts processors, it does not name them), coloured by
+           user (--color status: by how it ended), below the processors in
+           use; pick the run as for heatmap, and a window with --from and
+           --to (times since the run's first submission, e.g. 10h)
 
-ecdf, queue and classes --by size read the jobs files (not written with
+ecdf, queue, gantt and classes --by size read the jobs files (not written with
 output { jobs = false }).
 
 With --csv FILE, means, load, classes, utilization, paired, ecdf and
@@ -101,6 +107,7 @@ Examples, after 'schedsweep run quickstart' and 'schedsweep run psp2016':
   schedsweep plot paired --baseline fcfs --out paired.pdf --csv paired.csv out/quickstart
   schedsweep plot ecdf --metric bounded_slowdown --load 0.85 --out bsld.png out/quickstart
   schedsweep plot queue --load 0.95 --replicate 1 --out queue.png out/quickstart
+  schedsweep plot gantt --policy easy --load 0.85 --replicate 1 --from 24h --to 48h --out gantt.png out/quickstart
 
 Flags:
 `
@@ -132,6 +139,7 @@ func plotKinds() []plotKind {
 		{"paired", paired, true},
 		{"ecdf", ecdf, true},
 		{"queue", queue, true},
+		{"gantt", nil, false}, // runPlot gives it its flags (gantt)
 	}
 }
 
@@ -235,6 +243,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	baseline := fs.String("baseline", "", "paired: the `policy` the others are compared with (default: the first of the runs table)")
 	csvOut := fs.String("csv", "", "also write the figure's numbers to `file` as CSV (means, load, classes, utilization, paired, ecdf, queue)")
 	bin := fs.Int("bin", 0, "heatmap, utilization, queue: `minutes` per cell or step (default: the smallest of 1, 2, 5, … minutes giving at most 300 cells)")
+	gf := addGanttFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -257,6 +266,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
 		return usagef("%s", msg)
+	}
+	if err := gf.bind(chosen); err != nil {
+		return err
 	}
 	if *out == "" {
 		return usagef("--out FILE.png, FILE.svg or FILE.pdf is required")

@@ -114,7 +114,7 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired, ecdf, queue (did you mean "boxes"?)`},
+		{"unknown kind", []string{"plot", "box", "--out", out, res}, exitUsage, `unknown figure "box": want boxes, means, heatmap, load, classes, utilization, paired, ecdf, queue, gantt (did you mean "boxes"?)`},
 		{"no dir", []string{"plot", "means", "--out", out}, exitUsage, "want KIND and DIR, got 1 arguments"},
 		{"no out", []string{"plot", "means", res}, exitUsage, "--out FILE.png, FILE.svg or FILE.pdf is required"},
 		{"bad extension", []string{"plot", "means", "--out", "f.eps", res}, exitUsage, `--out "f.eps": want a file name ending in .png, .svg or .pdf`},

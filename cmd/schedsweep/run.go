@@ -17,6 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/results/plot"
 	"github.com/schedsweep/schedsweep/runner"
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
@@ -36,7 +37,9 @@ nothing and a file edited to add loads or policies simulates only the new
 runs. Finished runs the file no longer has are kept (but left out of the
 tables) unless --prune; --force starts over. --shard i/n runs the i-th of n slices
 of the grid (0 ≤ i < n), so that n machines, e.g. a Slurm job array, split a
-sweep; their outputs merge by reading the folder.
+sweep; their outputs merge by reading the folder. A whole sweep ends by
+writing report.html in the folder (see 'schedsweep report'; --report=false
+writes none) and saying where the report and the tables are.
 
 Examples:
   schedsweep run quickstart
@@ -59,6 +62,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "clear a results folder that holds other results (of this or another experiment)")
 	prune := fs.Bool("prune", false, "remove the folder's finished runs that the sweep no longer has")
 	quiet := fs.Bool("quiet", false, "print no progress")
+	withReport := fs.Bool("report", true, "at the end of a whole (unsharded) sweep, write the folder's report.html (see schedsweep report); --report=false writes none")
 	_, e, runs, err := parseExperiment(fs, args, stderr)
 	if err != nil {
 		return err
@@ -112,6 +116,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			written = append(written, filepath.Join(opt.Out, d)+string(filepath.Separator))
 		}
 		fmt.Fprintf(stdout, "results: %s\n", strings.Join(written, ", "))
+		if err == nil && opt.Shards <= 1 {
+			endReport(stdout, stderr, opt.Out, *withReport)
+		}
 	}
 	if len(sum.Replaced) > 0 {
 		fmt.Fprintf(stdout, "removed the shards' tables, which these replace: %s\n", strings.Join(sum.Replaced, ", "))
@@ -120,6 +127,21 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: finished runs are saved; run again with --resume to continue", interrupted(ctx))
 	}
 	return err
+}
+
+// endReport ends a whole sweep's output: it writes the results folder's
+// report, unless told not to, and says where it and the tables are. A
+// report that cannot be written is a warning: the results are complete.
+func endReport(stdout, stderr io.Writer, dir string, write bool) {
+	if write {
+		path := filepath.Join(dir, reportFile)
+		if err := writeReport(dir, path, plot.Selection{}); err != nil {
+			fmt.Fprintf(stderr, "schedsweep: warning: no report: %v\n", err)
+		} else {
+			fmt.Fprintf(stdout, "report: %s (open it in a browser)\n", path)
+		}
+	}
+	fmt.Fprintf(stdout, "tables: schedsweep tables %s\n", dir)
 }
 
 // sweepFlags are the flags run and plan share, so that plan shows the runs,

@@ -24,6 +24,12 @@
 // metrics and the file names to results and the choice of partitions to
 // runner; it never prints.
 //
+// Gantt draws one run's schedule from its jobs file: a rectangle per job
+// on processor rows that Pack chooses by first fit (the pool machine
+// counts processors and never names them; gantt.go says how), with the
+// processors in use above. GanttValues gives the packed jobs and Rects
+// their rectangles, which results/report embeds in its HTML page.
+//
 // Start with Load, then a figure: Boxes, Means, Heatmap, LoadLines,
 // Classes, Utilization, Paired, ECDF or Queue, each taking Options (which
 // runs, which metric, what size) and returning a Figure to Save. Each
