@@ -283,7 +283,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 			complete = append(complete, r)
 		}
 	}
-	runsFile, usersFile := out.tableNames(opt.Shard, opt.Shards)
+	runsFile, usersFile := out.tables().names(opt.Shard, opt.Shards)
 	if err := out.writeTables(runs, complete, meta, runsFile, usersFile); err != nil {
 		return sum, errors.Join(runErr, err)
 	}
@@ -291,7 +291,7 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	// The whole sweep's tables, once written, hold every complete run, even
 	// after an interruption: the tables of shards they supersede go.
 	if opt.Shards <= 1 {
-		removed, err := out.removeOtherSplits()
+		removed, err := out.tables().removeOtherSplits()
 		sum.Replaced = removed
 		if err != nil {
 			return sum, errors.Join(runErr, err)
