@@ -24,6 +24,7 @@ fmt:
 lint:
     go vet ./...
     test -z "$(gofmt -l .)"
+    go tool gocognit -over 40 .
 
 # Search for new failing inputs for a while.
 fuzz time="60s":

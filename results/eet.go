@@ -188,8 +188,32 @@ func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 		return nil, err
 	}
 	e := &EET{Rule: rule, Jobs: make([]JobEET, len(res.Jobs))}
-	// Group the jobs by user, in arrival order: by submit time, then by
-	// position in res (a Result from sim.Run is in that order already).
+	users, err := usersOf(res)
+	if err != nil {
+		return nil, err
+	}
+	caps, err := rule.capacities(res, users)
+	if err != nil {
+		return nil, err
+	}
+	var p userProfile
+	for u, jobs := range users {
+		ue, err := e.user(res, jobs, caps[u], &p)
+		if err != nil {
+			return nil, err
+		}
+		e.Users = append(e.Users, ue)
+	}
+	slices.SortFunc(e.Users, func(a, b UserEET) int { return cmp.Compare(a.User, b.User) })
+	return e, nil
+}
+
+// usersOf groups the jobs of res by user, in order of each user's first
+// job, and each user's jobs in arrival order: by submit time, then by
+// position in res (a Result from sim.Run is in that order already). It
+// fails for a job that ran and ends before it starts or starts before its
+// submit time.
+func usersOf(res *sim.Result) ([][]int, error) {
 	index := map[int32]int{}
 	var users [][]int
 	for i := range res.Jobs {
@@ -211,77 +235,97 @@ func ComputeEET(res *sim.Result, rule CapacityRule) (*EET, error) {
 			slices.SortStableFunc(jobs, bySubmit)
 		}
 	}
-	caps, err := rule.capacities(res, users)
-	if err != nil {
-		return nil, err
+	return users, nil
+}
+
+// user computes the EETs of one user's jobs (indexes into res.Jobs, in
+// arrival order) into e.Jobs, under the user's capacity caps, with p as the
+// scratch profile, and returns the user's summary. A job's EET is the
+// latest over the kinds the user has capacity of; a job no kind constrains
+// ends its work after its submit time.
+func (e *EET) user(res *sim.Result, jobs []int, caps [sim.MaxKinds]Ratio, p *userProfile) (UserEET, error) {
+	for _, i := range jobs {
+		if res.Jobs[i].State == sim.Rejected {
+			e.Jobs[i] = JobEET{EET: -1, Tardiness: -1}
+		} else {
+			e.Jobs[i].EET = math.MinInt64 // no kind has constrained it yet
+		}
 	}
-	var p userProfile
-	for u, jobs := range users {
-		ue := UserEET{User: res.Jobs[jobs[0]].User, Capacity: caps[u], Jobs: len(jobs)}
-		for _, i := range jobs {
-			if res.Jobs[i].State == sim.Rejected {
-				e.Jobs[i] = JobEET{EET: -1, Tardiness: -1}
-			} else {
-				e.Jobs[i].EET = math.MinInt64 // no kind has constrained it yet
-			}
+	for k, c := range caps {
+		if c.Num == 0 {
+			continue
 		}
-		for k, c := range caps[u] {
-			if c.Num == 0 {
-				continue
-			}
-			p.reset(c.Num)
-			for _, i := range jobs {
-				o := &res.Jobs[i]
-				r := o.Need[k]
-				if o.State == sim.Rejected || r <= 0 {
-					continue
-				}
-				// need r·Den, clamped to Num: a second never offers more.
-				need := mul64(uint64(r), uint64(c.Den))
-				rate := uint64(c.Num)
-				if need.hi == 0 && need.lo < rate {
-					rate = need.lo
-				}
-				work, ok := need.mul(uint64(o.Work()))
-				if !ok {
-					return nil, fmt.Errorf("job %d: %w", o.ID, errOverflow)
-				}
-				t, err := p.consume(o.Submit, int64(rate), work)
-				if err != nil {
-					return nil, fmt.Errorf("job %d: %w", o.ID, err)
-				}
-				e.Jobs[i].EET = max(e.Jobs[i].EET, t)
-			}
+		if err := e.consumeKind(res, jobs, k, c, p); err != nil {
+			return UserEET{}, err
 		}
-		for _, i := range jobs {
-			o, je := &res.Jobs[i], &e.Jobs[i]
-			if o.State == sim.Rejected {
-				continue
-			}
-			if je.EET == math.MinInt64 {
-				je.EET = o.Submit + o.Work()
-			}
-			je.Tardiness = max(0, o.End-je.EET)
-			ue.Ran++
-			if je.Tardiness == 0 {
-				continue
-			}
-			ue.Violated++
-			var ok1, ok2 bool
-			ue.Tardiness, ok1 = addTime(ue.Tardiness, je.Tardiness)
-			wt, ok := mulNonNeg(o.Need[sim.Procs], int64(je.Tardiness))
-			ue.WeightedTardiness, ok2 = addTime(ue.WeightedTardiness, wt)
-			if !ok || !ok1 || !ok2 {
-				return nil, fmt.Errorf("user %d: tardiness %w", ue.User, errOverflow)
-			}
-		}
-		if ue.Ran > 0 {
-			ue.VEETShare = float64(ue.Violated) / float64(ue.Ran)
-		}
-		e.Users = append(e.Users, ue)
 	}
-	slices.SortFunc(e.Users, func(a, b UserEET) int { return cmp.Compare(a.User, b.User) })
-	return e, nil
+	ue := UserEET{User: res.Jobs[jobs[0]].User, Capacity: caps, Jobs: len(jobs)}
+	for _, i := range jobs {
+		o, je := &res.Jobs[i], &e.Jobs[i]
+		if o.State == sim.Rejected {
+			continue
+		}
+		if je.EET == math.MinInt64 {
+			je.EET = o.Submit + o.Work()
+		}
+		je.Tardiness = max(0, o.End-je.EET)
+		if err := ue.add(o, je.Tardiness); err != nil {
+			return UserEET{}, err
+		}
+	}
+	if ue.Ran > 0 {
+		ue.VEETShare = float64(ue.Violated) / float64(ue.Ran)
+	}
+	return ue, nil
+}
+
+// consumeKind walks one user's jobs through the capacity c of kind k,
+// resetting p to it: each job that ran and needs k consumes its work from
+// its arrival on, and its EET becomes the later of the one it had and the
+// time its work is done.
+func (e *EET) consumeKind(res *sim.Result, jobs []int, k int, c Ratio, p *userProfile) error {
+	p.reset(c.Num)
+	for _, i := range jobs {
+		o := &res.Jobs[i]
+		r := o.Need[k]
+		if o.State == sim.Rejected || r <= 0 {
+			continue
+		}
+		// need r·Den, clamped to Num: a second never offers more.
+		need := mul64(uint64(r), uint64(c.Den))
+		rate := uint64(c.Num)
+		if need.hi == 0 && need.lo < rate {
+			rate = need.lo
+		}
+		work, ok := need.mul(uint64(o.Work()))
+		if !ok {
+			return fmt.Errorf("job %d: %w", o.ID, errOverflow)
+		}
+		t, err := p.consume(o.Submit, int64(rate), work)
+		if err != nil {
+			return fmt.Errorf("job %d: %w", o.ID, err)
+		}
+		e.Jobs[i].EET = max(e.Jobs[i].EET, t)
+	}
+	return nil
+}
+
+// add counts a job of the user that ran, late by tardiness (0: on time),
+// into the user's totals; it fails if a total would overflow.
+func (ue *UserEET) add(o *sim.Outcome, tardiness sim.Time) error {
+	ue.Ran++
+	if tardiness == 0 {
+		return nil
+	}
+	ue.Violated++
+	var ok1, ok2 bool
+	ue.Tardiness, ok1 = addTime(ue.Tardiness, tardiness)
+	wt, ok := mulNonNeg(o.Need[sim.Procs], int64(tardiness))
+	ue.WeightedTardiness, ok2 = addTime(ue.WeightedTardiness, wt)
+	if !ok || !ok1 || !ok2 {
+		return fmt.Errorf("user %d: tardiness %w", ue.User, errOverflow)
+	}
+	return nil
 }
 
 // addTime returns a + b for non-negative a and b, and whether it fits.
@@ -325,7 +369,8 @@ func (r CapacityRule) validate() error {
 	return nil
 }
 
-// capacities returns each user's capacity, users[u] being the user's jobs.
+// capacities returns each user's capacity, users[u] being the user's jobs:
+// the rule's sharing, then the capacities it names per user.
 func (r CapacityRule) capacities(res *sim.Result, users [][]int) ([][sim.MaxKinds]Ratio, error) {
 	caps := make([][sim.MaxKinds]Ratio, len(users))
 	for u := range caps {
@@ -333,68 +378,11 @@ func (r CapacityRule) capacities(res *sim.Result, users [][]int) ([][sim.MaxKind
 			caps[u][k] = Ratio{0, 1}
 		}
 	}
-	ran := func(jobs []int) bool {
-		return slices.ContainsFunc(jobs, func(i int) bool { return res.Jobs[i].State != sim.Rejected })
-	}
 	switch r.Sharing {
 	case EqualShare:
-		n := 0
-		for _, jobs := range users {
-			if ran(jobs) {
-				n++
-			}
-		}
-		for u, jobs := range users {
-			if !ran(jobs) {
-				continue
-			}
-			for k, c := range res.Capacity {
-				caps[u][k] = reduced(c, int64(n))
-			}
-		}
+		equalShares(caps, res, users)
 	case ProportionalShare:
-		// need × work overflows int64 for memory in bytes, so the sums
-		// are big; the product goes through one reused scratch value.
-		var work [][sim.MaxKinds]*big.Int
-		var total [sim.MaxKinds]big.Int
-		var prod, a, b big.Int
-		for _, jobs := range users {
-			var w [sim.MaxKinds]*big.Int
-			for k := range w {
-				w[k] = new(big.Int)
-			}
-			for _, i := range jobs {
-				o := &res.Jobs[i]
-				if o.State == sim.Rejected {
-					continue
-				}
-				b.SetInt64(int64(o.Work()))
-				for k, need := range o.Need {
-					if need == 0 {
-						continue
-					}
-					w[k].Add(w[k], prod.Mul(a.SetInt64(need), &b))
-				}
-			}
-			for k := range w {
-				total[k].Add(&total[k], w[k])
-			}
-			work = append(work, w)
-		}
-		for u := range users {
-			for k, c := range res.Capacity {
-				if c <= 0 || work[u][k].Sign() <= 0 {
-					continue
-				}
-				den := int64(1024)
-				if c > math.MaxInt64/1024 {
-					den = 1
-				}
-				num := new(big.Int).Mul(big.NewInt(c*den), work[u][k])
-				num.Quo(num, &total[k])
-				caps[u][k] = reduced(max(num.Int64(), 1), den)
-			}
-		}
+		proportionalShares(caps, res, users)
 	case FixedShare:
 		for u := range users {
 			for k, c := range r.Fixed {
@@ -410,6 +398,85 @@ func (r CapacityRule) capacities(res *sim.Result, users [][]int) ([][sim.MaxKind
 		}
 	}
 	return caps, nil
+}
+
+// equalShares gives each user with a job that ran an equal share of the
+// machine, in caps; the others keep theirs.
+func equalShares(caps [][sim.MaxKinds]Ratio, res *sim.Result, users [][]int) {
+	ran := func(jobs []int) bool {
+		return slices.ContainsFunc(jobs, func(i int) bool { return res.Jobs[i].State != sim.Rejected })
+	}
+	n := 0
+	for _, jobs := range users {
+		if ran(jobs) {
+			n++
+		}
+	}
+	for u, jobs := range users {
+		if !ran(jobs) {
+			continue
+		}
+		for k, c := range res.Capacity {
+			caps[u][k] = reduced(c, int64(n))
+		}
+	}
+}
+
+// proportionalShares gives each user, in caps, the share of each kind of
+// the machine that the user's work (need × run time of the jobs that ran)
+// is of all users' work of that kind, in units of 1/1024 (whole units for
+// a capacity too large for that), and at least one unit; a user without
+// work of a kind keeps the capacity it had.
+func proportionalShares(caps [][sim.MaxKinds]Ratio, res *sim.Result, users [][]int) {
+	work, total := usersWork(res, users)
+	for u := range users {
+		for k, c := range res.Capacity {
+			if c <= 0 || work[u][k].Sign() <= 0 {
+				continue
+			}
+			den := int64(1024)
+			if c > math.MaxInt64/1024 {
+				den = 1
+			}
+			num := new(big.Int).Mul(big.NewInt(c*den), work[u][k])
+			num.Quo(num, &total[k])
+			caps[u][k] = reduced(max(num.Int64(), 1), den)
+		}
+	}
+}
+
+// usersWork returns each user's work of each kind, need × run time summed
+// over the jobs that ran, and the total of every user's.
+func usersWork(res *sim.Result, users [][]int) ([][sim.MaxKinds]*big.Int, *[sim.MaxKinds]big.Int) {
+	// need × work overflows int64 for memory in bytes, so the sums
+	// are big; the product goes through one reused scratch value.
+	var work [][sim.MaxKinds]*big.Int
+	var total [sim.MaxKinds]big.Int
+	var prod, a, b big.Int
+	for _, jobs := range users {
+		var w [sim.MaxKinds]*big.Int
+		for k := range w {
+			w[k] = new(big.Int)
+		}
+		for _, i := range jobs {
+			o := &res.Jobs[i]
+			if o.State == sim.Rejected {
+				continue
+			}
+			b.SetInt64(int64(o.Work()))
+			for k, need := range o.Need {
+				if need == 0 {
+					continue
+				}
+				w[k].Add(w[k], prod.Mul(a.SetInt64(need), &b))
+			}
+		}
+		for k := range w {
+			total[k].Add(&total[k], w[k])
+		}
+		work = append(work, w)
+	}
+	return work, &total
 }
 
 // reduced returns num/den in lowest terms (0/1 for a num not above 0).

@@ -92,6 +92,29 @@ func TestPartKey(t *testing.T) {
 	}
 }
 
+// writeTablesAndDecoys writes empty runs and users tables of a sweep
+// split shards ways into dir, under the names TableFile gives, beside
+// files named decoys and a folder under a table's name.
+func writeTablesAndDecoys(t *testing.T, dir string, shards int, decoys []string) {
+	t.Helper()
+	for i := range shards {
+		if err := results.WriteRuns(filepath.Join(dir, results.TableFile(results.RunsTable, i, shards)), nil, testMeta); err != nil {
+			t.Fatal(err)
+		}
+		if err := results.WriteUsers(filepath.Join(dir, results.TableFile(results.UsersTable, i, shards)), nil, testMeta); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range decoys {
+		if err := os.WriteFile(filepath.Join(dir, d), []byte("not a table"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "runs-1-of-2.parquet"), 0o755); err != nil { // a folder is no table
+		t.Fatal(err)
+	}
+}
+
 // TestTableFilesFindWhatIsWritten lays out the tables of an unsharded and
 // of a three-way sharded sweep under the names TableFile gives, beside
 // files that only look like them, and checks that TableFiles, which
@@ -115,22 +138,7 @@ func TestTableFilesFindWhatIsWritten(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for i := range tc.shards {
-				if err := results.WriteRuns(filepath.Join(dir, results.TableFile(results.RunsTable, i, tc.shards)), nil, testMeta); err != nil {
-					t.Fatal(err)
-				}
-				if err := results.WriteUsers(filepath.Join(dir, results.TableFile(results.UsersTable, i, tc.shards)), nil, testMeta); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for _, d := range decoys {
-				if err := os.WriteFile(filepath.Join(dir, d), []byte("not a table"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := os.Mkdir(filepath.Join(dir, "runs-1-of-2.parquet"), 0o755); err != nil { // a folder is no table
-				t.Fatal(err)
-			}
+			writeTablesAndDecoys(t, dir, tc.shards, decoys)
 			for table, want := range tc.want {
 				paths, err := results.TableFiles(dir, table)
 				if err != nil {

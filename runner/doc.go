@@ -2,8 +2,10 @@
 // into fully resolved runs with stable keys and derived seeds (expand.go),
 // builds each run's workload (source.go), and executes runs in parallel with
 // one writer, resumably and in shards (execute.go), into a results folder
-// (output.go) that journals finished runs with their files' hashes
-// (journal.go), names its experiment (manifest.go) and records each run's
+// (folder.go, locked by lock.go) that journals finished runs with their
+// files' hashes (journal.go), names its experiment (manifest.go), holds
+// the tables of the sweep or of its shards (tables.go), gets each run's
+// files and the tables written (write.go) and records each run's
 // parameters as columns (columns.go). Status says what a folder holds.
 //
 // It imports everything below it: runner/spec for the Experiment, sim to

@@ -144,20 +144,8 @@ type finished struct {
 func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (Summary, error) {
 	sel := SelectShard(runs, opt.Shard, opt.Shards)
 	sum := Summary{Selected: len(sel)}
-	srcs := newSources(opt.Cache)
-	warnings, err := readTraces(srcs, sel)
+	srcs, err := readWorkloads(ctx, sel, opt.Cache, opt.Notice)
 	if err != nil {
-		return sum, err
-	}
-	if opt.Notice != nil {
-		for _, w := range warnings {
-			opt.Notice(w)
-		}
-	}
-	if err := checkWorkloads(srcs, sel); err != nil {
-		return sum, err
-	}
-	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
 	out, err := openOutput(e, runs, sel, opt)
@@ -172,137 +160,211 @@ func Execute(ctx context.Context, e *spec.Experiment, runs []Run, opt Options) (
 	if opt.Notice != nil {
 		out.notices(opt.Notice)
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	s := &sweep{ctx: ctx, e: e, opt: opt, out: out, srcs: srcs, sum: sum,
+		// The file's base name, not the path as typed: a sweep run as
+		// experiments/x.hcl and as /home/me/experiments/x.hcl writes the same
+		// bytes; the hash says which file it was.
+		meta:  results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: filepath.Base(e.File), ExperimentHash: e.Hash},
+		begin: time.Now(),
 	}
-	// The file's base name, not the path as typed: a sweep run as
-	// experiments/x.hcl and as /home/me/experiments/x.hcl writes the same
-	// bytes; the hash says which file it was.
-	meta := results.Metadata{ToolVersion: opt.ToolVersion, ExperimentFile: filepath.Base(e.File), ExperimentHash: e.Hash}
+	todo := s.pending(sel)
+	err = s.writeTables(runs, sel, s.simulateAll(todo))
+	return s.sum, err
+}
 
-	begin := time.Now()
+// readWorkloads reads, before anything is written, every trace the
+// selected runs read (readTraces), telling notice its warnings, and the
+// first job of every workload (checkWorkloads); it returns the sources the
+// runs then share, or the first error, ctx's included.
+func readWorkloads(ctx context.Context, sel []*Run, cache string, notice func(string)) (*sources, error) {
+	srcs := newSources(cache)
+	warnings, err := readTraces(srcs, sel)
+	if err != nil {
+		return nil, err
+	}
+	if notice != nil {
+		for _, w := range warnings {
+			notice(w)
+		}
+	}
+	if err := checkWorkloads(srcs, sel); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return srcs, nil
+}
+
+// sweep is one call of Execute once its output folder is open: the runs
+// still to simulate (pending), the workers and the writer that simulate
+// and record them (simulateAll), and the tables written at the end
+// (writeTables). Only the writer goroutine touches done, sum and progress
+// while the workers run.
+type sweep struct {
+	ctx   context.Context
+	e     *spec.Experiment
+	opt   Options
+	out   *output
+	srcs  *sources
+	meta  results.Metadata
+	begin time.Time
 	// done marks complete runs by grid index; their rows stay on disk in
 	// the journal until the tables are written, so memory does not grow
 	// with the number of runs beyond a byte each.
+	done     []bool
+	sum      Summary
+	progress Progress
+}
+
+// pending returns the selected runs the folder does not hold complete, in
+// grid order, marks the others done and skipped, and reports them to
+// opt.Progress if there are any.
+func (s *sweep) pending(sel []*Run) []*Run {
 	last := -1
 	for _, r := range sel {
 		last = max(last, r.Index)
 	}
-	done := make([]bool, last+1)
+	s.done = make([]bool, last+1)
 	var todo []*Run
 	for _, r := range sel {
-		if out.journal[r.Key] {
-			done[r.Index] = true
-			sum.Skipped++
+		if s.out.journal[r.Key] {
+			s.done[r.Index] = true
+			s.sum.Skipped++
 			continue
 		}
 		todo = append(todo, r)
 	}
-	progress := Progress{Total: len(sel), Done: sum.Skipped, Skipped: sum.Skipped}
-	if opt.Progress != nil && sum.Skipped > 0 {
-		opt.Progress(progress)
+	s.progress = Progress{Total: len(sel), Done: s.sum.Skipped, Skipped: s.sum.Skipped}
+	if s.opt.Progress != nil && s.sum.Skipped > 0 {
+		s.opt.Progress(s.progress)
 	}
+	return todo
+}
 
+// simulateAll simulates the runs of todo over opt.Workers goroutines
+// (GOMAXPROCS if 0), each of which writes its run's files, while one
+// writer goroutine records each finished run in the journal (writer). It
+// returns the first error of a run, or the writer's.
+func (s *sweep) simulateAll(todo []*Run) error {
+	workers := s.opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	ch := make(chan finished, workers)
 	// A failed journal write stops the workers as a failed run does: the
 	// runs after it could not be recorded, and a full disk or read-only
 	// folder would only fail them one by one after simulating them.
-	wctx, stopWorkers := context.WithCancel(ctx)
+	wctx, stopWorkers := context.WithCancel(s.ctx)
 	defer stopWorkers()
 	g, gctx := errgroup.WithContext(wctx)
 	g.SetLimit(workers)
-	// The writer: one goroutine writes every file.
 	writeErr := make(chan error, 1)
-	go func() {
-		var werr error
-		for f := range ch {
-			if werr != nil {
-				continue // drain
-			}
-			if err := out.record(f.run, f.en); err != nil {
-				werr = err
-				stopWorkers()
-				continue
-			}
-			done[f.run.Index] = true
-			sum.Simulated++
-			sum.Jobs += int64(f.jobs)
-			progress.Done++
-			progress.Jobs += int64(f.jobs)
-			progress.Run, progress.Elapsed = f.run, time.Since(begin)
-			if opt.Progress != nil {
-				opt.Progress(progress)
-			}
-		}
-		writeErr <- werr
-	}()
+	go func() { writeErr <- s.writer(ch, stopWorkers) }()
 	for _, r := range todo {
 		if gctx.Err() != nil {
 			break
 		}
-		g.Go(func() (err error) {
-			// A panic in a run is a bug; it fails the sweep as an error
-			// the command can tell from bad input, not as Go's exit 2.
-			defer func() {
-				if p := recover(); p != nil {
-					err = fmt.Errorf("%w in run %s: %v\n%s", ErrInternal, r.Key, p, debug.Stack())
-				}
-			}()
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			sr, err := srcs.simulate(gctx, r)
-			if err != nil {
-				return err
-			}
-			en, err := out.finish(r, e, sr, meta)
-			if err != nil {
-				return err
-			}
-			select {
-			case ch <- finished{run: r, en: en, jobs: len(sr.res.Jobs)}:
-				return nil
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-		})
+		g.Go(func() error { return s.simulate(gctx, r, ch) })
 	}
 	runErr := g.Wait()
 	close(ch)
 	// The workers stopped by the writer return its cancellation, which is
 	// not the user's: the writer's error is what went wrong.
-	if werr := <-writeErr; werr != nil && (runErr == nil || ctx.Err() == nil && errors.Is(runErr, context.Canceled)) {
+	if werr := <-writeErr; werr != nil && (runErr == nil || s.ctx.Err() == nil && errors.Is(runErr, context.Canceled)) {
 		runErr = werr
 	}
-	// The tables cover every selected run that is complete, even after an
-	// interruption, in grid order.
+	return runErr
+}
+
+// writer is the one goroutine that writes the journal: it records each
+// finished run that arrives on ch until ch is closed. After a failed write
+// it calls stopWorkers and drains ch, and returns that error.
+func (s *sweep) writer(ch <-chan finished, stopWorkers func()) error {
+	var werr error
+	for f := range ch {
+		if werr != nil {
+			continue // drain
+		}
+		if err := s.out.record(f.run, f.en); err != nil {
+			werr = err
+			stopWorkers()
+			continue
+		}
+		s.done[f.run.Index] = true
+		s.sum.Simulated++
+		s.sum.Jobs += int64(f.jobs)
+		s.progress.Done++
+		s.progress.Jobs += int64(f.jobs)
+		s.progress.Run, s.progress.Elapsed = f.run, time.Since(s.begin)
+		if s.opt.Progress != nil {
+			s.opt.Progress(s.progress)
+		}
+	}
+	return werr
+}
+
+// simulate is a worker's part of run r: it simulates the run, writes its
+// files (output.finish) and hands its journal entry to the writer on ch.
+func (s *sweep) simulate(ctx context.Context, r *Run, ch chan<- finished) (err error) {
+	// A panic in a run is a bug; it fails the sweep as an error
+	// the command can tell from bad input, not as Go's exit 2.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w in run %s: %v\n%s", ErrInternal, r.Key, p, debug.Stack())
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	sr, err := s.srcs.simulate(ctx, r)
+	if err != nil {
+		return err
+	}
+	en, err := s.out.finish(r, s.e, sr, s.meta)
+	if err != nil {
+		return err
+	}
+	select {
+	case ch <- finished{run: r, en: en, jobs: len(sr.res.Jobs)}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// writeTables writes the runs and users tables of every selected run that
+// is complete, even after an interruption, in grid order, and for the
+// whole sweep removes the shards' tables they supersede. It returns runErr,
+// the error of simulateAll, joined with its own; or, if runErr is nil but
+// the sweep was cancelled before every selected run was complete, ctx's.
+func (s *sweep) writeTables(grid []Run, sel []*Run, runErr error) error {
 	var complete []*Run
 	for _, r := range sel {
-		if done[r.Index] {
+		if s.done[r.Index] {
 			complete = append(complete, r)
 		}
 	}
-	runsFile, usersFile := out.tableNames(opt.Shard, opt.Shards)
-	if err := out.writeTables(runs, complete, meta, runsFile, usersFile); err != nil {
-		return sum, errors.Join(runErr, err)
+	runsFile, usersFile := s.out.tables().names(s.opt.Shard, s.opt.Shards)
+	if err := s.out.writeTables(grid, complete, s.meta, runsFile, usersFile); err != nil {
+		return errors.Join(runErr, err)
 	}
-	sum.RunsFile, sum.UsersFile = runsFile, usersFile
+	s.sum.RunsFile, s.sum.UsersFile = runsFile, usersFile
 	// The whole sweep's tables, once written, hold every complete run, even
 	// after an interruption: the tables of shards they supersede go.
-	if opt.Shards <= 1 {
-		removed, err := out.removeOtherSplits()
-		sum.Replaced = removed
+	if s.opt.Shards <= 1 {
+		removed, err := s.out.tables().removeOtherSplits()
+		s.sum.Replaced = removed
 		if err != nil {
-			return sum, errors.Join(runErr, err)
+			return errors.Join(runErr, err)
 		}
 	}
 	// Cancelled once every selected run was complete (Ctrl-C while the
 	// tables were written), the sweep has nothing left to resume.
 	if runErr == nil && len(complete) < len(sel) {
-		runErr = ctx.Err()
+		runErr = s.ctx.Err()
 	}
-	return sum, runErr
+	return runErr
 }
 
 // readTraces reads, before anything is written, every trace the runs

@@ -86,74 +86,93 @@ func (r *Run) Values() map[string]string {
 // policies, then vary axes in file order, then load factors (or target
 // offered loads), then replicates, the last varying fastest. Excluded combinations are left out.
 func Expand(e *spec.Experiment) ([]Run, error) {
-	sw := &e.Sweep
-	var runs []Run
-	var walk func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, set []axisValue) error
-	walk = func(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, set []axisValue) error {
-		if axis < len(sw.Vary) {
-			a := sw.Vary[axis]
-			if !a.AppliesTo(w.Name, p.Name) {
-				return walk(w, p, axis+1, values, set)
-			}
-			for _, v := range a.Values {
-				w2, p2, err := applyAxis(w, p, a, v)
-				if err != nil {
-					return err
-				}
-				next := copyMap(values)
-				next[a.Target] = v
-				err = walk(w2, p2, axis+1, next, append(set[:len(set):len(set)], axisValue{a.Target, v}))
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		// vals is the filters' view of each run of this branch in turn.
-		vals := copyMap(values)
-		varied := partitionColumns(sw.Vary, w, p)
-		wkey := hash(workloadCanon(w))
-		type load struct{ factor, target float64 }
-		var loads []load
-		for _, lf := range sw.LoadFactors {
-			loads = append(loads, load{factor: lf})
-		}
-		for _, t := range sw.OfferedLoads {
-			loads = append(loads, load{target: t})
-		}
-		for _, ld := range loads {
-			for _, rep := range sw.Seeds {
-				if ld.target > 0 {
-					vals["offered_load"] = formatFloat(ld.target)
-				} else {
-					vals["load_factor"] = formatFloat(ld.factor)
-				}
-				vals["seed"] = strconv.FormatUint(rep, 10)
-				if !sw.Keeps(vals) {
-					continue
-				}
-				r := Run{
-					Index: len(runs), Cluster: sw.Cluster, Workload: w, Policy: p,
-					LoadFactor: ld.factor, TargetLoad: ld.target, Replicate: rep, WorkloadKey: wkey, varied: varied, set: set,
-				}
-				r.Key = hash(runCanon(&r))
-				r.WorkloadSeed = deriveSeed(e.Seed, r.WorkloadKey, rep)
-				runs = append(runs, r)
-			}
-		}
-		return nil
-	}
-	for _, w := range sw.Workloads {
-		for _, p := range sw.Policies {
-			if err := walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil); err != nil {
+	x := &expander{e: e, sw: &e.Sweep}
+	for _, w := range x.sw.Workloads {
+		for _, p := range x.sw.Policies {
+			if err := x.walk(w, p, 0, map[string]string{"workload": w.Name, "policy": p.Name}, nil); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if len(runs) == 0 {
+	if len(x.runs) == 0 {
 		return nil, fmt.Errorf("experiment %s: the sweep's filters leave no run", e.Name)
 	}
-	return runs, nil
+	return x.runs, nil
+}
+
+// expander is Expand's walk down the grid of an experiment's sweep: the
+// runs it has kept so far, in grid order.
+type expander struct {
+	e    *spec.Experiment
+	sw   *spec.Sweep
+	runs []Run
+}
+
+// walk expands the branch of workload w and policy p from vary axis axis
+// on, with the values the filters see so far (values) and the axis values
+// set (set): each value of an axis that applies to w and p in turn, then,
+// past the last axis, the branch's runs (leaf).
+func (x *expander) walk(w *spec.Workload, p *spec.Policy, axis int, values map[string]string, set []axisValue) error {
+	if axis == len(x.sw.Vary) {
+		x.leaf(w, p, values, set)
+		return nil
+	}
+	a := x.sw.Vary[axis]
+	if !a.AppliesTo(w.Name, p.Name) {
+		return x.walk(w, p, axis+1, values, set)
+	}
+	for _, v := range a.Values {
+		w2, p2, err := applyAxis(w, p, a, v)
+		if err != nil {
+			return err
+		}
+		next := copyMap(values)
+		next[a.Target] = v
+		err = x.walk(w2, p2, axis+1, next, append(set[:len(set):len(set)], axisValue{a.Target, v}))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leaf adds the runs of one branch of the grid, workload w and policy p
+// with every vary value applied: one per load factor (or target offered
+// load) and replicate that the sweep's filters keep.
+func (x *expander) leaf(w *spec.Workload, p *spec.Policy, values map[string]string, set []axisValue) {
+	sw := x.sw
+	// vals is the filters' view of each run of this branch in turn.
+	vals := copyMap(values)
+	varied := partitionColumns(sw.Vary, w, p)
+	wkey := hash(workloadCanon(w))
+	type load struct{ factor, target float64 }
+	var loads []load
+	for _, lf := range sw.LoadFactors {
+		loads = append(loads, load{factor: lf})
+	}
+	for _, t := range sw.OfferedLoads {
+		loads = append(loads, load{target: t})
+	}
+	for _, ld := range loads {
+		for _, rep := range sw.Seeds {
+			if ld.target > 0 {
+				vals["offered_load"] = formatFloat(ld.target)
+			} else {
+				vals["load_factor"] = formatFloat(ld.factor)
+			}
+			vals["seed"] = strconv.FormatUint(rep, 10)
+			if !sw.Keeps(vals) {
+				continue
+			}
+			r := Run{
+				Index: len(x.runs), Cluster: sw.Cluster, Workload: w, Policy: p,
+				LoadFactor: ld.factor, TargetLoad: ld.target, Replicate: rep, WorkloadKey: wkey, varied: varied, set: set,
+			}
+			r.Key = hash(runCanon(&r))
+			r.WorkloadSeed = deriveSeed(x.e.Seed, r.WorkloadKey, rep)
+			x.runs = append(x.runs, r)
+		}
+	}
 }
 
 // applyAxis returns copies of w and p with the axis parameter set to v.

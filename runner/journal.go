@@ -18,7 +18,6 @@ import (
 
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
-	"github.com/schedsweep/schedsweep/sim"
 )
 
 // The journal holds one entry per finished run, .schedsweep/runs/KEY.gob.
@@ -230,80 +229,6 @@ func (o *output) loadJournal(e *spec.Experiment, sel []*Run) error {
 	}
 	slices.Sort(o.redo)
 	return nil
-}
-
-// finish turns a simulated run into its journal entry: its rows of the
-// runs and users tables, with the EET metric, and its files: the jobs table,
-// the violated-EET heatmap and the utilization series, which it writes and
-// then hashes. Workers call it; it touches only files of this run. Each
-// file is on disk when its write returns (atomicfile syncs it), so the
-// entry, written after finish returns, names only durable files.
-func (o *output) finish(r *Run, e *spec.Experiment, sr *simulated, meta results.Metadata) (*entry, error) {
-	res := sr.res
-	eet, err := results.ComputeEET(res, eetRule(e.Output.EETCapacity))
-	if err != nil {
-		return nil, fmt.Errorf("run %s: the EET metric: %w", r.Key, err)
-	}
-	info := results.RunInfo{Key: r.Key, Experiment: e.Name, Seed: r.WorkloadSeed, Params: runParams(r), Trim: trimOf(e)}
-	en := &entry{Row: results.NewRunRow(info, res, sr.wall), Users: results.UserRowsTrimmed(r.Key, res, eet, info.Trim),
-		Sums: map[string]fileSum{}, EETCapacity: eetName(e.Output.EETCapacity), RowVersion: rowVersion}
-	en.Row.RuntimesCut = sr.runtimesCut
-	if e.Output.Heatmaps {
-		cells := results.Violations(res, eet, heatmapBucket)
-		path := runFile(o.dir, results.HeatmapDir, r)
-		if err := results.WriteHeatmap(path, r.Key, heatmapBucket, cells, meta); err != nil {
-			return nil, err
-		}
-		en.HeatmapFile, _ = filepath.Rel(o.dir, path)
-		pts := results.Utilization(res, heatmapBucket)
-		path = runFile(o.dir, results.UtilizationDir, r)
-		if err := results.WriteUtilization(path, r.Key, heatmapBucket, pts, meta); err != nil {
-			return nil, err
-		}
-		en.UtilizationFile, _ = filepath.Rel(o.dir, path)
-	}
-	if o.jobs {
-		path := JobsPath(o.dir, r)
-		if err := results.WriteJobs(path, r.Key, res, eet, meta); err != nil {
-			return nil, err
-		}
-		en.JobsFile, _ = filepath.Rel(o.dir, path)
-	}
-	for _, f := range en.files() {
-		sum, err := sumFile(filepath.Join(o.dir, f))
-		if err != nil {
-			return nil, fmt.Errorf("run %s: hashing the file it wrote: %w", r.Key, err)
-		}
-		en.Sums[f] = sum
-	}
-	return en, nil
-}
-
-// heatmapBucket is the time resolution of heatmaps and utilization series:
-// a minute, as in the EET paper's heatmaps.
-const heatmapBucket sim.Time = 60
-
-// eetRule maps the output block's eet_capacity to a capacity rule.
-func eetRule(name string) results.CapacityRule {
-	if eetName(name) == "proportional" {
-		return results.CapacityRule{Sharing: results.ProportionalShare}
-	}
-	return results.CapacityRule{Sharing: results.EqualShare}
-}
-
-// eetName is the eet_capacity rule name, "equal" (the default, also for
-// "") or "proportional".
-func eetName(name string) string {
-	if name == "proportional" {
-		return name
-	}
-	return "equal"
-}
-
-// trimOf is the trim the output block of e asks for; entries written
-// before trimming was recorded decode with the zero Trim, no trimming.
-func trimOf(e *spec.Experiment) results.Trim {
-	return results.Trim{Warmup: e.Output.Warmup, Cooldown: e.Output.Cooldown}
 }
 
 // record writes a finished run's journal entry, which marks it complete.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/runner/spec"
 )
 
 // tableNamesIn returns the base names of dir's runs and users tables, of
@@ -195,29 +197,13 @@ func TestShardRefusesOtherSplit(t *testing.T) {
 				if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), dir+" holds") {
 					t.Fatalf("shard %d/%d (resume %t): got %v; want ErrOtherSplit naming %s", tc.shard, tc.shards, resume, err, dir)
 				}
-				for _, w := range tc.want {
-					if !strings.Contains(err.Error(), w) {
-						t.Errorf("shard %d/%d: error %q does not say %q", tc.shard, tc.shards, err, w)
-					}
-				}
-				if tc.notWant != "" && strings.Contains(err.Error(), tc.notWant) {
-					t.Errorf("shard %d/%d: error %q says %q", tc.shard, tc.shards, err, tc.notWant)
-				}
+				what := fmt.Sprintf("shard %d/%d", tc.shard, tc.shards)
+				checkSays(t, what, err, tc.want, tc.notWant)
 				if sum.Simulated != 0 || sum.RunsFile != "" {
-					t.Errorf("shard %d/%d refused: summary %+v; want nothing simulated or written", tc.shard, tc.shards, sum)
+					t.Errorf("%s refused: summary %+v; want nothing simulated or written", what, sum)
 				}
 			}
-			after := snapshot(t, dir)
-			for p, v := range after {
-				if before[p] != v {
-					t.Errorf("the refused sweep wrote %s", p)
-				}
-			}
-			for p := range before {
-				if _, ok := after[p]; !ok {
-					t.Errorf("the refused sweep removed %s", p)
-				}
-			}
+			checkUntouched(t, "the refused sweep", before, snapshot(t, dir))
 			// Force starts over: only the new split's tables remain.
 			sum := execute(t, e, runs, Options{Out: dir, Workers: 2, Shard: tc.shard, Shards: tc.shards, Force: true})
 			want := []string{filepath.Base(sum.RunsFile), filepath.Base(sum.UsersFile)}
@@ -227,36 +213,69 @@ func TestShardRefusesOtherSplit(t *testing.T) {
 		})
 	}
 
-	// A folder already holding two splits (as sweeps before this rule could
-	// leave it): shards of either are refused, and the way out offered is
-	// the whole sweep, not one of the two splits.
-	t.Run("mixed", func(t *testing.T) {
-		dir := t.TempDir()
-		execute(t, e, runs, Options{Out: dir, Workers: 2, Shard: 0, Shards: 2})
-		for _, name := range []string{"runs.parquet", "users.parquet"} {
-			data, err := os.ReadFile(filepath.Join(whole, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+	t.Run("mixed", func(t *testing.T) { testMixedSplits(t, e, runs, whole) })
+}
+
+// testMixedSplits checks a folder already holding two splits (as sweeps
+// before this rule could leave it): shards of either are refused, and the
+// way out offered is the whole sweep, not one of the two splits. whole is
+// the folder of the whole sweep of e's runs.
+func testMixedSplits(t *testing.T, e *spec.Experiment, runs []Run, whole string) {
+	dir := t.TempDir()
+	execute(t, e, runs, Options{Out: dir, Workers: 2, Shard: 0, Shards: 2})
+	for _, name := range []string{"runs.parquet", "users.parquet"} {
+		data, err := os.ReadFile(filepath.Join(whole, name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		_, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Resume: true, Shard: 1, Shards: 2})
-		if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …), not of the sweep split 2 ways: run without --shard (which writes") ||
-			strings.Contains(err.Error(), "--shard i/") {
-			t.Errorf("shard 1/2 into a folder of the whole sweep and of 2 shards: got %v; want ErrOtherSplit naming the whole sweep, offering no --shard", err)
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		_, err = Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Resume: true, Shard: 0, Shards: 3})
-		if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …) and of the sweep split 2 ways (runs-0-of-2.parquet …), not of the sweep split 3 ways") ||
-			strings.Contains(err.Error(), "--shard i/") {
-			t.Errorf("shard 0/3 into a folder of the whole sweep and of 2 shards: got %v; want ErrOtherSplit naming both, offering no --shard", err)
+	}
+	_, err := Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Resume: true, Shard: 1, Shards: 2})
+	if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …), not of the sweep split 2 ways: run without --shard (which writes") ||
+		strings.Contains(err.Error(), "--shard i/") {
+		t.Errorf("shard 1/2 into a folder of the whole sweep and of 2 shards: got %v; want ErrOtherSplit naming the whole sweep, offering no --shard", err)
+	}
+	_, err = Execute(context.Background(), e, runs, Options{Out: dir, Workers: 2, Resume: true, Shard: 0, Shards: 3})
+	if !errors.Is(err, ErrOtherSplit) || !strings.Contains(err.Error(), "the whole sweep (runs.parquet …) and of the sweep split 2 ways (runs-0-of-2.parquet …), not of the sweep split 3 ways") ||
+		strings.Contains(err.Error(), "--shard i/") {
+		t.Errorf("shard 0/3 into a folder of the whole sweep and of 2 shards: got %v; want ErrOtherSplit naming both, offering no --shard", err)
+	}
+	execute(t, e, runs, Options{Out: dir, Workers: 2, Resume: true})
+	if got, want := tableNamesIn(t, dir), []string{"runs.parquet", "users.parquet"}; !slices.Equal(got, want) {
+		t.Errorf("after the whole sweep: tables %v; want %v", got, want)
+	}
+}
+
+// checkSays reports an error of what's unless err says each of want and,
+// if notWant is not "", does not say it.
+func checkSays(t *testing.T, what string, err error, want []string, notWant string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: error %q does not say %q", what, err, w)
 		}
-		execute(t, e, runs, Options{Out: dir, Workers: 2, Resume: true})
-		if got, want := tableNamesIn(t, dir), []string{"runs.parquet", "users.parquet"}; !slices.Equal(got, want) {
-			t.Errorf("after the whole sweep: tables %v; want %v", got, want)
+	}
+	if notWant != "" && strings.Contains(err.Error(), notWant) {
+		t.Errorf("%s: error %q says %q", what, err, notWant)
+	}
+}
+
+// checkUntouched reports every file of snapshot before that what changed
+// or removed in after, and every file it added.
+func checkUntouched(t *testing.T, what string, before, after map[string]string) {
+	t.Helper()
+	for p, v := range after {
+		if before[p] != v {
+			t.Errorf("%s wrote %s", what, p)
 		}
-	})
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			t.Errorf("%s removed %s", what, p)
+		}
+	}
 }
 
 // TestConcurrentShardsOneSplit runs the three shards of one split at the

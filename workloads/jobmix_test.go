@@ -60,11 +60,47 @@ func TestClassifyMixJob(t *testing.T) {
 	}
 }
 
+// mixNodeRange is the nodes a job of each class of the job mix may use.
+var mixNodeRange = map[MixClass][2]int64{MixLarge: {33, 64}, MixMedium: {10, 32}, MixSmall: {1, 9}, MixDebug: {1, 6}, MixFailed: {1, 64}}
+
+// checkMixJob checks job i of recs, which mix m of seed generated, against
+// the paper's rules.
+func checkMixJob(t *testing.T, seed uint64, m *JobMix, recs []sim.Record, i int) {
+	t.Helper()
+	r := recs[i]
+	c := m.Class(r.ID)
+	if r.ID != sim.JobID(i+1) {
+		t.Fatalf("seed %d, job %d: ID %d; want %d", seed, i+1, r.ID, i+1)
+	}
+	if got := ClassifyMixJob(64, r.Need[sim.Procs], r.Runtime, r.Estimate); got != c || c == MixUndefined {
+		t.Errorf("seed %d, job %d (%v): classifies as %v; want %v, not undefined", seed, r.ID, r.Need, got, c)
+	}
+	if nr := mixNodeRange[c]; r.Need[sim.Procs] < nr[0] || r.Need[sim.Procs] > nr[1] {
+		t.Errorf("seed %d, job %d (%v): %d nodes; want %d..%d", seed, r.ID, c, r.Need[sim.Procs], nr[0], nr[1])
+	}
+	if r.Submit < 0 || r.Submit > 180*60 || (i > 0 && r.Submit < recs[i-1].Submit) {
+		t.Errorf("seed %d, job %d: submit %d; want non-decreasing in 0..10800", seed, r.ID, r.Submit)
+	}
+	if r.Estimate < 60 || r.Estimate > 3*3600 || r.Runtime < 0 || r.Runtime > r.Estimate {
+		t.Errorf("seed %d, job %d: run %d, estimate %d; want 0 ≤ run ≤ estimate in 60..10800", seed, r.ID, r.Runtime, r.Estimate)
+	}
+	wantStatus := sim.Status(1)
+	if c == MixFailed {
+		wantStatus = 0
+		if 5*r.Runtime >= r.Estimate {
+			t.Errorf("seed %d, failed job %d: run %d of %d; want under 20 %%", seed, r.ID, r.Runtime, r.Estimate)
+		}
+	}
+	want := sim.Record{Job: sim.Job{ID: r.ID, User: -1, Group: -1, Queue: -1, Partition: -1, Submit: r.Submit, Estimate: r.Estimate, Need: r.Need}, Runtime: r.Runtime, Status: wantStatus, Preceding: -1, Think: -1}
+	if r != want {
+		t.Errorf("seed %d, job %d: got %+v; want %+v", seed, r.ID, r, want)
+	}
+}
+
 // TestJobMix checks the paper's rules on every job of several mixes: each
 // job of its class (none undefined), node ranges per class, submits within
 // 180 minutes, IDs in submit order, failed jobs ending early.
 func TestJobMix(t *testing.T) {
-	nodeRange := map[MixClass][2]int64{MixLarge: {33, 64}, MixMedium: {10, 32}, MixSmall: {1, 9}, MixDebug: {1, 6}, MixFailed: {1, 64}}
 	for seed := uint64(1); seed <= 20; seed++ {
 		m, recs := mixJobs(t, seed, nil)
 		if len(recs) != 76 {
@@ -73,34 +109,8 @@ func TestJobMix(t *testing.T) {
 		if m.Drawn() <= 76 {
 			t.Errorf("seed %d: drew %d jobs for 76; want rejections", seed, m.Drawn())
 		}
-		for i, r := range recs {
-			c := m.Class(r.ID)
-			if r.ID != sim.JobID(i+1) {
-				t.Fatalf("seed %d, job %d: ID %d; want %d", seed, i+1, r.ID, i+1)
-			}
-			if got := ClassifyMixJob(64, r.Need[sim.Procs], r.Runtime, r.Estimate); got != c || c == MixUndefined {
-				t.Errorf("seed %d, job %d (%v): classifies as %v; want %v, not undefined", seed, r.ID, r.Need, got, c)
-			}
-			if nr := nodeRange[c]; r.Need[sim.Procs] < nr[0] || r.Need[sim.Procs] > nr[1] {
-				t.Errorf("seed %d, job %d (%v): %d nodes; want %d..%d", seed, r.ID, c, r.Need[sim.Procs], nr[0], nr[1])
-			}
-			if r.Submit < 0 || r.Submit > 180*60 || (i > 0 && r.Submit < recs[i-1].Submit) {
-				t.Errorf("seed %d, job %d: submit %d; want non-decreasing in 0..10800", seed, r.ID, r.Submit)
-			}
-			if r.Estimate < 60 || r.Estimate > 3*3600 || r.Runtime < 0 || r.Runtime > r.Estimate {
-				t.Errorf("seed %d, job %d: run %d, estimate %d; want 0 ≤ run ≤ estimate in 60..10800", seed, r.ID, r.Runtime, r.Estimate)
-			}
-			wantStatus := sim.Status(1)
-			if c == MixFailed {
-				wantStatus = 0
-				if 5*r.Runtime >= r.Estimate {
-					t.Errorf("seed %d, failed job %d: run %d of %d; want under 20 %%", seed, r.ID, r.Runtime, r.Estimate)
-				}
-			}
-			want := sim.Record{Job: sim.Job{ID: r.ID, User: -1, Group: -1, Queue: -1, Partition: -1, Submit: r.Submit, Estimate: r.Estimate, Need: r.Need}, Runtime: r.Runtime, Status: wantStatus, Preceding: -1, Think: -1}
-			if r != want {
-				t.Errorf("seed %d, job %d: got %+v; want %+v", seed, r.ID, r, want)
-			}
+		for i := range recs {
+			checkMixJob(t, seed, m, recs, i)
 		}
 		if got := m.Class(0); got != MixUndefined {
 			t.Errorf("Class(0): got %v; want undefined", got)

@@ -45,32 +45,41 @@ func TestSolveLoadFactorOnEveryTrace(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, target := range []float64{0.5, 0.7, 0.85, 0.95, 1.2} {
-					f, promised, err := SolveLoadFactor(base, procs, target)
-					if err != nil {
-						t.Fatalf("%d processors, target %v: %v", procs, target, err)
-					}
-					src, err := LoadFactor(sim.NewSliceSource(recs), f)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := MeasureLoad(src, capacity)
-					if err != nil {
-						t.Fatal(err)
-					}
-					load := got.Offered(procs)
-					if math.Abs(load/target-1) > 0.01 {
-						t.Errorf("%d processors, target %v: factor %v gives %v", procs, target, f, load)
-					}
-					if load != promised {
-						t.Errorf("%d processors, target %v: SolveLoadFactor promised %v; LoadFactor gave %v", procs, target, promised, load)
-					}
-					if got.Work != base.Work || got.Admitted != base.Admitted {
-						t.Errorf("%d processors, target %v: work or admitted jobs changed: %v/%d, was %v/%d",
-							procs, target, got.Work, got.Admitted, base.Work, base.Admitted)
-					}
+					checkSolvedLoad(t, recs, base, capacity, target)
 				}
 			}
 		})
+	}
+}
+
+// checkSolvedLoad checks that the factor SolveLoadFactor finds for recs,
+// whose load on capacity is base, gives the target offered load within 1 %,
+// exactly the load it promised, with the same work and admitted jobs.
+func checkSolvedLoad(t *testing.T, recs []sim.Record, base Load, capacity sim.Resources, target float64) {
+	t.Helper()
+	procs := capacity[sim.Procs]
+	f, promised, err := SolveLoadFactor(base, procs, target)
+	if err != nil {
+		t.Fatalf("%d processors, target %v: %v", procs, target, err)
+	}
+	src, err := LoadFactor(sim.NewSliceSource(recs), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MeasureLoad(src, capacity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := got.Offered(procs)
+	if math.Abs(load/target-1) > 0.01 {
+		t.Errorf("%d processors, target %v: factor %v gives %v", procs, target, f, load)
+	}
+	if load != promised {
+		t.Errorf("%d processors, target %v: SolveLoadFactor promised %v; LoadFactor gave %v", procs, target, promised, load)
+	}
+	if got.Work != base.Work || got.Admitted != base.Admitted {
+		t.Errorf("%d processors, target %v: work or admitted jobs changed: %v/%d, was %v/%d",
+			procs, target, got.Work, got.Admitted, base.Work, base.Admitted)
 	}
 }
 

@@ -67,26 +67,51 @@ func zeroOf(p any) any {
 
 func ptr[T any](v T) *T { return &v }
 
+// modelJobs returns the jobs of model m with its defaults and seed: the
+// first 2000 of an endless model.
+func modelJobs(t *testing.T, m Model, seed uint64) []sim.Record {
+	t.Helper()
+	src, err := m.New(m.Params(), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Endless {
+		src = Take(src, 2000)
+	}
+	recs, err := sim.ReadAll(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// checkModelJobs checks that jobs of model m come in submit order and fit
+// its machine, if it has one.
+func checkModelJobs(t *testing.T, m Model, jobs []sim.Record) {
+	t.Helper()
+	for i := 1; i < len(jobs); i++ {
+		if jobs[i].Submit < jobs[i-1].Submit {
+			t.Fatalf("job %d submitted at %d, before job %d at %d", jobs[i].ID, jobs[i].Submit, jobs[i-1].ID, jobs[i-1].Submit)
+		}
+	}
+	procs := m.Procs(m.Params())
+	if procs <= 0 {
+		return
+	}
+	for _, r := range jobs {
+		if r.Need[sim.Procs] < 1 || r.Need[sim.Procs] > procs {
+			t.Fatalf("job %d needs %d processors on a %d-processor machine", r.ID, r.Need[sim.Procs], procs)
+		}
+	}
+}
+
 // TestModelsRegistry checks that every model builds with its defaults,
 // yields jobs in submit order, is deterministic per seed, differs across
 // seeds, and that finite models end.
 func TestModelsRegistry(t *testing.T) {
 	for _, m := range Models() {
 		t.Run(m.Name, func(t *testing.T) {
-			take := func(seed uint64) []sim.Record {
-				src, err := m.New(m.Params(), seed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if m.Endless {
-					src = Take(src, 2000)
-				}
-				recs, err := sim.ReadAll(src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return recs
-			}
+			take := func(seed uint64) []sim.Record { return modelJobs(t, m, seed) }
 			a, b, c := take(1), take(1), take(2)
 			if len(a) == 0 {
 				t.Fatal("no jobs")
@@ -97,18 +122,7 @@ func TestModelsRegistry(t *testing.T) {
 			if cmp.Equal(a, c) {
 				t.Error("seeds 1 and 2 gave the same jobs")
 			}
-			for i := 1; i < len(a); i++ {
-				if a[i].Submit < a[i-1].Submit {
-					t.Fatalf("job %d submitted at %d, before job %d at %d", a[i].ID, a[i].Submit, a[i-1].ID, a[i-1].Submit)
-				}
-			}
-			if procs := m.Procs(m.Params()); procs > 0 {
-				for _, r := range a {
-					if r.Need[sim.Procs] < 1 || r.Need[sim.Procs] > procs {
-						t.Fatalf("job %d needs %d processors on a %d-processor machine", r.ID, r.Need[sim.Procs], procs)
-					}
-				}
-			}
+			checkModelJobs(t, m, a)
 		})
 	}
 	if _, err := LookupModel("jan"); !errors.Is(err, ErrUnknownModel) || !strings.Contains(err.Error(), `did you mean "jann"`) {

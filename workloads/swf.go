@@ -192,72 +192,14 @@ func parseLineEnd(b []byte, repairs *[]*ParseError) (Line, int, *ParseError) {
 		if i == len(b) {
 			return Line{}, 0, &ParseError{Err: fmt.Errorf("has %d fields, want at least %d", countFields(b), NumFields)}
 		}
-		start := i
-		neg := b[i] == '-'
-		if neg {
-			i++
-		}
-		d := i
-		var n uint64
-		for i < len(b) {
-			c := b[i] - '0'
-			if c > 9 {
-				break
-			}
-			n = n*10 + uint64(c)
-			i++
-		}
-		float := k == fieldAvgCPUTime || k == fieldUsedMemory
-		if nd := i - d; nd == 0 || nd > 18 || i < len(b) && !isSpace(b[i]) {
-			for i < len(b) && !isSpace(b[i]) {
-				i++
-			}
-			tok := b[start:i]
-			var err error
-			if float {
-				fv[k-fieldAvgCPUTime], err = parseFloat(tok)
-			} else {
-				iv[k], err = parseInt(tok)
-			}
-			if err != nil {
-				return Line{}, 0, fieldError(k, err)
-			}
+		var perr *ParseError
+		if k == fieldAvgCPUTime || k == fieldUsedMemory {
+			i, perr = floatField(b, i, k, &fv[k-fieldAvgCPUTime], repairs)
 		} else {
-			v := int64(n) // n < 10^18 fits
-			if neg {
-				v = -v
-			}
-			if float {
-				fv[k-fieldAvgCPUTime] = float64(v)
-			} else {
-				iv[k] = v
-			}
+			i, perr = intField(b, i, k, &iv[k], repairs)
 		}
-		if float {
-			f := &fv[k-fieldAvgCPUTime]
-			if *f < 0 && *f != -1 {
-				perr := fieldError(k, fmt.Errorf("%q is %w", b[start:i], ErrNegative))
-				if repairs == nil {
-					return Line{}, 0, perr
-				}
-				*repairs = append(*repairs, perr)
-				*f = -1
-			}
-			if *f > floatMax[k-fieldAvgCPUTime] {
-				return Line{}, 0, fieldError(k, overBound(k, b[start:i]))
-			}
-			if *f == 0 {
-				*f = 0 // no negative zero
-			}
-		} else if v := iv[k]; v < 0 || k == fieldStatus || v > intMax[k] {
-			if err := intProblem(k, v, b[start:i]); err != nil {
-				perr := fieldError(k, err)
-				if repairs == nil || v >= -1 || k == fieldSubmit {
-					return Line{}, 0, perr
-				}
-				*repairs = append(*repairs, perr)
-				iv[k] = -1
-			}
+		if perr != nil {
+			return Line{}, 0, perr
 		}
 	}
 	return Line{
@@ -267,6 +209,104 @@ func parseLineEnd(b []byte, repairs *[]*ParseError) (Line, int, *ParseError) {
 		User: iv[12], Group: iv[13], App: iv[14], Queue: iv[15], Partition: iv[16],
 		Preceding: iv[17], Think: iv[18],
 	}, i, nil
+}
+
+// shortInt reads the token that starts at b[i] if it is a short plain
+// integer: an optional minus sign and 1 to 18 digits, then a space or the
+// end of b. Otherwise ok is false and end is where the scan stopped, inside
+// the token, for the slow path to go on from (tokenEnd).
+func shortInt(b []byte, i int) (v int64, end int, ok bool) {
+	neg := b[i] == '-'
+	if neg {
+		i++
+	}
+	d := i
+	var n uint64
+	for i < len(b) {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		n = n*10 + uint64(c)
+		i++
+	}
+	if nd := i - d; nd == 0 || nd > 18 || i < len(b) && !isSpace(b[i]) {
+		return 0, i, false
+	}
+	v = int64(n) // n < 10^18 fits
+	if neg {
+		v = -v
+	}
+	return v, i, true
+}
+
+// tokenEnd returns the offset of the first space at or after b[i], or
+// len(b).
+func tokenEnd(b []byte, i int) int {
+	for i < len(b) && !isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// intField reads integer field k, whose token starts at b[start], into *v
+// and checks it (intProblem); it returns the offset just past the token.
+// A negative value other than -1, outside the submit time, is read as -1
+// and its error appended to *repairs if repairs is not nil.
+func intField(b []byte, start, k int, v *int64, repairs *[]*ParseError) (int, *ParseError) {
+	x, i, ok := shortInt(b, start)
+	if !ok {
+		i = tokenEnd(b, i)
+		var err error
+		if x, err = parseInt(b[start:i]); err != nil {
+			return 0, fieldError(k, err)
+		}
+	}
+	*v = x
+	if x >= 0 && k != fieldStatus && x <= intMax[k] {
+		return i, nil
+	}
+	if err := intProblem(k, x, b[start:i]); err != nil {
+		perr := fieldError(k, err)
+		if repairs == nil || x >= -1 || k == fieldSubmit {
+			return 0, perr
+		}
+		*repairs = append(*repairs, perr)
+		*v = -1
+	}
+	return i, nil
+}
+
+// floatField reads float field k (6 or 7), whose token starts at b[start],
+// into *f and checks it: not negative but for -1 (repaired to -1 as
+// intField does), not over the field's bound, never negative zero. It
+// returns the offset just past the token.
+func floatField(b []byte, start, k int, f *float64, repairs *[]*ParseError) (int, *ParseError) {
+	x, i, ok := shortInt(b, start)
+	if ok {
+		*f = float64(x)
+	} else {
+		i = tokenEnd(b, i)
+		var err error
+		if *f, err = parseFloat(b[start:i]); err != nil {
+			return 0, fieldError(k, err)
+		}
+	}
+	if *f < 0 && *f != -1 {
+		perr := fieldError(k, fmt.Errorf("%q is %w", b[start:i], ErrNegative))
+		if repairs == nil {
+			return 0, perr
+		}
+		*repairs = append(*repairs, perr)
+		*f = -1
+	}
+	if *f > floatMax[k-fieldAvgCPUTime] {
+		return 0, fieldError(k, overBound(k, b[start:i]))
+	}
+	if *f == 0 {
+		*f = 0 // no negative zero
+	}
+	return i, nil
 }
 
 func fieldError(k int, err error) *ParseError {

@@ -79,17 +79,7 @@ func TestTsafrirHeadRanks(t *testing.T) {
 					t.Fatalf("got ranks %v; want a permutation of 1…%d starting with %d", ranks, tc.n, tc.maxRank)
 				}
 				if tc.n == tsafrirTop {
-					for tr := 1; tr < tc.n; tr++ {
-						due := 0
-						for pr := 1; pr <= tsafrirTop && due == 0; pr++ {
-							if last[pr] <= tr && !slices.Contains(ranks[:tr], pr) {
-								due = pr
-							}
-						}
-						if due != 0 && ranks[tr] != due {
-							t.Fatalf("time rank %d: got popularity rank %d; want %d, the most popular due one (ranks %v)", tr, ranks[tr], due, ranks)
-						}
-					}
+					checkDueRanks(t, ranks, &last)
 				}
 				first += float64(ranks[1]) / 2000
 			}
@@ -97,6 +87,24 @@ func TestTsafrirHeadRanks(t *testing.T) {
 				t.Errorf("mean popularity rank of time rank 1: got %.1f; want a popular one, below %d", first, tc.n/3)
 			}
 		})
+	}
+}
+
+// checkDueRanks checks that each time rank of a full head of ranks takes
+// the most popular rank that is due, if one is: a rank no later time rank
+// shows in any log (last[pr] is the last time rank that shows rank pr).
+func checkDueRanks(t *testing.T, ranks []int, last *[tsafrirTop + 1]int) {
+	t.Helper()
+	for tr := 1; tr < len(ranks); tr++ {
+		due := 0
+		for pr := 1; pr <= tsafrirTop && due == 0; pr++ {
+			if last[pr] <= tr && !slices.Contains(ranks[:tr], pr) {
+				due = pr
+			}
+		}
+		if due != 0 && ranks[tr] != due {
+			t.Fatalf("time rank %d: got popularity rank %d; want %d, the most popular due one (ranks %v)", tr, ranks[tr], due, ranks)
+		}
 	}
 }
 

@@ -217,6 +217,43 @@ func paired(r *plot.Results, opt plot.Options) (plotOutput, error) {
 	return plotOutput{f, plot.PairedTable(ds), plot.PairedCSV(ds)}, err
 }
 
+// plotKindNamed returns the figure kind of that name, or a usage error
+// listing the kinds, with the closest name if one is close.
+func plotKindNamed(kind string) (*plotKind, error) {
+	var names []string
+	for _, k := range plotKinds() {
+		names = append(names, k.name)
+		if k.name == kind {
+			return &k, nil
+		}
+	}
+	msg := fmt.Sprintf("unknown figure %q: want %s", kind, strings.Join(names, ", "))
+	if c := suggest.Closest(kind, names); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return nil, usagef("%s", msg)
+}
+
+// parseLoadsReplicates reads --load, comma-separated positive numbers,
+// and --replicate, comma-separated replicate numbers from 1.
+func parseLoadsReplicates(load, replicate string) (loads []float64, reps []int64, err error) {
+	for _, s := range splitList(load) {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f <= 0 {
+			return nil, nil, usagef("--load: %q is not a positive number", s)
+		}
+		loads = append(loads, f)
+	}
+	for _, s := range splitList(replicate) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 {
+			return nil, nil, usagef("--replicate: %q is not a replicate number (1, 2, …)", s)
+		}
+		reps = append(reps, n)
+	}
+	return loads, reps, nil
+}
+
 func runPlot(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("plot", stdout)
 	fs.Usage = func() {
@@ -252,20 +289,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return usagef("want KIND and DIR, got %d arguments", len(pos))
 	}
 	kind, dir := pos[0], pos[1]
-	var chosen *plotKind
-	var names []string
-	for _, k := range plotKinds() {
-		names = append(names, k.name)
-		if k.name == kind {
-			chosen = &k
-		}
-	}
-	if chosen == nil {
-		msg := fmt.Sprintf("unknown figure %q: want %s", kind, strings.Join(names, ", "))
-		if c := suggest.Closest(kind, names); c != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", c)
-		}
-		return usagef("%s", msg)
+	chosen, err := plotKindNamed(kind)
+	if err != nil {
+		return err
 	}
 	if err := gf.bind(chosen); err != nil {
 		return err
@@ -300,19 +326,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		opt.Metrics = splitList(*metric)
 	}
 	opt.Run, opt.Workload, opt.Policies = *runKey, *workload, splitList(*policy)
-	for _, s := range splitList(*load) {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || f <= 0 {
-			return usagef("--load: %q is not a positive number", s)
-		}
-		opt.LoadFactors = append(opt.LoadFactors, f)
-	}
-	for _, s := range splitList(*replicate) {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 1 {
-			return usagef("--replicate: %q is not a replicate number (1, 2, …)", s)
-		}
-		opt.Replicates = append(opt.Replicates, n)
+	if opt.LoadFactors, opt.Replicates, err = parseLoadsReplicates(*load, *replicate); err != nil {
+		return err
 	}
 	if opt.Width, err = parseLength("--width", *width); err != nil {
 		return err

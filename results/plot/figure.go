@@ -141,6 +141,43 @@ func (f *Figure) layout(c draw.Canvas) []placed {
 	if f.Title != "" || len(f.Notes) > 0 {
 		c = draw.Crop(c, 0, 0, 0, -pad)
 	}
+	g := newPanelGrid(f, c)
+	if g == nil {
+		return nil
+	}
+	g.wrapLabels()
+	g.margins()
+	rows := len(g.panels)
+	axes := make([]vg.Length, rows)
+	total := vg.Length(rows-1) * pad
+	for i := range rows {
+		axes[i] = g.top[i] + g.bottom[i]
+		total += axes[i]
+	}
+	if total < c.Max.Y-c.Min.Y { // else the axes fill the figure: keep the even split
+		g.ys = split(c.Min.Y, c.Max.Y, f.Heights, rows, axes, true)
+		g.wrapLabels()
+		g.margins()
+	}
+	return g.place()
+}
+
+// panelGrid is the panels of a figure as layout places them on c: copies
+// of f's panels (whose labels it rewraps), the bounds of each column (xs)
+// and row (ys), and the widest margins of each column and row: the rows'
+// heights are their data areas' shares plus their margins, and every panel
+// is cropped to its column's and row's margins so that the data areas line
+// up.
+type panelGrid struct {
+	f                        *Figure
+	c                        draw.Canvas
+	panels                   [][]*plot.Plot
+	xs, ys                   [][2]vg.Length
+	left, right, bottom, top []vg.Length
+}
+
+// newPanelGrid returns f's panels on c split evenly, or nil if f has none.
+func newPanelGrid(f *Figure, c draw.Canvas) *panelGrid {
 	rows := len(f.Panels)
 	cols := 0
 	panels := make([][]*plot.Plot, rows)
@@ -157,81 +194,76 @@ func (f *Figure) layout(c draw.Canvas) []placed {
 	if rows == 0 {
 		return nil
 	}
-	xs := split(c.Min.X, c.Max.X, f.Widths, cols, nil, false)
-	ys := split(c.Min.Y, c.Max.Y, f.Heights, rows, nil, true)
-	cell := func(i, j int) draw.Canvas {
-		return draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: xs[j][0], Y: ys[i][0]}, Max: vg.Point{X: xs[j][1], Y: ys[i][1]}}}
-	}
-	// gonum shrinks the data area to fit a long axis label on one line,
-	// and still does not fit it. Category labels get the width of their
-	// category in the data area.
-	wrapLabels := func() {
-		for i, r := range panels {
-			for j, p := range r {
-				if p != nil {
-					cc := cell(i, j)
-					orig := f.Panels[i][j]
-					p.X.Label.Text = strings.Join(wrap(p.X.Label.TextStyle, orig.X.Label.Text, 0.9*(cc.Max.X-cc.Min.X)), "\n")
-					p.Y.Label.Text = strings.Join(wrap(p.Y.Label.TextStyle, orig.Y.Label.Text, 0.9*(cc.Max.Y-cc.Min.Y)), "\n")
-					if cats, ok := orig.X.Tick.Marker.(categories); ok && len(cats.labels) > 0 {
-						d := p.DataCanvas(cc)
-						p.X.Tick.Label = orig.X.Tick.Label
-						p.X.Tick.Marker = cats.fit(&p.X.Tick.Label, (d.Max.X-d.Min.X)/vg.Length(len(cats.labels)))
-					}
-				}
-			}
-		}
-	}
-	// The widest margins of each column and row: the rows' heights are
-	// their data areas' shares plus their margins, and every panel is
-	// cropped to its column's and row's margins so that the data areas
-	// line up.
-	left, right := make([]vg.Length, cols), make([]vg.Length, cols)
-	bottom, top := make([]vg.Length, rows), make([]vg.Length, rows)
-	margins := func() {
-		clear(left)
-		clear(right)
-		clear(bottom)
-		clear(top)
-		for i, r := range panels {
-			for j, p := range r {
-				if p == nil {
-					continue
-				}
-				cc := cell(i, j)
-				d := p.DataCanvas(cc)
-				left[j] = max(left[j], d.Min.X-cc.Min.X)
-				right[j] = max(right[j], cc.Max.X-d.Max.X)
-				bottom[i] = max(bottom[i], d.Min.Y-cc.Min.Y)
-				top[i] = max(top[i], cc.Max.Y-d.Max.Y)
-			}
-		}
-	}
-	wrapLabels()
-	margins()
-	axes := make([]vg.Length, rows)
-	total := vg.Length(rows-1) * pad
-	for i := range rows {
-		axes[i] = top[i] + bottom[i]
-		total += axes[i]
-	}
-	if total < c.Max.Y-c.Min.Y { // else the axes fill the figure: keep the even split
-		ys = split(c.Min.Y, c.Max.Y, f.Heights, rows, axes, true)
-		wrapLabels()
-		margins()
-	}
-	var out []placed
-	for i, r := range panels {
+	return &panelGrid{f: f, c: c, panels: panels,
+		xs:   split(c.Min.X, c.Max.X, f.Widths, cols, nil, false),
+		ys:   split(c.Min.Y, c.Max.Y, f.Heights, rows, nil, true),
+		left: make([]vg.Length, cols), right: make([]vg.Length, cols),
+		bottom: make([]vg.Length, rows), top: make([]vg.Length, rows)}
+}
+
+// cell is the canvas of the panel in row i, column j.
+func (g *panelGrid) cell(i, j int) draw.Canvas {
+	return draw.Canvas{Canvas: g.c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: g.xs[j][0], Y: g.ys[i][0]}, Max: vg.Point{X: g.xs[j][1], Y: g.ys[i][1]}}}
+}
+
+// wrapLabels wraps each panel's axis labels to its cell. gonum shrinks the
+// data area to fit a long axis label on one line, and still does not fit
+// it. Category labels get the width of their category in the data area.
+func (g *panelGrid) wrapLabels() {
+	for i, r := range g.panels {
 		for j, p := range r {
 			if p == nil {
 				continue
 			}
-			cc := cell(i, j)
+			cc := g.cell(i, j)
+			orig := g.f.Panels[i][j]
+			p.X.Label.Text = strings.Join(wrap(p.X.Label.TextStyle, orig.X.Label.Text, 0.9*(cc.Max.X-cc.Min.X)), "\n")
+			p.Y.Label.Text = strings.Join(wrap(p.Y.Label.TextStyle, orig.Y.Label.Text, 0.9*(cc.Max.Y-cc.Min.Y)), "\n")
+			if cats, ok := orig.X.Tick.Marker.(categories); ok && len(cats.labels) > 0 {
+				d := p.DataCanvas(cc)
+				p.X.Tick.Label = orig.X.Tick.Label
+				p.X.Tick.Marker = cats.fit(&p.X.Tick.Label, (d.Max.X-d.Min.X)/vg.Length(len(cats.labels)))
+			}
+		}
+	}
+}
+
+// margins finds the widest margins of each column and row.
+func (g *panelGrid) margins() {
+	clear(g.left)
+	clear(g.right)
+	clear(g.bottom)
+	clear(g.top)
+	for i, r := range g.panels {
+		for j, p := range r {
+			if p == nil {
+				continue
+			}
+			cc := g.cell(i, j)
+			d := p.DataCanvas(cc)
+			g.left[j] = max(g.left[j], d.Min.X-cc.Min.X)
+			g.right[j] = max(g.right[j], cc.Max.X-d.Max.X)
+			g.bottom[i] = max(g.bottom[i], d.Min.Y-cc.Min.Y)
+			g.top[i] = max(g.top[i], cc.Max.Y-d.Max.Y)
+		}
+	}
+}
+
+// place returns each panel with its cell cropped to its column's and
+// row's margins.
+func (g *panelGrid) place() []placed {
+	var out []placed
+	for i, r := range g.panels {
+		for j, p := range r {
+			if p == nil {
+				continue
+			}
+			cc := g.cell(i, j)
 			d := p.DataCanvas(cc)
 			out = append(out, placed{p, draw.Crop(cc,
-				left[j]-(d.Min.X-cc.Min.X), -(right[j] - (cc.Max.X - d.Max.X)),
-				bottom[i]-(d.Min.Y-cc.Min.Y), -(top[i] - (cc.Max.Y - d.Max.Y)))})
+				g.left[j]-(d.Min.X-cc.Min.X), -(g.right[j] - (cc.Max.X - d.Max.X)),
+				g.bottom[i]-(d.Min.Y-cc.Min.Y), -(g.top[i] - (cc.Max.Y - d.Max.Y)))})
 		}
 	}
 	return out

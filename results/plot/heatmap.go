@@ -73,7 +73,28 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 		return nil, err
 	}
 	d := &HeatmapData{Run: run}
-	// The span: the makespan, and every minute either file names.
+	span := heatmapSpan(run, hm, ut)
+	d.BinMinutes = binFor(span, opt.BinMinutes)
+	users, err := r.usersOf(run)
+	if err != nil {
+		return nil, err
+	}
+	d.Users = heatmapUsers(users, hm)
+	if len(d.Users) == 0 {
+		return nil, fmt.Errorf("%w: run %s has no users in users.parquet nor in %s", ErrSelection, run.Key, hm.path)
+	}
+	if err := d.addViolations(hm, span); err != nil {
+		return nil, err
+	}
+	if err := d.addUtilization(ut, span); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// heatmapSpan returns the minutes a run's heatmap spans: its makespan,
+// and every minute its heatmap or utilization file names; at least 1.
+func heatmapSpan(run *Run, hm, ut *table) int {
 	span := 0
 	if ms, err := run.Metric("makespan"); err == nil && !math.IsNaN(ms) {
 		span = int(math.Ceil(ms / 60))
@@ -83,16 +104,13 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 			span = max(span, int(m)+1)
 		}
 	}
-	span = max(span, 1)
-	d.BinMinutes = binFor(span, opt.BinMinutes)
-	bins := (span + d.BinMinutes - 1) / d.BinMinutes
-	// minutes[b] is how many minutes of the span cell b holds.
-	minutes := func(b int) float64 { return float64(min(d.BinMinutes, span-b*d.BinMinutes)) }
+	return max(span, 1)
+}
 
-	users, err := r.usersOf(run)
-	if err != nil {
-		return nil, err
-	}
+// heatmapUsers returns the rows of a heatmap: the run's users, with any
+// user the heatmap file names that users.parquet lacks, sorted, the
+// unknown user (NaN) first.
+func heatmapUsers(users []float64, hm *table) []float64 {
 	known := map[float64]bool{} // NaN, the unknown user, never equals itself: unknownAt marks it
 	unknownAt := false
 	for _, u := range users {
@@ -117,26 +135,36 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 		}
 		return cmp.Compare(a, b)
 	})
-	if len(users) == 0 {
-		return nil, fmt.Errorf("%w: run %s has no users in users.parquet nor in %s", ErrSelection, run.Key, hm.path)
-	}
-	d.Users = users
+	return users
+}
+
+// cells returns the number of cells of a row over span minutes, and the
+// minutes of the span each cell holds (the last may hold fewer).
+func (d *HeatmapData) cells(span int) (int, func(b int) float64) {
+	bins := (span + d.BinMinutes - 1) / d.BinMinutes
+	return bins, func(b int) float64 { return float64(min(d.BinMinutes, span-b*d.BinMinutes)) }
+}
+
+// addViolations fills d.Violations, a row per user of d.Users, from the
+// run's rows of the heatmap file hm: each cell's violations per minute.
+func (d *HeatmapData) addViolations(hm *table, span int) error {
+	bins, minutes := d.cells(span)
 	row := map[float64]int{}
 	unknown := -1
-	for i, u := range users {
+	for i, u := range d.Users {
 		if math.IsNaN(u) {
 			unknown = i
 		} else {
 			row[u] = i
 		}
 	}
-	d.Violations = make([][]float64, len(users))
+	d.Violations = make([][]float64, len(d.Users))
 	for i := range d.Violations {
 		d.Violations[i] = make([]float64, bins)
 	}
 	keys, viol := hm.strs["run_key"], hm.nums["violations"]
 	for i, m := range hm.nums["minute"] {
-		if keys != nil && keys[i] != run.Key {
+		if keys != nil && keys[i] != d.Run.Key {
 			continue
 		}
 		u := unknown // the union of users above holds every user of the file
@@ -144,7 +172,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 			u = row[id]
 		}
 		if math.IsNaN(viol[i]) || viol[i] < 0 {
-			return nil, fmt.Errorf("%s: row %d: violations %g is not a count", hm.path, i, viol[i])
+			return fmt.Errorf("%s: row %d: violations %g is not a count", hm.path, i, viol[i])
 		}
 		d.Violations[u][int(m)/d.BinMinutes] += viol[i]
 	}
@@ -153,10 +181,17 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 			v[b] /= minutes(b)
 		}
 	}
+	return nil
+}
+
+// addUtilization fills d.Procs and d.Memory from the run's rows of the
+// utilization file ut: each cell's mean utilization.
+func (d *HeatmapData) addUtilization(ut *table, span int) error {
+	bins, minutes := d.cells(span)
 	d.Procs, d.Memory = make([]float64, bins), make([]float64, bins)
-	keys = ut.strs["run_key"]
+	keys := ut.strs["run_key"]
 	for i, m := range ut.nums["minute"] {
-		if keys != nil && keys[i] != run.Key {
+		if keys != nil && keys[i] != d.Run.Key {
 			continue
 		}
 		for _, c := range []struct {
@@ -165,7 +200,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 		}{{"procs", d.Procs}, {"memory", d.Memory}} {
 			v := ut.nums[c.name][i]
 			if math.IsNaN(v) || v < 0 || v > 1+1e-9 {
-				return nil, fmt.Errorf("%s: row %d: %s %g is not a utilization in [0, 1]", ut.path, i, c.name, v)
+				return fmt.Errorf("%s: row %d: %s %g is not a utilization in [0, 1]", ut.path, i, c.name, v)
 			}
 			c.to[int(m)/d.BinMinutes] += v
 		}
@@ -174,7 +209,7 @@ func HeatmapValues(r *Results, opt Options) (*HeatmapData, error) {
 		d.Procs[b] /= minutes(b)
 		d.Memory[b] /= minutes(b)
 	}
-	return d, nil
+	return nil
 }
 
 // oneRun returns the one run s selects, or an error listing those it

@@ -50,16 +50,8 @@ func JobClassMeans(r *Results, opt Options) (*ClassData, error) {
 	if len(loads) > 1 {
 		return nil, fmt.Errorf("%w: the runs are at %d load factors; choose one with --load", ErrSelection, len(loads))
 	}
-	s, n := duration(int(short/60)), strconv.FormatInt(narrow, 10)
-	if short%60 != 0 {
-		s = strconv.FormatInt(short, 10) + " s"
-	}
-	d := &ClassData{Metric: m.name, Policies: policies, Of: "jobs", m: m,
-		Classes: []string{"short narrow (≤ " + s + ", ≤ " + n + " procs)", "short wide (≤ " + s + ", > " + n + " procs)",
-			"long narrow (> " + s + ", ≤ " + n + " procs)", "long wide (> " + s + ", > " + n + " procs)"},
-		short: []string{"short narrow", "short wide", "long narrow", "long wide"},
-		note: fmt.Sprintf("Jobs classed by run time (short: at most %s) and processors (narrow: at most %s), after Srinivasan et al. (2002); the run time is the workload's, the same under every policy.",
-			s, n)}
+	d := sizeClasses(short, narrow)
+	d.Metric, d.Policies, d.m = m.name, policies, m
 	for _, x := range runs {
 		if !slices.Contains(d.Workloads, x.Workload) {
 			d.Workloads = append(d.Workloads, x.Workload)
@@ -77,24 +69,7 @@ func JobClassMeans(r *Results, opt Options) (*ClassData, error) {
 					return nil, err
 				}
 				rsum, rn := t.run()
-				for i, v := range j.Cols[m.name] {
-					rt, procs := j.Cols["runtime"][i], j.Cols["procs"][i]
-					if math.IsNaN(rt) || math.IsNaN(v) || math.IsNaN(procs) {
-						d.NoValue++
-						continue
-					}
-					c := 1
-					if procs > float64(narrow) {
-						c++
-					}
-					if rt > float64(short) {
-						c += 2
-					}
-					rsum[c] += v
-					rn[c]++
-					rsum[0] += v
-					rn[0]++
-				}
+				d.NoValue += sizeTally(j, m.name, short, narrow, rsum, rn)
 				t.fold(rsum, rn)
 			}
 			t.means(d, w, p)
@@ -104,4 +79,46 @@ func JobClassMeans(r *Results, opt Options) (*ClassData, error) {
 		return nil, fmt.Errorf("%w: no job of the selected runs (%s) ran with a run time and a value of %s", ErrSelection, opt.Selection, m.name)
 	}
 	return d, nil
+}
+
+// sizeClasses returns the ClassData of JobClassMeans before any run is
+// tallied: the four classes by run time (short: at most short seconds)
+// and processors (narrow: at most narrow), named and noted.
+func sizeClasses(short, narrow int64) *ClassData {
+	s, n := duration(int(short/60)), strconv.FormatInt(narrow, 10)
+	if short%60 != 0 {
+		s = strconv.FormatInt(short, 10) + " s"
+	}
+	return &ClassData{Of: "jobs",
+		Classes: []string{"short narrow (≤ " + s + ", ≤ " + n + " procs)", "short wide (≤ " + s + ", > " + n + " procs)",
+			"long narrow (> " + s + ", ≤ " + n + " procs)", "long wide (> " + s + ", > " + n + " procs)"},
+		short: []string{"short narrow", "short wide", "long narrow", "long wide"},
+		note: fmt.Sprintf("Jobs classed by run time (short: at most %s) and processors (narrow: at most %s), after Srinivasan et al. (2002); the run time is the workload's, the same under every policy.",
+			s, n)}
+}
+
+// sizeTally adds the value of metric of each job of one run's rows j to
+// its class's sum and count, rsum[c] and rn[c] (1 short narrow, 2 short
+// wide, 3 long narrow, 4 long wide), and to all jobs' (0). It returns the
+// number of jobs left out for a missing run time, value or processors.
+func sizeTally(j *jobRows, metric string, short, narrow int64, rsum []float64, rn []int) (noValue int) {
+	for i, v := range j.Cols[metric] {
+		rt, procs := j.Cols["runtime"][i], j.Cols["procs"][i]
+		if math.IsNaN(rt) || math.IsNaN(v) || math.IsNaN(procs) {
+			noValue++
+			continue
+		}
+		c := 1
+		if procs > float64(narrow) {
+			c++
+		}
+		if rt > float64(short) {
+			c += 2
+		}
+		rsum[c] += v
+		rn[c]++
+		rsum[0] += v
+		rn[0]++
+	}
+	return noValue
 }

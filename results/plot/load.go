@@ -196,47 +196,10 @@ func Load(dir string) (*Results, error) {
 // after file would order the runs, and so a figure's policies, by how the
 // sweep was split. A run already added is not added again.
 func (r *Results) addRuns(tables []*table) error {
-	type source struct {
-		t               *table
-		shard, shards   int
-		keys, wls, pols []string
-		loads, reps     []float64
-		targets         []bool
-	}
-	var srcs []*source
+	var srcs []*runSource
 	for _, t := range tables {
-		src := &source{t: t, shards: 1}
-		if i, n, ok := results.TableShard(results.RunsTable, filepath.Base(t.path)); ok {
-			src.shard, src.shards = i, n
-		}
-		var err error
-		if src.keys, err = t.str("run_key"); err != nil {
-			return err
-		}
-		if src.wls, err = t.str("workload"); err != nil {
-			return err
-		}
-		if src.pols, err = t.str("policy"); err != nil {
-			return err
-		}
-		if src.loads, err = t.num("load_factor"); err != nil {
-			return err
-		}
-		// A sweep of target offered loads: the target is the load axis,
-		// shared by the replicates, whose solved factors differ.
-		if t.has("target_offered_load") {
-			tl, err := t.num("target_offered_load")
-			if err != nil {
-				return err
-			}
-			src.loads, src.targets = slices.Clone(src.loads), make([]bool, len(tl))
-			for i, x := range tl {
-				if !math.IsNaN(x) {
-					src.loads[i], src.targets[i] = x, true
-				}
-			}
-		}
-		if src.reps, err = t.num("replicate"); err != nil {
+		src, err := newRunSource(t)
+		if err != nil {
 			return err
 		}
 		srcs = append(srcs, src)
@@ -244,41 +207,94 @@ func (r *Results) addRuns(tables []*table) error {
 	// Whole tables first, then the splits by their number of shards; row
 	// by row within a split, by shard number (not name: runs-10-of-12
 	// sorts before runs-2-of-12) within a row.
-	slices.SortStableFunc(srcs, func(a, b *source) int {
+	slices.SortStableFunc(srcs, func(a, b *runSource) int {
 		return cmp.Or(cmp.Compare(a.shards, b.shards), cmp.Compare(a.shard, b.shard))
 	})
 	seen := map[string]bool{}
-	add := func(s *source, i int) {
-		if seen[s.keys[i]] {
-			return
-		}
-		seen[s.keys[i]] = true
-		x := &Run{Key: s.keys[i], Workload: s.wls[i], Policy: s.pols[i],
-			LoadFactor: s.loads[i], Replicate: int64(s.reps[i]), t: s.t, row: i}
-		x.OfferedLoad = s.targets != nil && s.targets[i]
-		r.Runs = append(r.Runs, x)
-	}
 	for lo := 0; lo < len(srcs); {
 		hi := lo + 1
 		for hi < len(srcs) && srcs[hi].shards == srcs[lo].shards {
 			hi++
 		}
-		split := srcs[lo:hi]
-		for row := 0; ; row++ {
-			more := false
-			for _, s := range split {
-				if row < len(s.keys) {
-					add(s, row)
-					more = true
-				}
-			}
-			if !more {
-				break
-			}
-		}
+		r.addSplit(srcs[lo:hi], seen)
 		lo = hi
 	}
 	return nil
+}
+
+// runSource is a runs table as addRuns reads it: which shard of which
+// split it is (0 of 1 for the whole sweep), and its columns.
+type runSource struct {
+	t               *table
+	shard, shards   int
+	keys, wls, pols []string
+	loads, reps     []float64
+	targets         []bool
+}
+
+// newRunSource reads the columns of runs table t that a Run takes.
+func newRunSource(t *table) (*runSource, error) {
+	src := &runSource{t: t, shards: 1}
+	if i, n, ok := results.TableShard(results.RunsTable, filepath.Base(t.path)); ok {
+		src.shard, src.shards = i, n
+	}
+	var err error
+	if src.keys, err = t.str("run_key"); err != nil {
+		return nil, err
+	}
+	if src.wls, err = t.str("workload"); err != nil {
+		return nil, err
+	}
+	if src.pols, err = t.str("policy"); err != nil {
+		return nil, err
+	}
+	if src.loads, err = t.num("load_factor"); err != nil {
+		return nil, err
+	}
+	// A sweep of target offered loads: the target is the load axis,
+	// shared by the replicates, whose solved factors differ.
+	if t.has("target_offered_load") {
+		tl, err := t.num("target_offered_load")
+		if err != nil {
+			return nil, err
+		}
+		src.loads, src.targets = slices.Clone(src.loads), make([]bool, len(tl))
+		for i, x := range tl {
+			if !math.IsNaN(x) {
+				src.loads[i], src.targets[i] = x, true
+			}
+		}
+	}
+	if src.reps, err = t.num("replicate"); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// addSplit appends the runs of the tables of one split, sorted by shard,
+// row by row, each row's shards in turn; a run whose key seen holds is
+// not added again.
+func (r *Results) addSplit(split []*runSource, seen map[string]bool) {
+	for row := 0; ; row++ {
+		more := false
+		for _, s := range split {
+			if row >= len(s.keys) {
+				continue
+			}
+			more = true
+			if seen[s.keys[row]] {
+				continue
+			}
+			seen[s.keys[row]] = true
+			x := &Run{Key: s.keys[row], Workload: s.wls[row], Policy: s.pols[row],
+				LoadFactor: s.loads[row], Replicate: int64(s.reps[row]), t: s.t, row: row}
+			x.OfferedLoad = s.targets != nil && s.targets[row]
+			r.Runs = append(r.Runs, x)
+		}
+		if !more {
+			return
+		}
+	}
 }
 
 // setVariants sets each run's Variant. A sweep's vary axes give a policy

@@ -312,36 +312,13 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	legend := newLegend()
 	p.Add(plotter.NewGrid())
 	for i, pol := range policies {
-		var xy plotter.XYs
-		var wx, wlo, whi []float64 // the whiskers
-		cw := &cutWhiskers{color: color8(i)}
-		for _, pt := range pts {
-			if pt.Policy != pol || pt.N == 0 {
-				continue
-			}
-			mean, ok := y(pt.Mean)
-			if !ok {
-				dropped++
-				continue
-			}
-			xy = append(xy, plotter.XY{X: pt.LoadFactor, Y: mean})
-			if len(pt.Runs) > 1 {
-				lo, hi := pt.span(opt.CI)
-				ylo, okLo := y(lo)
-				yhi, okHi := y(hi)
-				if !okLo && okHi && !math.IsNaN(lo) { // below a log axis: drawn down to it
-					cw.x, cw.hi = append(cw.x, pt.LoadFactor), append(cw.hi, yhi)
-					cut++
-					continue
-				}
-				wx, wlo, whi = append(wx, pt.LoadFactor), append(wlo, ylo), append(whi, yhi)
-			}
-		}
-		if len(xy) == 0 {
+		l := policyLine(pts, pol, i, y, opt.CI)
+		dropped, cut = dropped+l.dropped, cut+l.ncut
+		if len(l.xy) == 0 {
 			continue
 		}
 		drawn++
-		line, dots, err := plotter.NewLinePoints(xy)
+		line, dots, err := plotter.NewLinePoints(l.xy)
 		if err != nil {
 			return nil, err
 		}
@@ -349,7 +326,7 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 		dots.Color = color8(i)
 		dots.Shape = shape(i)
 		dots.Radius = vg.Points(3.5)
-		p.Add(errorBars(wx, wlo, whi, color8(i)), cw, line, dots)
+		p.Add(errorBars(l.wx, l.wlo, l.whi, color8(i)), l.cut, line, dots)
 		legend.add(pol, line, dots)
 	}
 	ticks := make([]plot.Tick, len(loads))
@@ -384,6 +361,48 @@ func LoadLines(r *Results, opt Options) (*Figure, error) {
 	f := withLegend(title, notes, p, legend, w, h)
 	f.Warnings = ciWarning(pts, opt.CI)
 	return f, nil
+}
+
+// loadLine is one policy's line of LoadLines, on the y axis's scale: its
+// points, its whiskers, and those a log axis cuts; dropped counts the
+// points a log axis cannot show, cut the whiskers it cuts.
+type loadLine struct {
+	xy            plotter.XYs
+	wx, wlo, whi  []float64
+	cut           *cutWhiskers
+	dropped, ncut int
+}
+
+// policyLine returns the line of policy pol, the i-th, through its points
+// of pts, placed on the axis by y (false for a value a log axis cannot
+// show); a point of more than one run gets a whisker over its span (the
+// confidence interval with ci).
+func policyLine(pts []Point, pol string, i int, y func(float64) (float64, bool), ci bool) *loadLine {
+	l := &loadLine{cut: &cutWhiskers{color: color8(i)}}
+	for _, pt := range pts {
+		if pt.Policy != pol || pt.N == 0 {
+			continue
+		}
+		mean, ok := y(pt.Mean)
+		if !ok {
+			l.dropped++
+			continue
+		}
+		l.xy = append(l.xy, plotter.XY{X: pt.LoadFactor, Y: mean})
+		if len(pt.Runs) <= 1 {
+			continue
+		}
+		lo, hi := pt.span(ci)
+		ylo, okLo := y(lo)
+		yhi, okHi := y(hi)
+		if !okLo && okHi && !math.IsNaN(lo) { // below a log axis: drawn down to it
+			l.cut.x, l.cut.hi = append(l.cut.x, pt.LoadFactor), append(l.cut.hi, yhi)
+			l.ncut++
+			continue
+		}
+		l.wx, l.wlo, l.whi = append(l.wx, pt.LoadFactor), append(l.wlo, ylo), append(l.whi, yhi)
+	}
+	return l
 }
 
 // cutWhiskers are whiskers whose lower end lies at or below 0, which a

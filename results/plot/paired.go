@@ -65,7 +65,40 @@ func PairedDifferences(r *Results, opt Options) ([]Difference, error) {
 		return nil, err
 	}
 	policies, loads := axesOf(runs)
-	base := opt.Baseline
+	base, err := baselineOf(policies, opt.Baseline)
+	if err != nil {
+		return nil, err
+	}
+	pr := newPairing(runs)
+	var out []Difference
+	for _, m := range ms {
+		for _, p := range policies {
+			if p == base {
+				continue
+			}
+			for _, l := range loads {
+				d := Difference{Metric: m.name, Policy: p, Baseline: base, LoadFactor: l}
+				ok, err := pr.pair(&d)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no replicate of %s has runs of both the baseline %s and another policy with a value", ErrSelection, opt.Selection, base)
+	}
+	return out, nil
+}
+
+// baselineOf returns the Series of policies that base names (the first
+// if base is ""): base itself, or the one Series of policy base ("easy"
+// for "easy (policy_order=sjf)"). It fails if base names none, or several,
+// or if there is no policy besides it.
+func baselineOf(policies []string, base string) (string, error) {
 	if base == "" {
 		base = policies[0]
 	}
@@ -77,71 +110,75 @@ func PairedDifferences(r *Results, opt Options) ([]Difference, error) {
 			}
 		}
 		if len(matches) != 1 {
-			return nil, fmt.Errorf("%w: baseline %q is not one of the selected runs' policies (%s)", ErrSelection, base, strings.Join(policies, ", "))
+			return "", fmt.Errorf("%w: baseline %q is not one of the selected runs' policies (%s)", ErrSelection, base, strings.Join(policies, ", "))
 		}
 		base = matches[0]
 	}
 	if len(policies) < 2 {
-		return nil, fmt.Errorf("%w: paired differences need a policy besides the baseline %s", ErrSelection, base)
+		return "", fmt.Errorf("%w: paired differences need a policy besides the baseline %s", ErrSelection, base)
 	}
-	type cell struct {
-		policy string
-		load   float64
-		rep    int64
-	}
-	byCell := map[cell]*Run{}
+	return base, nil
+}
+
+// pairCell is where a run sits for pairing: its Series, load factor and
+// replicate.
+type pairCell struct {
+	policy string
+	load   float64
+	rep    int64
+}
+
+// pairing is the selected runs by cell, and their replicates, sorted.
+type pairing struct {
+	byCell map[pairCell]*Run
+	reps   []int64
+}
+
+func newPairing(runs []*Run) *pairing {
+	pr := &pairing{byCell: map[pairCell]*Run{}}
 	for _, x := range runs {
-		byCell[cell{x.Series(), x.LoadFactor, x.Replicate}] = x
+		pr.byCell[pairCell{x.Series(), x.LoadFactor, x.Replicate}] = x
 	}
-	var reps []int64
 	for _, x := range runs {
-		if !slices.Contains(reps, x.Replicate) {
-			reps = append(reps, x.Replicate)
+		if !slices.Contains(pr.reps, x.Replicate) {
+			pr.reps = append(pr.reps, x.Replicate)
 		}
 	}
-	slices.Sort(reps)
-	var out []Difference
-	for _, m := range ms {
-		for _, p := range policies {
-			if p == base {
-				continue
-			}
-			for _, l := range loads {
-				d := Difference{Metric: m.name, Policy: p, Baseline: base, LoadFactor: l}
-				var bs []float64
-				for _, rep := range reps {
-					x, b := byCell[cell{p, l, rep}], byCell[cell{base, l, rep}]
-					if x == nil || b == nil {
-						continue
-					}
-					xv, err := x.Metric(m.name)
-					if err != nil {
-						return nil, err
-					}
-					bv, err := b.Metric(m.name)
-					if err != nil {
-						return nil, err
-					}
-					if math.IsNaN(xv) || math.IsNaN(bv) {
-						continue
-					}
-					d.Replicates = append(d.Replicates, rep)
-					d.Diffs = append(d.Diffs, xv-bv)
-					bs = append(bs, bv)
-				}
-				if len(d.Diffs) == 0 {
-					continue
-				}
-				d.Mean, d.Lo, d.Hi = confidence(d.Diffs)
-				d.BaselineMean, _, _ = confidence(bs)
-				out = append(out, d)
-			}
+	slices.Sort(pr.reps)
+	return pr
+}
+
+// pair fills d, whose metric, policy, baseline and load factor are set,
+// from the replicates that have a run of both with a value of the metric
+// (not NaN), and reports whether there was any.
+func (pr *pairing) pair(d *Difference) (bool, error) {
+	var bs []float64
+	for _, rep := range pr.reps {
+		x, b := pr.byCell[pairCell{d.Policy, d.LoadFactor, rep}], pr.byCell[pairCell{d.Baseline, d.LoadFactor, rep}]
+		if x == nil || b == nil {
+			continue
 		}
+		xv, err := x.Metric(d.Metric)
+		if err != nil {
+			return false, err
+		}
+		bv, err := b.Metric(d.Metric)
+		if err != nil {
+			return false, err
+		}
+		if math.IsNaN(xv) || math.IsNaN(bv) {
+			continue
+		}
+		d.Replicates = append(d.Replicates, rep)
+		d.Diffs = append(d.Diffs, xv-bv)
+		bs = append(bs, bv)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: no replicate of %s has runs of both the baseline %s and another policy with a value", ErrSelection, opt.Selection, base)
+	if len(d.Diffs) == 0 {
+		return false, nil
 	}
-	return out, nil
+	d.Mean, d.Lo, d.Hi = confidence(d.Diffs)
+	d.BaselineMean, _, _ = confidence(bs)
+	return true, nil
 }
 
 // PairedTable renders ds as a Markdown table: a row per metric, load

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +69,18 @@ func diagHas(d *hcl.Diagnostic, text string) bool {
 	return strings.Contains(d.Summary, text) || strings.Contains(d.Detail, text)
 }
 
+// diagAt reports whether an error of diags, on line (diagLine), contains
+// text.
+func diagAt(diags hcl.Diagnostics, line int, text string, flags map[string]int) bool {
+	for _, d := range diags.Errs() {
+		d := d.(*hcl.Diagnostic)
+		if diagLine(d, flags) == line && diagHas(d, text) {
+			return true
+		}
+	}
+	return false
+}
+
 func TestBadFixtures(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "bad", "*.hcl"))
 	if err != nil {
@@ -93,25 +106,14 @@ func TestBadFixtures(t *testing.T) {
 			}
 			for line, texts := range want {
 				for _, text := range texts {
-					found := false
-					for _, d := range diags.Errs() {
-						d := d.(*hcl.Diagnostic)
-						if diagLine(d, flags) == line && diagHas(d, text) {
-							found = true
-						}
-					}
-					if !found {
+					if !diagAt(diags, line, text, flags) {
 						t.Errorf("%s:%d: got no error containing %q; diagnostics:\n%s", path, line, text, render(diags))
 					}
 				}
 			}
 			for _, e := range diags.Errs() {
 				d := e.(*hcl.Diagnostic)
-				expected := false
-				for _, text := range want[diagLine(d, flags)] {
-					expected = expected || diagHas(d, text)
-				}
-				if !expected {
+				if !slices.ContainsFunc(want[diagLine(d, flags)], func(text string) bool { return diagHas(d, text) }) {
 					t.Errorf("%s: unexpected error %v", path, d)
 				}
 			}

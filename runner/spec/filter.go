@@ -223,61 +223,86 @@ func (d *decoder) gridLeft(s *Sweep) bool {
 			used[k] = true
 		}
 	}
-	const budget = 1 << 20
 	steps := 0
 	for _, w := range s.Workloads {
 		for _, p := range s.Policies {
-			var keys []string
-			var values [][]string
-			// A key of an axis the sweep lacks (load_factor in a
-			// sweep of offered loads) has no value: runs lack it.
-			add := func(key string, vals []string) {
-				if used[key] && len(vals) > 0 {
-					keys, values = append(keys, key), append(values, vals)
-				}
-			}
-			var lfs, ols, seeds []string
-			for _, x := range s.LoadFactors {
-				lfs = append(lfs, formatFloat(x))
-			}
-			for _, x := range s.OfferedLoads {
-				ols = append(ols, formatFloat(x))
-			}
-			for _, n := range s.Seeds {
-				seeds = append(seeds, strconv.FormatUint(n, 10))
-			}
-			add(keyLoadFactor, lfs)
-			add(keyOfferedLoad, ols)
-			add(keySeed, seeds)
-			for _, ax := range s.Vary {
-				if ax.AppliesTo(w.Name, p.Name) {
-					add(ax.Target, ax.Values)
-				}
-			}
+			keys, values := filteredAxes(s, used, w.Name, p.Name)
 			run := map[string]string{keyWorkload: w.Name, keyPolicy: p.Name}
-			idx := make([]int, len(keys))
-			for {
-				if steps++; steps > budget {
-					return true
-				}
-				for i, k := range keys {
-					run[k] = values[i][idx[i]]
-				}
-				if s.Keeps(run) {
-					return true
-				}
-				i := len(idx) - 1
-				for ; i >= 0; i-- {
-					if idx[i]++; idx[i] < len(values[i]) {
-						break
-					}
-					idx[i] = 0
-				}
-				if i < 0 {
-					break
-				}
+			if s.keepsAny(run, keys, values, &steps) {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// gridBudget is how many runs gridLeft tries before it gives up and
+// answers true.
+const gridBudget = 1 << 20
+
+// filteredAxes returns the axes of the runs of workload w and policy p that
+// a filter names (used), keys and the values of each, as Filter.Match
+// writes them: load factor, offered load, seed, then the vary blocks that
+// apply to w and p. A key of an axis the sweep lacks (load_factor in a
+// sweep of offered loads) has no value: runs lack it.
+func filteredAxes(s *Sweep, used map[string]bool, w, p string) (keys []string, values [][]string) {
+	add := func(key string, vals []string) {
+		if used[key] && len(vals) > 0 {
+			keys, values = append(keys, key), append(values, vals)
+		}
+	}
+	var lfs, ols, seeds []string
+	for _, x := range s.LoadFactors {
+		lfs = append(lfs, formatFloat(x))
+	}
+	for _, x := range s.OfferedLoads {
+		ols = append(ols, formatFloat(x))
+	}
+	for _, n := range s.Seeds {
+		seeds = append(seeds, strconv.FormatUint(n, 10))
+	}
+	add(keyLoadFactor, lfs)
+	add(keyOfferedLoad, ols)
+	add(keySeed, seeds)
+	for _, ax := range s.Vary {
+		if ax.AppliesTo(w, p) {
+			add(ax.Target, ax.Values)
+		}
+	}
+	return keys, values
+}
+
+// keepsAny reports whether the filters keep any run that sets each of keys
+// to one of its values in run (which holds the other keys), trying every
+// combination in turn. It answers true without looking further once
+// *steps, the runs tried by this and earlier calls, passes gridBudget.
+func (s *Sweep) keepsAny(run map[string]string, keys []string, values [][]string, steps *int) bool {
+	idx := make([]int, len(keys))
+	for {
+		if *steps++; *steps > gridBudget {
+			return true
+		}
+		for i, k := range keys {
+			run[k] = values[i][idx[i]]
+		}
+		if s.Keeps(run) {
+			return true
+		}
+		if !nextCombination(idx, values) {
+			return false
+		}
+	}
+}
+
+// nextCombination advances idx, an index into each of values, to the next
+// combination, the last index fastest; it reports false, with idx back at
+// the first, after the last combination.
+func nextCombination(idx []int, values [][]string) bool {
+	for i := len(idx) - 1; i >= 0; i-- {
+		if idx[i]++; idx[i] < len(values[i]) {
+			return true
+		}
+		idx[i] = 0
 	}
 	return false
 }

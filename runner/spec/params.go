@@ -148,63 +148,82 @@ func (d *decoder) setParams(o owner, p any, a *hclsyntax.Attribute) bool {
 	if a == nil {
 		return d.validate(o, p, nil, o.at)
 	}
-	ok := true
 	valueRanges := make(map[string]hcl.Range)
+	var ok bool
 	if pairs, diags := hcl.ExprMap(a.Expr); !diags.HasErrors() {
-		for _, kv := range pairs {
-			key := hcl.ExprAsKeyword(kv.Key)
-			if key == "" {
-				k, good := d.eval(kv.Key)
-				if !good {
-					ok = false
-					continue
-				}
-				s, good := d.asString(item{k, kv.Key.Range()}, "a parameter name")
-				if !good {
-					ok = false
-					continue
-				}
-				key = s
-			}
-			if first, dup := valueRanges[key]; dup {
-				d.errorf(kv.Key.Range(), "Duplicate parameter",
-					"Parameter %q is already set at %s; HCL would keep only the last value.", key, first)
-				ok = false
-				continue
-			}
-			valueRanges[key] = kv.Value.Range()
-			v, good := d.eval(kv.Value)
-			if !good {
-				ok = false
-				continue
-			}
-			if !d.setOrDefault(o, p, key, v, kv.Key.Range(), kv.Value.Range()) {
-				ok = false
-			}
-		}
+		ok = d.setParamPairs(o, p, pairs, valueRanges)
 	} else {
-		it, st := d.value(a)
-		if st == invalid {
-			return false
-		}
-		if st == set {
-			ty := it.v.Type()
-			if !ty.IsObjectType() && !ty.IsMapType() {
-				d.wrongType(it, quoted(a), "an object of parameters, as in { name = value }")
-				return false
-			}
-			vals := it.v.AsValueMap()
-			for _, k := range sortedKeys(vals) { // errors share a range: order them by name
-				if !d.setOrDefault(o, p, k, vals[k], it.rng, it.rng) {
-					ok = false
-				}
-			}
-		}
+		ok = d.setParamObject(o, p, a)
 	}
 	if !ok {
 		return false
 	}
 	return d.validate(o, p, valueRanges, a.Expr.Range())
+}
+
+// setParamPairs applies the pairs of a params = { … } literal to p, in
+// file order, recording where each value is in valueRanges. It returns
+// false if anything was wrong, after trying every pair.
+func (d *decoder) setParamPairs(o owner, p any, pairs []hcl.KeyValuePair, valueRanges map[string]hcl.Range) bool {
+	ok := true
+	for _, kv := range pairs {
+		key := hcl.ExprAsKeyword(kv.Key)
+		if key == "" {
+			k, good := d.eval(kv.Key)
+			if !good {
+				ok = false
+				continue
+			}
+			s, good := d.asString(item{k, kv.Key.Range()}, "a parameter name")
+			if !good {
+				ok = false
+				continue
+			}
+			key = s
+		}
+		if first, dup := valueRanges[key]; dup {
+			d.errorf(kv.Key.Range(), "Duplicate parameter",
+				"Parameter %q is already set at %s; HCL would keep only the last value.", key, first)
+			ok = false
+			continue
+		}
+		valueRanges[key] = kv.Value.Range()
+		v, good := d.eval(kv.Value)
+		if !good {
+			ok = false
+			continue
+		}
+		if !d.setOrDefault(o, p, key, v, kv.Key.Range(), kv.Value.Range()) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// setParamObject applies a params value that is not a literal (a
+// variable, a function's result) to p: an object or map, its keys in
+// sorted order. It returns false if anything was wrong.
+func (d *decoder) setParamObject(o owner, p any, a *hclsyntax.Attribute) bool {
+	it, st := d.value(a)
+	if st == invalid {
+		return false
+	}
+	if st != set {
+		return true
+	}
+	ty := it.v.Type()
+	if !ty.IsObjectType() && !ty.IsMapType() {
+		d.wrongType(it, quoted(a), "an object of parameters, as in { name = value }")
+		return false
+	}
+	ok := true
+	vals := it.v.AsValueMap()
+	for _, k := range sortedKeys(vals) { // errors share a range: order them by name
+		if !d.setOrDefault(o, p, k, vals[k], it.rng, it.rng) {
+			ok = false
+		}
+	}
+	return ok
 }
 
 // paramInError finds the parameter a constructor's error names.

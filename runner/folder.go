@@ -3,15 +3,12 @@ package runner
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
-	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
@@ -38,6 +35,14 @@ const (
 	journalDir   = "runs"
 )
 
+// output is a results folder while a sweep writes it (openOutput to
+// close). This file owns the folder itself: whose it is (the manifest's
+// experiment, or the user's own files, foreign), clearing it (--force),
+// the runs that left the grid (outsideGrid, prune) and the temporary files
+// of a killed sweep (removeTemporaries); the process's locks on it are
+// lock.go's. The other jobs live beside it: the journal of finished runs
+// (journal.go), the tables of the whole sweep and of shards (tables.go,
+// shardTables), and writing a run's files and the tables (write.go).
 type output struct {
 	dir     string
 	jobs    bool
@@ -120,7 +125,7 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 		}
 		found, o.lost = nil, ""
 	}
-	if err := o.checkSplit(opt.Shards); err != nil {
+	if err := o.tables().checkSplit(opt.Shards); err != nil {
 		return nil, err
 	}
 	if err := o.loadJournal(e, sel); err != nil {
@@ -243,132 +248,6 @@ func (o *output) clear() error {
 	return os.MkdirAll(filepath.Join(o.dir, stateDir, journalDir), 0o777)
 }
 
-// A folder's tables belong to one split of the sweep at a time: each
-// process writes its tables from every complete run of its selection, the
-// runs an earlier process of another split wrote included (the journal is
-// shared), so tables of two splits would hold those runs twice for a
-// reader of runs*.parquet. A split is its number of shards, 1 for the whole
-// sweep. Every table in the folder is a sweep's: openOutput refuses a
-// folder without a manifest that holds one (foreign).
-
-// tablesIn returns the names of the table files in dir, of the whole sweep
-// and of every shard (results.TableFiles): the runs tables, then the users
-// tables, each sorted. A folder that does not exist holds none.
-func tablesIn(dir string) ([]string, error) {
-	var names []string
-	for _, table := range []string{results.RunsTable, results.UsersTable} {
-		files, err := results.TableFiles(dir, table)
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("output folder %s: %w", dir, err)
-		}
-		for _, f := range files {
-			names = append(names, filepath.Base(f))
-		}
-	}
-	return names, nil
-}
-
-// splitOf returns the number of shards of the split a table file name
-// tablesIn gave belongs to, 1 for the whole sweep.
-func splitOf(name string) int {
-	if _, n, ok := results.TableShard(results.RunsTable, name); ok {
-		return n
-	}
-	_, n, _ := results.TableShard(results.UsersTable, name)
-	return n
-}
-
-// splits returns the table files of the folder by split (shards, 1 for the
-// whole sweep): the file names, runs table first, each sorted.
-func (o *output) splits() (map[int][]string, error) {
-	names, err := tablesIn(o.dir)
-	if err != nil {
-		return nil, err
-	}
-	found := map[int][]string{}
-	for _, name := range names {
-		n := splitOf(name)
-		found[n] = append(found[n], name)
-	}
-	return found, nil
-}
-
-// checkSplit refuses, wrapping ErrOtherSplit, a sweep split shards ways
-// (more than one) into a folder that holds tables of another split. Its
-// tables would sit beside theirs, holding some runs a second time. The
-// whole sweep (shards 0 or 1) is never refused: its tables hold every
-// complete run, and replace the others (removeOtherSplits). Shards of one
-// split may run at once: none removes another's tables.
-func (o *output) checkSplit(shards int) error {
-	shards = max(shards, 1)
-	if shards == 1 {
-		return nil
-	}
-	found, err := o.splits()
-	if err != nil {
-		return err
-	}
-	var other []int
-	for n := range found {
-		if n != shards {
-			other = append(other, n)
-		}
-	}
-	if len(other) == 0 {
-		return nil
-	}
-	slices.Sort(other)
-	var held []string
-	for _, n := range other {
-		files := found[n]
-		name := files[0]
-		if len(files) > 1 {
-			name += " …"
-		}
-		if n == 1 {
-			held = append(held, fmt.Sprintf("the whole sweep (%s)", name))
-		} else {
-			held = append(held, fmt.Sprintf("the sweep split %d ways (%s)", n, name))
-		}
-	}
-	const whole = "without --shard (which writes the whole sweep's tables, replacing them)"
-	ways := "run " + whole
-	switch {
-	case len(found) == 1 && other[0] == 1:
-		ways = "run without --shard (--resume continues the whole sweep)"
-	case len(found) == 1:
-		ways = fmt.Sprintf("run with --shard i/%d, or %s", other[0], whole)
-	}
-	ways += ", or with --force to start over"
-	return fmt.Errorf("%w: %s holds tables of %s, not of the sweep split %d ways: %s",
-		ErrOtherSplit, o.dir, strings.Join(held, " and of "), shards, ways)
-}
-
-// removeOtherSplits removes the tables of every split of the sweep but the
-// whole: a sweep without shards calls it once it has written its own
-// tables, which hold every complete run and so supersede them. It returns
-// the names of the files it removed, sorted.
-func (o *output) removeOtherSplits() ([]string, error) {
-	names, err := tablesIn(o.dir)
-	if err != nil {
-		return nil, err
-	}
-	var removed []string // in tablesIn's order: runs-… before users-…, each sorted
-	for _, name := range names {
-		if splitOf(name) == 1 {
-			continue
-		}
-		if err := os.Remove(filepath.Join(o.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return removed, fmt.Errorf("removing the tables the whole sweep's replace: %w", err)
-		}
-		removed = append(removed, name)
-	}
-	return removed, nil
-}
-
 // removeTemporaries removes the temporary files that a sweep killed
 // without a chance to clean up (SIGKILL, a node failure) left behind for
 // the selected runs and for this shard's tables. atomicfile names them
@@ -404,7 +283,7 @@ func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
 	if len(found) == 0 {
 		return nil
 	}
-	runsPath, usersPath := o.tableNames(shard, shards)
+	runsPath, usersPath := o.tables().names(shard, shards)
 	mine := map[string]bool{filepath.Base(runsPath): true, filepath.Base(usersPath): true}
 	for _, r := range sel {
 		mine[results.PartFile(r.Key)] = true
@@ -429,65 +308,4 @@ func temporaryOf(name string) (string, bool) {
 		return "", false
 	}
 	return name[1:i], true
-}
-
-// tableNames returns the runs and users table paths for a shard.
-func (o *output) tableNames(shard, shards int) (string, string) {
-	return filepath.Join(o.dir, results.TableFile(results.RunsTable, shard, shards)),
-		filepath.Join(o.dir, results.TableFile(results.UsersTable, shard, shards))
-}
-
-// writeTables writes the runs and users tables of the complete runs, in
-// the given order, reading their rows back from the journal one run at a
-// time. Both tables stream, a row group of 16k rows at a time: the runs
-// table's parameter columns come from the runs themselves (runParams), not
-// from its rows, so no more than a row group's rows are held at once
-// however many runs there are. They are the columns of every run of the
-// grid, complete or not, selected by this shard or not, so that every
-// shard's table, and an interrupted sweep's, has the whole sweep's columns
-// in its order: readers of runs*.parquet (DuckDB) refuse files whose
-// columns differ.
-func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
-	var pc results.ParamColumns
-	for i := range grid {
-		r := &grid[i]
-		if err := pc.Add(r.Key, runParams(r)); err != nil {
-			return fmt.Errorf("writing %s: %w", runsPath, err)
-		}
-	}
-	rw, err := results.NewRunsWriter(runsPath, &pc, meta)
-	if err != nil {
-		return err
-	}
-	defer rw.Abort()
-	uw, err := results.NewUsersWriter(usersPath, meta)
-	if err != nil {
-		return err
-	}
-	defer uw.Abort()
-	for _, r := range complete {
-		data, err := os.ReadFile(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
-		if err != nil {
-			return fmt.Errorf("reading the journal: %w", err)
-		}
-		en, err := decodeEntry(data)
-		if err != nil {
-			return fmt.Errorf("journal entry of run %s is damaged: %w", r.Key, err)
-		}
-		if err := rw.Append(en.Row); err != nil {
-			return err
-		}
-		if err := uw.Append(en.Users); err != nil {
-			return err
-		}
-	}
-	if err := rw.Close(); err != nil {
-		return err
-	}
-	return uw.Close()
-}
-
-// writeAtomic writes data to path through a temporary file in its folder.
-func writeAtomic(path string, data []byte) error {
-	return atomicfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err })
 }
