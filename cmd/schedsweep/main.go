@@ -10,6 +10,7 @@
 //	schedsweep list [policies|models|estimates|metrics]
 //	schedsweep simulate [flags] TRACE
 //	schedsweep plot boxes|means|heatmap|load|classes|utilization [flags] --out FILE.png|FILE.svg DIR
+//	schedsweep tables [flags] [--readme FILE [--block NAME] [--check]] DIR
 //	schedsweep trace list [--cache DIR] [-v]
 //	schedsweep trace fetch [--cache DIR] NAME...
 //	schedsweep trace info [flags] TRACE...
@@ -71,6 +72,7 @@ func commands() []command {
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
+		{"tables", "print a results folder's tables (Markdown or CSV), or rewrite a README's block of them", runTables},
 		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
