@@ -58,6 +58,8 @@ var goldenPolicies = []goldenPolicy{
 	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
 	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
 	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	// IBB with jobs of at most 1/16 of every kind exempt from Formula 2.
+	{"ibb-small", "improved-backfill-balanced", []string{"small=0.0625"}, simtest.Checks{MaxOpen: 1}},
 	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
 	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
 	// Maui (Bode et al. 2000, 4.3) with its defaults, without backfill,
