@@ -84,7 +84,7 @@ type Balanced struct {
 	EASY
 	improved bool
 	once     bool
-	small    float64 // IBB: jobs asking for at most this fraction of every kind skip Formula 2
+	small    float64    // IBB: jobs asking for at most this fraction of every kind skip Formula 2
 	cand     []*sim.Job // BB: the candidates still admitted this pass
 	use      usage
 }
