@@ -52,6 +52,10 @@ var goldenPolicies = []goldenPolicy{
 	// The Penalty Scheduling Policy of Rocchetti et al. (2015): EASY with
 	// users ranked by the accuracy of their recent estimates.
 	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
+	// PSP with an age term (priority = class + min(wait, max_age) /
+	// age_scale), waits counted up to 30 s and up to 10 s.
+	{"psp-age", "psp", []string{"age_scale=2", "max_age=30"}, simtest.Checks{MaxOpen: 1}},
+	{"psp-age-capped", "psp", []string{"age_scale=2", "max_age=10"}, simtest.Checks{MaxOpen: 1}},
 	// Backfill Balanced, as Leinberger et al. and as Liu et al. (2016) read
 	// it, and Improved Backfill Balanced: EASY's reservation, so EASY's
 	// checks.
