@@ -27,15 +27,17 @@ type AccuracyConfig struct {
 	// class plus min(its wait so far, MaxAge) / T, as when PSP's priority
 	// is one factor of SLURM's multifactor plugin beside age. 0, the
 	// default, leaves age out: a strict class order.
-	AgeScale sim.Time `hcl:"age_scale,optional" doc:"accuracy: seconds of waiting worth one priority class (priority = class + min(wait, max_age) / age_scale); 0: no age term, a strict class order"`
-	// MaxAge caps the wait the age term counts (SLURM's PriorityMaxAge).
-	MaxAge sim.Time `hcl:"max_age,optional" doc:"accuracy: the longest wait the age term counts, in seconds; default 7 days, SLURM's PriorityMaxAge"`
+	AgeScale sim.Time `hcl:"age_scale,optional" params:"omitzero" doc:"accuracy: seconds of waiting worth one priority class (priority = class + min(wait, max_age) / age_scale); 0: no age term, a strict class order"`
+	// MaxAge caps the wait the age term counts (SLURM's PriorityMaxAge);
+	// 0 means DefaultMaxAge, so that the default parameters name no
+	// age term at all.
+	MaxAge sim.Time `hcl:"max_age,optional" params:"omitzero" doc:"accuracy: the longest wait the age term counts, in seconds; 0: 7 days, SLURM's default PriorityMaxAge"`
 }
 
 // DefaultAccuracyConfig returns the paper's window of ten jobs and
 // priority 5 for new users.
 func DefaultAccuracyConfig() AccuracyConfig {
-	return AccuracyConfig{Window: psp.Window, NewUser: psp.Classes, MaxAge: DefaultMaxAge}
+	return AccuracyConfig{Window: psp.Window, NewUser: psp.Classes}
 }
 
 // DefaultMaxAge is AccuracyConfig.MaxAge unless told otherwise: seven
@@ -139,7 +141,11 @@ func NewAccuracy(c AccuracyConfig) (*Accuracy, error) {
 	if c.MaxAge < 0 || c.MaxAge > limit {
 		return nil, fmt.Errorf("parameter \"max_age\": %d is not in 0..%d seconds", c.MaxAge, int64(limit))
 	}
-	return &Accuracy{window: c.Window, newUser: int8(c.NewUser), scale: c.AgeScale, maxAge: c.MaxAge}, nil
+	a := &Accuracy{window: c.Window, newUser: int8(c.NewUser), scale: c.AgeScale, maxAge: c.MaxAge}
+	if a.maxAge == 0 {
+		a.maxAge = DefaultMaxAge
+	}
+	return a, nil
 }
 
 // Name returns "accuracy".

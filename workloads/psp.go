@@ -140,7 +140,7 @@ type PSPParams struct {
 	ShortFraction    float64  `hcl:"short_fraction,optional" doc:"share of jobs that run less than a minute"`
 	MaxRuntime       sim.Time `hcl:"max_runtime,optional" doc:"longest run time in seconds"`
 	MaxEstimate      sim.Time `hcl:"max_estimate,optional" doc:"queue limit on requested time in seconds; estimates are capped there"`
-	KeepClass        bool     `hcl:"keep_class,optional" doc:"draw so that each job's measured accuracy (run / estimate) stays in its user's class: the estimate is the nearest to run / accuracy that does, and a run time no estimate up to max_estimate can keep there is drawn again; false: estimate = ⌈run / accuracy⌉ capped at max_estimate, which moves short and capped jobs out of the class"`
+	KeepClass        bool     `hcl:"keep_class,optional" params:"omitzero" doc:"draw so that each job's measured accuracy (run / estimate) stays in its user's class: the estimate is the nearest to run / accuracy that does, and a run time no estimate up to max_estimate can keep there is drawn again; false: estimate = ⌈run / accuracy⌉ capped at max_estimate, which moves short and capped jobs out of the class"`
 }
 
 // DefaultPSPParams returns the parameters of the paper's workloads, scenario
