@@ -160,15 +160,9 @@ func tablesIntoReadme(stdout io.Writer, dir, readme, name string, check bool) er
 	if err != nil {
 		return usageError{err}
 	}
-	fs := flag.NewFlagSet("tables", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var tf tableFlags
-	tf.register(fs)
-	if err := fs.Parse(b.Args); err != nil || fs.NArg() > 0 {
-		return fmt.Errorf("%s:%d: the marker of block %s: want table flags only (%v, arguments %q)", readme, b.Line, name, err, fs.Args())
-	}
-	if tf.format != "md" {
-		return fmt.Errorf("%s:%d: the marker of block %s: a README block is Markdown, not --format %s", readme, b.Line, name, tf.format)
+	tf, err := blockFlags(readme, b)
+	if err != nil {
+		return err
 	}
 	text, _, err := renderTables(dir, tf, filepath.Dir(readme))
 	if err != nil {
@@ -195,6 +189,21 @@ func tablesIntoReadme(stdout io.Writer, dir, readme, name string, check bool) er
 	}
 	fmt.Fprintf(stdout, "%s: block %s rewritten from %s\n", readme, name, dir)
 	return nil
+}
+
+// blockFlags returns the table flags of block b's marker in readme.
+func blockFlags(readme string, b tables.Block) (tableFlags, error) {
+	fs := flag.NewFlagSet("tables", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var tf tableFlags
+	tf.register(fs)
+	if err := fs.Parse(b.Args); err != nil || fs.NArg() > 0 {
+		return tf, fmt.Errorf("%s:%d: the marker of block %s: want table flags only (%v, arguments %q)", readme, b.Line, b.Name, err, fs.Args())
+	}
+	if tf.format != "md" {
+		return tf, fmt.Errorf("%s:%d: the marker of block %s: a README block is Markdown, not --format %s", readme, b.Line, b.Name, tf.format)
+	}
+	return tf, nil
 }
 
 // firstDifference describes the first line where two texts differ.

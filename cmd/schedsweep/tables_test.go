@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsweep/schedsweep/results/tables"
 )
 
 // TestTablesCommand prints a sweep's tables, writes them into a README
@@ -85,5 +87,46 @@ func TestTablesErrors(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut, tc.err) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.err)
 		}
+	}
+}
+
+// TestExperimentsReadmeBlocks checks every table block of
+// experiments/README.md without results: its marker's flags parse, its
+// metrics parse and its paper file reads. Whether the tables match their
+// results is checked by CI for the studies it runs (.ci/run) and by
+// experiments/figures.sh for all.
+func TestExperimentsReadmeBlocks(t *testing.T) {
+	const readme = "../../experiments/README.md"
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := tables.Blocks(readme, string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range blocks {
+		names = append(names, b.Name)
+		tf, err := blockFlags(readme, b)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if _, err := tables.ParseSpecs(tf.metric); err != nil {
+			t.Errorf("block %s: %v", b.Name, err)
+		}
+		if tf.paper != "" {
+			if _, err := tables.ReadPaper(filepath.Join(filepath.Dir(readme), tf.paper)); err != nil {
+				t.Errorf("block %s: %v", b.Name, err)
+			}
+		}
+		if strings.TrimSpace(b.Body) == "" {
+			t.Errorf("block %s is empty: run experiments/figures.sh", b.Name)
+		}
+	}
+	want := []string{"toth2014", "psp2016-20", "psp2016", "psp2016-keep-20", "ibb2016-meta", "ibb2016-mixed", "ibb2016-kth", "maui2000", "measy", "measy-cost", "measy-full"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("blocks %v; want %v", names, want)
 	}
 }

@@ -45,8 +45,9 @@ type Table struct {
 	Specs       []Spec
 	Baseline    string // "" without ratios
 	Rows        []Row  // by load factor, then policy in the runs table's order
-	// Replicates is the most replicates of a runs column's cell.
-	Replicates int
+	// Replicates is the most replicates of a runs column's cell; Runs
+	// the most runs of one policy and load factor.
+	Replicates, Runs int
 }
 
 // Options say what a table shows.
@@ -102,7 +103,10 @@ func buildOne(r *plot.Results, w string, opt Options) (Table, error) {
 	t := Table{Workload: w, OfferedLoad: runs[0].OfferedLoad, Specs: opt.Metrics, Baseline: opt.Baseline}
 	var policies []string
 	var loads []float64
+	count := map[key]int{}
 	for _, x := range runs {
+		count[key{x.Series(), x.LoadFactor}]++
+		t.Runs = max(t.Runs, count[key{x.Series(), x.LoadFactor}])
 		if !slices.Contains(policies, x.Series()) {
 			policies = append(policies, x.Series())
 		}
@@ -156,19 +160,10 @@ func cellsOf(r *plot.Results, sel plot.Selection, sp Spec, loads []float64) (map
 		for _, pt := range pts {
 			out[key{pt.Policy, pt.LoadFactor}] = Cell{Mean: sp.scale(pt.Mean), Lo: sp.scale(pt.Lo), Hi: sp.scale(pt.Hi), N: pt.N}
 		}
-	case strings.HasPrefix(sp.Agg, "a"):
+	case strings.HasPrefix(sp.Agg, "a") || sp.Agg == "spread":
 		for _, l := range loads {
-			s := sel
-			s.LoadFactors = []float64{l}
-			d, err := plot.ClassMeans(r, plot.Options{Selection: s, Metrics: []string{sp.Column}})
-			if err != nil {
+			if err := classCells(r, sel, sp, l, out); err != nil {
 				return nil, err
-			}
-			class := int(sp.Agg[1] - '0')
-			for _, c := range d.Means {
-				if c.Class == class {
-					out[key{c.Policy, l}] = Cell{Mean: sp.scale(c.Mean), Lo: math.NaN(), Hi: math.NaN(), N: c.Users}
-				}
 			}
 		}
 	default:
@@ -181,6 +176,39 @@ func cellsOf(r *plot.Results, sel plot.Selection, sp Spec, loads []float64) (map
 		}
 	}
 	return out, nil
+}
+
+// classCells adds to out, for load factor l, the mean of sp's class for
+// each policy (sp.Agg a1 … a5), or the lowest class's mean over the
+// highest's among the classes with users (spread).
+func classCells(r *plot.Results, sel plot.Selection, sp Spec, l float64, out map[key]Cell) error {
+	s := sel
+	s.LoadFactors = []float64{l}
+	d, err := plot.ClassMeans(r, plot.Options{Selection: s, Metrics: []string{sp.Column}})
+	if err != nil {
+		return err
+	}
+	if sp.Agg != "spread" {
+		class := int(sp.Agg[1] - '0')
+		for _, c := range d.Means {
+			if c.Class == class {
+				out[key{c.Policy, l}] = Cell{Mean: sp.scale(c.Mean), Lo: math.NaN(), Hi: math.NaN(), N: c.Users}
+			}
+		}
+		return nil
+	}
+	lowest, highest := map[string]plot.ClassMean{}, map[string]plot.ClassMean{}
+	for _, c := range d.Means { // by policy, then class
+		if _, ok := lowest[c.Policy]; !ok {
+			lowest[c.Policy] = c
+		}
+		highest[c.Policy] = c
+	}
+	for p, lo := range lowest {
+		hi := highest[p]
+		out[key{p, l}] = Cell{Mean: lo.Mean / hi.Mean, Lo: math.NaN(), Hi: math.NaN(), N: lo.Users + hi.Users}
+	}
+	return nil
 }
 
 // aggregate summarises users' values: agg is one of mean, median, p75,

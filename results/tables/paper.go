@@ -14,7 +14,8 @@ import (
 // PaperValue is a number a paper publishes for one cell of a table: the
 // metric (a Spec's Text, in that spec's unit) of a policy at a load
 // factor on a workload. An empty Workload or Policy, or a NaN LoadFactor,
-// matches any.
+// matches any; a Workload or Policy ending in * matches the names that
+// start with what comes before it.
 type PaperValue struct {
 	Workload, Policy string
 	LoadFactor       float64
@@ -89,10 +90,19 @@ func parsePaperRow(rec []string) (PaperValue, error) {
 // none: the first matching row.
 func paperFor(vals []PaperValue, workload, policy string, load float64, metric string) float64 {
 	for _, v := range vals {
-		if v.Metric == metric && (v.Workload == "" || v.Workload == workload) &&
-			(v.Policy == "" || v.Policy == policy) && (math.IsNaN(v.LoadFactor) || v.LoadFactor == load) {
+		if v.Metric == metric && matches(v.Workload, workload) && matches(v.Policy, policy) &&
+			(math.IsNaN(v.LoadFactor) || v.LoadFactor == load) {
 			return v.Value
 		}
 	}
 	return math.NaN()
+}
+
+// matches reports whether a paper row's workload or policy pattern
+// matches name: "" any, "x*" names starting with x, else name itself.
+func matches(pattern, name string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	return pattern == "" || pattern == name
 }

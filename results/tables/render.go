@@ -28,9 +28,9 @@ func Markdown(ts []Table) string {
 
 // legend says what the cells hold.
 func legend(ts []Table) string {
-	n, users, ratio := 0, false, ""
+	n, runs, users, ratio := 0, 0, false, ""
 	for _, t := range ts {
-		n = max(n, t.Replicates)
+		n, runs = max(n, t.Replicates), max(runs, t.Runs)
 		for _, s := range t.Specs {
 			users = users || s.Users
 		}
@@ -42,11 +42,13 @@ func legend(ts []Table) string {
 	switch {
 	case n > 1:
 		parts = append(parts, fmt.Sprintf("Means over %d replicates ± the half-width of the 95 %% confidence interval of the mean (Student's t, %d degrees of freedom).", n, n-1))
+	case runs > 1:
+		parts = append(parts, fmt.Sprintf("Each cell: %d runs (replicates).", runs))
 	default:
 		parts = append(parts, "One run per cell.")
 	}
 	if users {
-		parts = append(parts, "Users' columns pool the users of every replicate (median and p75: linear interpolation, type 7; ones: users at 100 %; a1–a5: mean over the users of that accuracy class).")
+		parts = append(parts, "Users' columns pool the users of every replicate (median and p75: linear interpolation, type 7; ones: users at 100 %; a1–a5: mean over the users of that accuracy class; spread: the lowest class's mean over the highest's).")
 	}
 	if ratio != "" {
 		parts = append(parts, fmt.Sprintf("÷ %s: the policy's mean over %s's at the same load (runs' columns only).", ratio, ratio))
@@ -99,6 +101,9 @@ func line(b *strings.Builder, cells []string) {
 }
 
 func meanText(s Spec, c Cell) string {
+	if s.Agg == "spread" && !math.IsNaN(c.Mean) {
+		return strconv.FormatFloat(c.Mean, 'f', 2, 64)
+	}
 	if s.Agg == "ones" && !math.IsNaN(c.Mean) {
 		return strconv.Itoa(int(c.Mean))
 	}

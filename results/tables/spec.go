@@ -22,9 +22,11 @@ type Spec struct {
 
 // Aggs are the summaries of a users column: the mean, median and upper
 // quartile (linear interpolation) over the users, their sum, how many have the
-// value 1 (a veet_share of 100 %), and a1 … a5, the mean over the users of
-// one estimate-accuracy class (Table 1 of Rocchetti et al.).
-var Aggs = []string{"mean", "median", "p75", "sum", "ones", "a1", "a2", "a3", "a4", "a5"}
+// value 1 (a veet_share of 100 %), a1 … a5, the mean over the users of
+// one estimate-accuracy class (Table 1 of Rocchetti et al.), and spread,
+// the lowest class's mean over the highest's among the classes with users
+// (each user of each run counting once, as plot.ClassMeans).
+var Aggs = []string{"mean", "median", "p75", "sum", "ones", "a1", "a2", "a3", "a4", "a5", "spread"}
 
 // Units are the units a value can be shown in, and what a stored value is
 // divided by: seconds, minutes, hours, days, percent of a fraction, and
@@ -50,8 +52,8 @@ func ParseSpec(s string) (Spec, error) {
 				s, strings.Join(Aggs, ", "), agg)
 		}
 		sp.Column, sp.Agg = col, agg
-		if agg == "ones" && sp.Unit != "" {
-			return Spec{}, fmt.Errorf("metric %q: a count of users (ones) takes no unit", s)
+		if (agg == "ones" || agg == "spread") && sp.Unit != "" {
+			return Spec{}, fmt.Errorf("metric %q: %s is a count or a ratio and takes no unit", s, agg)
 		}
 	} else {
 		if strings.Contains(rest, ":") {

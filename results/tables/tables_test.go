@@ -143,6 +143,7 @@ func TestParseSpec(t *testing.T) {
 		{in: "users:veet_share:p99", err: `got "p99"`},
 		{in: "wait_mean:median", err: "only a users column"},
 		{in: "users:veet_share:ones@%", err: "takes no unit"},
+		{in: "users:mean_wait:spread@min", err: "takes no unit"},
 		{in: "@h", err: "no column"},
 	} {
 		got, err := tables.ParseSpec(tc.in)
