@@ -160,7 +160,7 @@ func cellsOf(r *plot.Results, sel plot.Selection, sp Spec, loads []float64) (map
 		for _, pt := range pts {
 			out[key{pt.Policy, pt.LoadFactor}] = Cell{Mean: sp.scale(pt.Mean), Lo: sp.scale(pt.Lo), Hi: sp.scale(pt.Hi), N: pt.N}
 		}
-	case strings.HasPrefix(sp.Agg, "a") || sp.Agg == "spread":
+	case strings.HasPrefix(sp.Agg, "a") || sp.Agg == "spread": // a1 … a5, aX/aY
 		for _, l := range loads {
 			if err := classCells(r, sel, sp, l, out); err != nil {
 				return nil, err
@@ -179,8 +179,9 @@ func cellsOf(r *plot.Results, sel plot.Selection, sp Spec, loads []float64) (map
 }
 
 // classCells adds to out, for load factor l, the mean of sp's class for
-// each policy (sp.Agg a1 … a5), or the lowest class's mean over the
-// highest's among the classes with users (spread).
+// each policy (sp.Agg a1 … a5), the ratio of two classes' means (aX/aY),
+// or the lowest class's mean over the highest's among the classes with
+// users (spread).
 func classCells(r *plot.Results, sel plot.Selection, sp Spec, l float64, out map[key]Cell) error {
 	s := sel
 	s.LoadFactors = []float64{l}
@@ -189,10 +190,26 @@ func classCells(r *plot.Results, sel plot.Selection, sp Spec, l float64, out map
 		return err
 	}
 	if sp.Agg != "spread" {
-		class := int(sp.Agg[1] - '0')
-		for _, c := range d.Means {
-			if c.Class == class {
-				out[key{c.Policy, l}] = Cell{Mean: sp.scale(c.Mean), Lo: math.NaN(), Hi: math.NaN(), N: c.Users}
+		x, y, ratio := strings.Cut(sp.Agg, "/")
+		byPolicy := func(class string) map[string]plot.ClassMean {
+			m := map[string]plot.ClassMean{}
+			for _, c := range d.Means {
+				if c.Class == int(class[1]-'0') {
+					m[c.Policy] = c
+				}
+			}
+			return m
+		}
+		num, den := byPolicy(x), map[string]plot.ClassMean{}
+		if ratio {
+			den = byPolicy(y)
+		}
+		for p, c := range num {
+			switch d, ok := den[p]; {
+			case !ratio:
+				out[key{p, l}] = Cell{Mean: sp.scale(c.Mean), Lo: math.NaN(), Hi: math.NaN(), N: c.Users}
+			case ok:
+				out[key{p, l}] = Cell{Mean: c.Mean / d.Mean, Lo: math.NaN(), Hi: math.NaN(), N: c.Users + d.Users}
 			}
 		}
 		return nil

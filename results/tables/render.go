@@ -48,7 +48,7 @@ func legend(ts []Table) string {
 		parts = append(parts, "One run per cell.")
 	}
 	if users {
-		parts = append(parts, "Users' columns pool the users of every replicate (median and p75: linear interpolation, type 7; ones: users at 100 %; a1–a5: mean over the users of that accuracy class; spread: the lowest class's mean over the highest's).")
+		parts = append(parts, "Users' columns pool the users of every replicate (median and p75: linear interpolation, type 7; ones: users at 100 %; a1–a5: mean over the users of that accuracy class; spread: the lowest class's mean over the highest's; aX/aY: class X's mean over class Y's).")
 	}
 	if ratio != "" {
 		parts = append(parts, fmt.Sprintf("÷ %s: the policy's mean over %s's at the same load (runs' columns only).", ratio, ratio))
@@ -101,7 +101,7 @@ func line(b *strings.Builder, cells []string) {
 }
 
 func meanText(s Spec, c Cell) string {
-	if s.Agg == "spread" && !math.IsNaN(c.Mean) {
+	if (s.Agg == "spread" || strings.Contains(s.Agg, "/")) && !math.IsNaN(c.Mean) {
 		return strconv.FormatFloat(c.Mean, 'f', 2, 64)
 	}
 	if s.Agg == "ones" && !math.IsNaN(c.Mean) {

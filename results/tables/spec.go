@@ -25,7 +25,8 @@ type Spec struct {
 // value 1 (a veet_share of 100 %), a1 … a5, the mean over the users of
 // one estimate-accuracy class (Table 1 of Rocchetti et al.), and spread,
 // the lowest class's mean over the highest's among the classes with users
-// (each user of each run counting once, as plot.ClassMeans).
+// (each user of each run counting once, as plot.ClassMeans); "aX/aY", the
+// mean of class X over that of class Y, is accepted too.
 var Aggs = []string{"mean", "median", "p75", "sum", "ones", "a1", "a2", "a3", "a4", "a5", "spread"}
 
 // Units are the units a value can be shown in, and what a stored value is
@@ -47,12 +48,12 @@ func ParseSpec(s string) (Spec, error) {
 	if after, ok := strings.CutPrefix(rest, "users:"); ok {
 		sp.Users = true
 		col, agg, _ := strings.Cut(after, ":")
-		if !slices.Contains(Aggs, agg) {
+		if !slices.Contains(Aggs, agg) && !isClassRatio(agg) {
 			return Spec{}, fmt.Errorf("metric %q: a users column needs one of the summaries %s after a colon, got %q",
 				s, strings.Join(Aggs, ", "), agg)
 		}
 		sp.Column, sp.Agg = col, agg
-		if (agg == "ones" || agg == "spread") && sp.Unit != "" {
+		if (agg == "ones" || agg == "spread" || isClassRatio(agg)) && sp.Unit != "" {
 			return Spec{}, fmt.Errorf("metric %q: %s is a count or a ratio and takes no unit", s, agg)
 		}
 	} else {
@@ -98,4 +99,10 @@ func (s Spec) header() string {
 		h += " (" + s.Unit + ")"
 	}
 	return h
+}
+
+// isClassRatio reports whether agg is "aX/aY" with X and Y classes 1–5.
+func isClassRatio(agg string) bool {
+	x, y, ok := strings.Cut(agg, "/")
+	return ok && slices.Contains(Aggs[5:10], x) && slices.Contains(Aggs[5:10], y)
 }

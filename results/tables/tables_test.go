@@ -138,6 +138,9 @@ func TestParseSpec(t *testing.T) {
 		{in: "wait_mean@h", want: tables.Spec{Text: "wait_mean@h", Column: "wait_mean", Unit: "h"}},
 		{in: "users:veet_share:p75@%", want: tables.Spec{Text: "users:veet_share:p75@%", Users: true, Column: "veet_share", Agg: "p75", Unit: "%"}},
 		{in: "users:mean_wait:a3@min", want: tables.Spec{Text: "users:mean_wait:a3@min", Users: true, Column: "mean_wait", Agg: "a3", Unit: "min"}},
+		{in: "users:mean_wait:a1/a4", want: tables.Spec{Text: "users:mean_wait:a1/a4", Users: true, Column: "mean_wait", Agg: "a1/a4"}},
+		{in: "users:mean_wait:a1/a6", err: `got "a1/a6"`},
+		{in: "users:mean_wait:a1/a4@min", err: "takes no unit"},
 		{in: "wait_mean@weeks", err: `unknown unit "weeks"`},
 		{in: "users:veet_share", err: "needs one of the summaries"},
 		{in: "users:veet_share:p99", err: `got "p99"`},
@@ -236,5 +239,48 @@ func TestReadPaper(t *testing.T) {
 		if _, err := tables.ReadPaper(write("bad.csv", tc.text)); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%q: got %v; want %q", tc.text, err, tc.err)
 		}
+	}
+}
+
+// TestClassColumns checks the accuracy-class summaries against each
+// other: a1/a3 is a1's mean over aY's, and spread is the lowest class's
+// over the highest's among the classes with users.
+func TestClassColumns(t *testing.T) {
+	r, err := plot.Load(sweep(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := tables.ParseSpecs("users:mean_wait:a1,users:mean_wait:a2,users:mean_wait:a3,users:mean_wait:a4,users:mean_wait:a5,users:mean_wait:a1/a3,users:mean_wait:spread")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := tables.Build(r, tables.Options{Metrics: specs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, row := range ts[0].Rows {
+		c := row.Cells
+		if want := c[0].Mean / c[2].Mean; !math.IsNaN(want) {
+			checked++
+			if math.Abs(c[5].Mean-want) > 1e-12*want {
+				t.Errorf("%s at %g: a1/a3 %g; want %g", row.Policy, row.LoadFactor, c[5].Mean, want)
+			}
+		}
+		lo, hi := math.NaN(), math.NaN()
+		for _, x := range c[:5] {
+			if !math.IsNaN(x.Mean) {
+				if math.IsNaN(lo) {
+					lo = x.Mean
+				}
+				hi = x.Mean
+			}
+		}
+		if want := lo / hi; math.Abs(c[6].Mean-want) > 1e-12*want {
+			t.Errorf("%s at %g: spread %g; want %g", row.Policy, row.LoadFactor, c[6].Mean, want)
+		}
+	}
+	if checked == 0 {
+		t.Error("no row has users in both a1 and a3")
 	}
 }
