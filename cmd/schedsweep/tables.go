@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
@@ -47,7 +48,7 @@ Flags:
 // tableFlags are the flags that say what the tables show: the command's
 // and a README marker's.
 type tableFlags struct {
-	format, baseline, metric, paper, workload, policy string
+	format, baseline, metric, paper, workload, policy, load string
 }
 
 func (t *tableFlags) register(fs *flag.FlagSet) {
@@ -57,6 +58,7 @@ func (t *tableFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.paper, "paper", "", "the paper's values, a CSV `file` (see above)")
 	fs.StringVar(&t.workload, "workload", "", "only these `workloads` (comma-separated)")
 	fs.StringVar(&t.policy, "policy", "", "only these `policies` (comma-separated)")
+	fs.StringVar(&t.load, "load", "", "only these load `factors` (comma-separated)")
 }
 
 func runTables(args []string, stdout, _ io.Writer) error {
@@ -119,6 +121,13 @@ func renderTables(dir string, tf tableFlags, base string) (string, [][]string, e
 		return "", nil, usagef("--metric: %v", err)
 	}
 	opt := tables.Options{Metrics: specs, Baseline: tf.baseline, Workloads: splitList(tf.workload), Policies: splitList(tf.policy)}
+	for _, l := range splitList(tf.load) {
+		f, err := strconv.ParseFloat(l, 64)
+		if err != nil {
+			return "", nil, usagef("--load %q: %q is not a number", tf.load, l)
+		}
+		opt.LoadFactors = append(opt.LoadFactors, f)
+	}
 	if tf.paper != "" {
 		path := tf.paper
 		if base != "" && !filepath.IsAbs(path) {

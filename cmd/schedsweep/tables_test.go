@@ -19,6 +19,9 @@ func TestTablesCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(md, "| load factor | policy | wait_mean (min) | ÷ fcfs | utilization (%) | ÷ fcfs |") {
 		t.Fatalf("tables: exit %d, stdout %q, stderr %q", code, md, errOut)
 	}
+	if code, out, errOut := runCLI("tables", "--load", "2", res); code != exitOK || strings.Contains(out, "| 1 |") || !strings.Contains(out, "| 2 | easy |") {
+		t.Errorf("tables --load 2: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	code, csvOut, errOut := runCLI("tables", "--format", "csv", res)
 	if code != exitOK || !strings.HasPrefix(csvOut, "workload,load_factor,policy,metric,unit,mean,ci_low,ci_high,n,baseline,ratio,paper\n") ||
 		strings.Count(csvOut, "\n") != 1+2*2*3 {
@@ -77,6 +80,8 @@ func TestTablesErrors(t *testing.T) {
 		{[]string{"tables", "--metric", "waiting", res}, exitUsage, `waiting`},
 		{[]string{"tables", "--baseline", "sjf", res}, exitFailure, `baseline "sjf"`},
 		{[]string{"tables", "--check", res}, exitUsage, "go with --readme"},
+		{[]string{"tables", "--load", "1,x", res}, exitUsage, `"x" is not a number`},
+		{[]string{"tables", "--load", "3", res}, exitUsage, "load factor"},
 		{[]string{"tables", "--paper", filepath.Join(dir, "none.csv"), res}, exitFailure, "none.csv"},
 		{[]string{"tables", filepath.Join(dir, "none")}, exitFailure, "does not exist"},
 		{[]string{"tables", "--readme", readme, "--block", "z", res}, exitUsage, "its blocks: x, y"},

@@ -55,8 +55,10 @@ type Options struct {
 	Metrics  []Spec
 	Baseline string // a policy (Series) of the runs; "" for no ratios
 	Paper    []PaperValue
-	// Workloads and Policies restrict the tables to these; nil for all.
+	// Workloads, Policies and LoadFactors restrict the tables to these;
+	// nil for all.
 	Workloads, Policies []string
+	LoadFactors         []float64
 }
 
 // Build returns a table per workload of r (in the runs table's order).
@@ -95,7 +97,7 @@ type key struct {
 }
 
 func buildOne(r *plot.Results, w string, opt Options) (Table, error) {
-	sel := plot.Selection{Workload: w, Policies: opt.Policies}
+	sel := plot.Selection{Workload: w, Policies: opt.Policies, LoadFactors: opt.LoadFactors}
 	runs, err := r.Select(sel)
 	if err != nil {
 		return Table{}, err
