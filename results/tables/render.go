@@ -3,6 +3,7 @@ package tables
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -28,11 +29,14 @@ func Markdown(ts []Table) string {
 
 // legend says what the cells hold.
 func legend(ts []Table) string {
-	n, runs, users, ratio := 0, 0, false, ""
+	n, runs, ratio := 0, 0, ""
+	var aggs []string
 	for _, t := range ts {
 		n, runs = max(n, t.Replicates), max(runs, t.Runs)
 		for _, s := range t.Specs {
-			users = users || s.Users
+			if s.Users {
+				aggs = append(aggs, s.Agg)
+			}
 		}
 		if t.Baseline != "" {
 			ratio = t.Baseline
@@ -47,13 +51,42 @@ func legend(ts []Table) string {
 	default:
 		parts = append(parts, "One run per cell.")
 	}
-	if users {
-		parts = append(parts, "Users' columns pool the users of every replicate (median and p75: linear interpolation, type 7; ones: users at 100 %; a1–a5: mean over the users of that accuracy class; spread: the lowest class's mean over the highest's; aX/aY: class X's mean over class Y's).")
+	if len(aggs) > 0 {
+		parts = append(parts, "Users' columns pool the users of every replicate"+aggNotes(aggs)+".")
 	}
 	if ratio != "" {
 		parts = append(parts, fmt.Sprintf("÷ %s: the policy's mean over %s's at the same load (runs' columns only).", ratio, ratio))
 	}
 	return strings.Join(parts, " ") + "\n"
+}
+
+// aggNotes says what the users' summaries in aggs are, for the legend:
+// each kind once, in a fixed order.
+func aggNotes(aggs []string) string {
+	has := func(f func(string) bool) bool { return slices.ContainsFunc(aggs, f) }
+	is := func(names ...string) func(string) bool {
+		return func(a string) bool { return slices.Contains(names, a) }
+	}
+	var notes []string
+	if has(is("median", "p75")) {
+		notes = append(notes, "median and p75 interpolate linearly (type 7)")
+	}
+	if has(is("ones")) {
+		notes = append(notes, "ones counts the users at 100 %")
+	}
+	if has(is("a1", "a2", "a3", "a4", "a5")) {
+		notes = append(notes, "a1–a5 are the mean over the users of that accuracy class")
+	}
+	if has(is("spread")) {
+		notes = append(notes, "spread is the lowest class's mean over the highest's")
+	}
+	if has(func(a string) bool { return strings.Contains(a, "/") }) {
+		notes = append(notes, "aX/aY is class X's mean over class Y's")
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(notes, "; ")
 }
 
 func writeTable(b *strings.Builder, t Table) {
