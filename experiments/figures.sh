@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the figures of experiments/README.md from scratch: runs each
-# study into out/ and draws its figures into experiments/figures/.
+# Regenerates the figures and tables of experiments/README.md from scratch:
+# runs each study into out/, draws its figures into experiments/figures/
+# and rewrites the README's table blocks (<!-- tables:NAME FLAGS -->) with
+# schedsweep tables. It prints how long each study took.
 #
 #   experiments/figures.sh [TRACE_DIR]
 #
@@ -15,6 +17,12 @@ figs=experiments/figures
 mkdir -p "$figs"
 go build -o out/schedsweep ./cmd/schedsweep
 ss=out/schedsweep
+readme=experiments/README.md
+# tables BLOCK DIR: rewrite the README's block BLOCK from the results in DIR.
+tables() { $ss tables --readme "$readme" --block "$1" "$2"; }
+# took STUDY: say how long the study has taken since the last call.
+last=$SECONDS
+took() { echo "figures.sh: $1 took $((SECONDS - last)) s" >&2; last=$SECONDS; }
 
 trace=wagap-2013
 if [ -f "$traces/wagap-2013.swf.gz" ]; then
@@ -28,30 +36,44 @@ $ss plot load --metric wait_mean --out "$figs/toth2014-wait-vs-load.png" out/tot
 for p in fifo fairshare-fifo backfill fairshare-backfill; do
 	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
+tables toth2014 out/toth2014
+took toth2014
 
 # psp2016: the paper's four instances per scenario, then twenty to see how
 # much of the picture is noise. Each classes command also writes its table.
+# psp-age-* add the age term; the keep_class run draws estimates whose
+# measured accuracy stays in the user's class.
 $ss run --quiet --force --out out/psp2016 experiments/psp2016.hcl
-$ss plot classes --out "$figs/psp2016-classes.png" out/psp2016 | tail -n +3 >"$figs/psp2016-classes.md"
+$ss plot classes --policy psp,easy,psp-conservative --out "$figs/psp2016-classes.png" out/psp2016 | tail -n +3 >"$figs/psp2016-classes.md"
+tables psp2016 out/psp2016
 $ss run --quiet --force --out out/psp2016-20 --var replicates=20 experiments/psp2016.hcl
-$ss plot classes --out "$figs/psp2016-classes-20.png" out/psp2016-20 | tail -n +3 >"$figs/psp2016-classes-20.md"
+$ss plot classes --policy psp,easy,psp-conservative --out "$figs/psp2016-classes-20.png" out/psp2016-20 | tail -n +3 >"$figs/psp2016-classes-20.md"
+$ss plot classes --policy psp,psp-age-3h,psp-age-12h,psp-age-48h --out "$figs/psp2016-classes-age-20.png" out/psp2016-20 | tail -n +3 >"$figs/psp2016-classes-age-20.md"
+tables psp2016-20 out/psp2016-20
+$ss run --quiet --force --out out/psp2016-keep-20 --var replicates=20 --var keep_class=true experiments/psp2016.hcl
+tables psp2016-keep-20 out/psp2016-keep-20
+took psp2016
 
 # ibb2016: BB vs IBB over relative loads; "pure" is KTH-SP2 (no memory
 # data) and METACENTRUM-2009-2 alone, "mixed" the two merged; 1 GiB per
 # processor as in the paper. Response time is wait plus a run time that is
-# the same for every policy, so only wait and slowdown are drawn.
+# the same for every policy, so only wait and slowdown are drawn. ibb-small
+# exempts small jobs from Formula 2: at 1 % of every resource, and on meta
+# at 0.5 %, 1 %, 2 % and 5 % as well.
 kth=$(realpath "$traces/KTH-SP2-1996-2.1-cln.swf.gz")
 meta=$(realpath "$traces/METACENTRUM-2009-2.swf.gz")
 $ss run --quiet --force --out out/ibb2016-kth --var "pure=$kth" --var procs=100 --var memory=100GiB \
 	--var workloads=pure --var 'loads=[0.8,0.9,1,1.1,1.2,1.3]' experiments/ibb2016.hcl
 $ss run --quiet --force --out out/ibb2016-meta --var "pure=$meta" --var pure_memory_unit=kb-per-job \
-	--var procs=806 --var memory=806GiB --var workloads=pure --var 'loads=[1,1.5,2,2.5]' experiments/ibb2016.hcl
+	--var procs=806 --var memory=806GiB --var workloads=pure --var 'loads=[1,1.5,2,2.5]' --var 'small=[0.005,0.01,0.02,0.05]' experiments/ibb2016.hcl
 $ss run --quiet --force --out out/ibb2016-mixed --var "pure=$kth" --var "other=$meta" --var procs=806 --var memory=806GiB \
 	--var workloads=mixed --var 'loads=[1,1.5,2,2.5,3]' experiments/ibb2016.hcl
 for w in kth meta mixed; do
 	$ss plot load --metric wait_mean --out "$figs/ibb2016-$w-wait.png" out/ibb2016-$w
 	$ss plot load --log --metric slowdown_mean --out "$figs/ibb2016-$w-slowdown.png" out/ibb2016-$w
+	tables "ibb2016-$w" "out/ibb2016-$w"
 done
+took ibb2016
 
 # maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
 $ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
@@ -64,6 +86,8 @@ for k in 1 2 3 4 5; do
 		tail -n +3 >>"$figs/maui2000-makespan.md"
 	echo >>"$figs/maui2000-makespan.md"
 done
+tables maui2000 out/maui2000
+took maui2000
 
 # measy: EASY and its two-tier extensions on the Feitelson and Jann models;
 # 95% confidence intervals over the replicates; the migration-cost sweep at
@@ -82,6 +106,8 @@ for w in feitelson jann; do
 	$ss plot load --ci --workload "$w-full" --policy easy,keasy,measy --metric bounded_slowdown_mean \
 		--out "$figs/measy-$w-full.png" out/measy
 done
+# The measy tables of experiments/README.md are not blocks yet (see there).
+took measy
 
 # The README's next step: the quickstart's waits at offered load 0.85.
 $ss run --quiet --force --out out/quickstart quickstart

@@ -4,7 +4,10 @@
 # "pure" workload (LANL-CM5) and a "mixed" one (LANL-CM5 and MetaCentrum
 # together), both on a 1,024-node machine with 1 GB per node; mean wait,
 # response and slowdown. EASY is the baseline; bb-once is BB as Liu et al.
-# read it, one backfilled job per scheduling pass.
+# read it, one backfilled job per scheduling pass; ibb-small is IBB with
+# small jobs (at most `small` of every resource) exempt from Formula 2, the
+# reading of the paper's "small jobs' impacts on resource utilization are
+# negligible".
 #
 # The defaults are the paper's setting: the traces are fetched by name
 # (schedsweep trace fetch LANL-CM5 METACENTRUM-2009-2). experiments/figures.sh
@@ -43,6 +46,11 @@ variable "memory" {
 variable "workloads" {
   description = "which workloads to run: pure, mixed or both"
   default     = "both"
+}
+
+variable "small" {
+  description = "ibb-small's thresholds: the fractions of every resource up to which a job skips Formula 2 (one run of ibb-small per value)"
+  default     = [0.01]
 }
 
 variable "loads" {
@@ -94,10 +102,18 @@ policy "ibb" {
   type = "improved-backfill-balanced"
 }
 
+policy "ibb-small" {
+  type = "improved-backfill-balanced"
+}
+
 sweep {
   workloads    = local.chosen[var.workloads]
-  policies     = [policy.easy, policy.bb, policy.bb-once, policy.ibb]
+  policies     = [policy.easy, policy.bb, policy.bb-once, policy.ibb, policy.ibb-small]
   load_factors = var.loads
+
+  vary "policy.ibb-small.small" {
+    values = var.small
+  }
 }
 
 output {

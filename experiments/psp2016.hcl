@@ -17,6 +17,11 @@ variable "procs" {
   default     = 80
 }
 
+variable "keep_class" {
+  description = "draw estimates whose measured accuracy stays in the user's class (the psp model's keep_class)"
+  default     = false
+}
+
 variable "replicates" {
   description = "workload instances per scenario (the paper's: 4)"
   default     = 4
@@ -28,37 +33,57 @@ cluster "psp" {
 
 workload "be" {
   model  = "psp"
-  params = { scenario = "be" }
+  params = { scenario = "be", keep_class = var.keep_class }
 }
 
 workload "ge" {
   model  = "psp"
-  params = { scenario = "ge" }
+  params = { scenario = "ge", keep_class = var.keep_class }
 }
 
 workload "cf" {
   model  = "psp"
-  params = { scenario = "cf" }
+  params = { scenario = "cf", keep_class = var.keep_class }
 }
 
 workload "cfg" {
   model  = "psp"
-  params = { scenario = "cfg" }
+  params = { scenario = "cfg", keep_class = var.keep_class }
 }
 
 workload "di" {
   model  = "psp"
-  params = { scenario = "di" }
+  params = { scenario = "di", keep_class = var.keep_class }
 }
 
 workload "hdi" {
   model  = "psp"
-  params = { scenario = "hdi" }
+  params = { scenario = "hdi", keep_class = var.keep_class }
 }
 
 policy "psp" {}
 
 policy "easy" {}
+
+# PSP's class as one factor beside age, as in SLURM's multifactor plugin
+# where the paper put it: priority = class + min(wait, 7 days) / T, for T
+# of 3, 12 and 48 hours. (One policy per T: a vary axis over age_scale
+# would give the runs one key, since run keys leave out the parameters of
+# psp's embedded accuracy block.)
+policy "psp-age-3h" {
+  type   = "psp"
+  params = { age_scale = 10800, max_age = 604800 }
+}
+
+policy "psp-age-12h" {
+  type   = "psp"
+  params = { age_scale = 43200, max_age = 604800 }
+}
+
+policy "psp-age-48h" {
+  type   = "psp"
+  params = { age_scale = 172800, max_age = 604800 }
+}
 
 # The accuracy order under conservative backfilling, where a reservation,
 # once made, is never taken back: how much of PSP's effect is EASY's.
@@ -70,7 +95,7 @@ policy "psp-conservative" {
 sweep {
   cluster   = cluster.psp
   workloads = [workload.be, workload.ge, workload.cf, workload.cfg, workload.di, workload.hdi]
-  policies  = [policy.psp, policy.easy, policy.psp-conservative]
+  policies  = [policy.psp, policy.easy, policy.psp-conservative, policy.psp-age-3h, policy.psp-age-12h, policy.psp-age-48h]
   seeds     = range(1, var.replicates + 1)
 }
 

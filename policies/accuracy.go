@@ -1,7 +1,9 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/schedsweep/schedsweep/internal/psp"
 	"github.com/schedsweep/schedsweep/sim"
@@ -21,6 +23,15 @@ type AccuracyConfig struct {
 	// NewUser is the priority, 1 to 5, of a user none of whose jobs has
 	// ended yet. The paper does not say; the default is 5.
 	NewUser int `hcl:"new_user_priority,optional" doc:"accuracy: priority, 1 (lowest) to 5, of a user none of whose jobs has ended yet"`
+	// AgeScale is T of the age term: a job's priority is its user's
+	// class plus min(its wait so far, MaxAge) / T, as when PSP's priority
+	// is one factor of SLURM's multifactor plugin beside age. 0, the
+	// default, leaves age out: a strict class order.
+	AgeScale sim.Time `hcl:"age_scale,optional" params:"omitzero" doc:"accuracy: seconds of waiting worth one priority class (priority = class + min(wait, max_age) / age_scale); 0: no age term, a strict class order"`
+	// MaxAge caps the wait the age term counts (SLURM's PriorityMaxAge);
+	// 0 means DefaultMaxAge, so that the default parameters name no
+	// age term at all.
+	MaxAge sim.Time `hcl:"max_age,optional" params:"omitzero" doc:"accuracy: the longest wait the age term counts, in seconds; 0: 7 days, SLURM's default PriorityMaxAge"`
 }
 
 // DefaultAccuracyConfig returns the paper's window of ten jobs and
@@ -28,6 +39,10 @@ type AccuracyConfig struct {
 func DefaultAccuracyConfig() AccuracyConfig {
 	return AccuracyConfig{Window: psp.Window, NewUser: psp.Classes}
 }
+
+// DefaultMaxAge is AccuracyConfig.MaxAge unless told otherwise: seven
+// days, SLURM's default PriorityMaxAge.
+const DefaultMaxAge = 7 * 24 * 3600
 
 // Accuracy orders the queue by the Penalty Scheduling Policy (PSP) of
 // N. Rocchetti, S. Iturriaga and S. Nesmachnow, "Including accurate user
@@ -67,9 +82,12 @@ func DefaultAccuracyConfig() AccuracyConfig {
 //     1's time_lap). Its SLURM priority thread runs apart from the
 //     scheduler; here each pass orders the queue by the priorities of
 //     that instant.
-//   - Priority is the only factor: no age, fairshare or size factor of
-//     SLURM's multifactor plugin, into which the paper put its code with
-//     weights it does not give.
+//   - Priority is the only factor by default: no age, fairshare or size
+//     factor of SLURM's multifactor plugin, into which the paper put its
+//     code with weights it does not give. AgeScale adds an age term, so
+//     that a job's priority is class + min(wait, MaxAge) / AgeScale; it is
+//     compared exactly, as class × AgeScale + min(wait, MaxAge) in
+//     seconds, ties by arrival.
 //   - The paper simulated SLURM (its backfill plugin, configuration not
 //     given) while describing Maui's FCFS + EASY; the "psp" entry is EASY.
 //   - The class is Table 1's exactly: a mean on a class boundary is in
@@ -87,6 +105,8 @@ func DefaultAccuracyConfig() AccuracyConfig {
 type Accuracy struct {
 	window  int
 	newUser int8
+	scale   sim.Time // the age term's T; 0: none
+	maxAge  sim.Time
 
 	userTable[accUser]
 	byClass [psp.Classes + 1]int // waiting jobs by their users' class
@@ -114,7 +134,18 @@ func NewAccuracy(c AccuracyConfig) (*Accuracy, error) {
 	if c.NewUser < 1 || c.NewUser > psp.Classes {
 		return nil, fmt.Errorf("parameter \"new_user_priority\": %d is not in 1..%d", c.NewUser, psp.Classes)
 	}
-	return &Accuracy{window: c.Window, newUser: int8(c.NewUser)}, nil
+	const limit = 1 << 56 // class × age_scale + max_age stays far from overflow
+	if c.AgeScale < 0 || c.AgeScale > limit {
+		return nil, fmt.Errorf("parameter \"age_scale\": %d is not in 0..%d seconds", c.AgeScale, int64(limit))
+	}
+	if c.MaxAge < 0 || c.MaxAge > limit {
+		return nil, fmt.Errorf("parameter \"max_age\": %d is not in 0..%d seconds", c.MaxAge, int64(limit))
+	}
+	a := &Accuracy{window: c.Window, newUser: int8(c.NewUser), scale: c.AgeScale, maxAge: c.MaxAge}
+	if a.maxAge == 0 {
+		a.maxAge = DefaultMaxAge
+	}
+	return a, nil
 }
 
 // Name returns "accuracy".
@@ -166,7 +197,7 @@ func (a *Accuracy) Finished(_ sim.Time, j *sim.Job, actual sim.Time) {
 // it; Sort panics if it holds a different number of jobs than have been
 // submitted and not started (a discipline that does not forward observer
 // calls).
-func (a *Accuracy) Sort(_ sim.Time, q []*sim.Job) {
+func (a *Accuracy) Sort(now sim.Time, q []*sim.Job) {
 	queued, classes := 0, 0
 	for _, n := range a.byClass {
 		if n > 0 {
@@ -176,6 +207,10 @@ func (a *Accuracy) Sort(_ sim.Time, q []*sim.Job) {
 	}
 	if len(q) != queued {
 		panic(fmt.Sprintf("policies: Accuracy.Sort of %d jobs while %d are waiting; the discipline must pass its whole queue and forward sim.Observer calls", len(q), queued))
+	}
+	if a.scale > 0 {
+		a.sortAged(now, q)
+		return
 	}
 	if classes < 2 {
 		return // arrival order is priority order
@@ -193,6 +228,16 @@ func (a *Accuracy) Sort(_ sim.Time, q []*sim.Job) {
 		q[at[c]] = j
 		at[c]++
 	}
+}
+
+// sortAged orders q by class × T + min(now − submit, MaxAge), highest
+// first, ties in queue (arrival) order.
+func (a *Accuracy) sortAged(now sim.Time, q []*sim.Job) {
+	key := func(j *sim.Job) int64 {
+		age := min(max(now-j.Submit, 0), a.maxAge)
+		return int64(a.user(j).class)*int64(a.scale) + int64(age)
+	}
+	slices.SortStableFunc(q, func(x, y *sim.Job) int { return cmp.Compare(key(y), key(x)) })
 }
 
 // Priority returns user's priority, 1 to 5, as it stands; the new users'

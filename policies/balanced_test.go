@@ -163,3 +163,38 @@ func BenchmarkBalancedMemory(b *testing.B) {
 		}
 	}
 }
+
+// TestIBBSmall checks the small-job exemption at its ends: with small = 1
+// every admitted candidate is exempt, so IBB is EASY; with small = 0 it
+// is plain IBB; in between it differs from both on some seed. Bad values
+// are refused by name.
+func TestIBBSmall(t *testing.T) {
+	differ := false
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		c := simtest.Cluster(8+rng.Int64N(24), 1<<20)
+		recs := randomWorkload(rng, 200, c, 20)
+		name := fmt.Sprintf("seed %d", seed)
+		sameSchedule(t, name+", small 1", c, recs, policies.NewIBBSmall(1), policies.NewEASY(policies.Arrival{}), simtest.Checks{MaxOpen: 1})
+		sameSchedule(t, name+", small 0", c, recs, policies.NewIBBSmall(0), policies.NewIBB(), simtest.Checks{MaxOpen: 1})
+		run := func(p sim.Policy) string {
+			res, _ := simtest.Run(t, c, p, recs, sim.Options{}, simtest.Checks{MaxOpen: 1})
+			return strings.Join(scheduleLines(res), "\n")
+		}
+		mid, plain, easy := run(policies.NewIBBSmall(0.2)), run(policies.NewIBB()), run(policies.NewEASY(policies.Arrival{}))
+		differ = differ || mid != plain && mid != easy
+	}
+	if !differ {
+		t.Error("small = 0.2 gave plain IBB's or EASY's schedule on every seed")
+	}
+	for _, tc := range []struct {
+		set, err string
+	}{{"small=-0.01", `parameter "small": -0.01 is not a fraction`}, {"small=1.5", `parameter "small": 1.5 is not a fraction`}} {
+		if _, err := policies.New("improved-backfill-balanced", tc.set); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: got %v; want %q", tc.set, err, tc.err)
+		}
+	}
+	if p, err := policies.New("improved-backfill-balanced", "small=0.01"); err != nil || p.Name() != "improved-backfill-balanced" {
+		t.Errorf("small=0.01: %v, %v", p, err)
+	}
+}

@@ -52,12 +52,18 @@ var goldenPolicies = []goldenPolicy{
 	// The Penalty Scheduling Policy of Rocchetti et al. (2015): EASY with
 	// users ranked by the accuracy of their recent estimates.
 	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
+	// PSP with an age term (priority = class + min(wait, max_age) /
+	// age_scale), waits counted up to 30 s and up to 10 s.
+	{"psp-age", "psp", []string{"age_scale=2", "max_age=30"}, simtest.Checks{MaxOpen: 1}},
+	{"psp-age-capped", "psp", []string{"age_scale=2", "max_age=10"}, simtest.Checks{MaxOpen: 1}},
 	// Backfill Balanced, as Leinberger et al. and as Liu et al. (2016) read
 	// it, and Improved Backfill Balanced: EASY's reservation, so EASY's
 	// checks.
 	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
 	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
 	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	// IBB with jobs of at most 1/16 of every kind exempt from Formula 2.
+	{"ibb-small", "improved-backfill-balanced", []string{"small=0.0625"}, simtest.Checks{MaxOpen: 1}},
 	// Bode et al. (2000): PBS's FIFO scheduler with its starving-job guard.
 	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
 	// Maui (Bode et al. 2000, 4.3) with its defaults, without backfill,

@@ -140,6 +140,7 @@ type PSPParams struct {
 	ShortFraction    float64  `hcl:"short_fraction,optional" doc:"share of jobs that run less than a minute"`
 	MaxRuntime       sim.Time `hcl:"max_runtime,optional" doc:"longest run time in seconds"`
 	MaxEstimate      sim.Time `hcl:"max_estimate,optional" doc:"queue limit on requested time in seconds; estimates are capped there"`
+	KeepClass        bool     `hcl:"keep_class,optional" params:"omitzero" doc:"draw so that each job's measured accuracy (run / estimate) stays in its user's class: the estimate is the nearest to run / accuracy that does, and a run time no estimate up to max_estimate can keep there is drawn again; false: estimate = ⌈run / accuracy⌉ capped at max_estimate, which moves short and capped jobs out of the class"`
 }
 
 // DefaultPSPParams returns the parameters of the paper's workloads, scenario
@@ -223,7 +224,14 @@ const pspShort sim.Time = 60
 //     days, the longest run time), so every estimate ≥ run time; an accuracy
 //     of 0 gives max_estimate. A capped job's accuracy as the PSP policy
 //     measures it is higher than its user's; in BE every job of two days
-//     or more is capped.
+//     or more is capped. With keep_class the estimate is instead the one
+//     nearest ⌈runtime / accuracy⌉ whose accuracy, runtime / estimate,
+//     lies in the user's class (Table 1); when no estimate up to
+//     max_estimate does (a one-second job of an a4 user, a five-day job of
+//     an a1 user), the run time is drawn again, up to pspRedraws times
+//     before falling back to the capped estimate. The redraws thin out
+//     the long jobs of the least accurate users: the run-time
+//     distribution then depends on the user's class.
 type PSP struct {
 	p        PSPParams
 	arrivals *rand.Rand
@@ -310,15 +318,14 @@ func (g *PSP) Next() (sim.Record, error) {
 		procs = 1 << (1 + g.sizes.IntN(g.pow2))
 	}
 
-	var run sim.Time
-	if g.runtimes.Float64() < g.p.ShortFraction {
-		run = 1 + sim.Time(g.runtimes.IntN(int(pspShort-1)))
-	} else {
-		run = sim.Time(math.Exp(g.logLo + g.runtimes.Float64()*g.logSpan))
-		run = min(max(run, pspShort), g.p.MaxRuntime)
-	}
-
+	run := g.runtime()
 	u := g.users[draw(g.userCDF, g.userRNG.Float64())]
+	var est sim.Time
+	if g.p.KeepClass {
+		run, est = g.inClass(u, run)
+	} else {
+		est = g.pop.estimate(u, run)
+	}
 	rec := sim.Record{
 		Job: sim.Job{
 			ID:        sim.JobID(g.n),
@@ -327,7 +334,7 @@ func (g *PSP) Next() (sim.Record, error) {
 			Queue:     sim.Missing,
 			Partition: sim.Missing,
 			Submit:    sim.Time(g.t),
-			Estimate:  g.pop.estimate(u, run),
+			Estimate:  est,
 		},
 		Runtime:   run,
 		Status:    1,
@@ -336,6 +343,70 @@ func (g *PSP) Next() (sim.Record, error) {
 	}
 	rec.Need[sim.Procs] = procs
 	return rec, nil
+}
+
+// runtime draws a run time.
+func (g *PSP) runtime() sim.Time {
+	if g.runtimes.Float64() < g.p.ShortFraction {
+		return 1 + sim.Time(g.runtimes.IntN(int(pspShort-1)))
+	}
+	run := sim.Time(math.Exp(g.logLo + g.runtimes.Float64()*g.logSpan))
+	return min(max(run, pspShort), g.p.MaxRuntime)
+}
+
+// pspRedraws bounds how often keep_class draws a run time again.
+const pspRedraws = 1000
+
+// inClass returns a run time and an estimate whose accuracy is in u's
+// class, drawing the run time again while none is (keep_class), and
+// counts the job of u.
+func (g *PSP) inClass(u *pspUser, run sim.Time) (sim.Time, sim.Time) {
+	defer u.submitted()
+	for range pspRedraws {
+		if est, ok := pspClassEstimate(run, u.acc, g.p.MaxEstimate); ok {
+			return run, est
+		}
+		run = g.runtime()
+	}
+	return run, pspEstimate(run, u.acc, g.p.MaxEstimate)
+}
+
+// pspClassEstimate returns the estimate in run..maxEst nearest ⌈run /
+// acc⌉ whose accuracy (psp.Accuracy) is in acc's class, and false when
+// there is none.
+func pspClassEstimate(run sim.Time, acc float64, maxEst sim.Time) (sim.Time, bool) {
+	c := psp.Class(acc)
+	lo, hi := 0.2*float64(c-1), 0.2*float64(c)
+	eLo, eHi := run, maxEst
+	if c < psp.Classes {
+		eLo = max(eLo, sim.Time(math.Floor(float64(run)/hi))+1)
+	}
+	if c > 1 {
+		eHi = min(eHi, sim.Time(math.Floor(float64(run)/lo)))
+	}
+	// The bounds come from float64 division; step them to where the
+	// policy's own measure agrees.
+	in := func(e sim.Time) bool { return psp.Class(psp.Accuracy(run, e)) == c }
+	for eLo > run && eLo <= eHi && in(eLo-1) {
+		eLo--
+	}
+	for eLo <= eHi && !in(eLo) {
+		eLo++
+	}
+	for eHi < maxEst && eHi >= eLo && in(eHi+1) {
+		eHi++
+	}
+	for eHi >= eLo && !in(eHi) {
+		eHi--
+	}
+	if eLo > eHi {
+		return 0, false
+	}
+	want := maxEst
+	if acc > 0 && float64(run)/acc < float64(maxEst) {
+		want = sim.Time(math.Ceil(float64(run) / acc))
+	}
+	return min(max(want, eLo), eHi), true
 }
 
 // Users returns every user's estimating behaviour so far, by ID. After the

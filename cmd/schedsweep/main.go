@@ -11,6 +11,7 @@
 //	schedsweep simulate [flags] TRACE
 //	schedsweep plot boxes|means|heatmap|load|classes|utilization|gantt [flags] --out FILE.png|FILE.svg DIR
 //	schedsweep report [flags] DIR
+//	schedsweep tables [flags] [--readme FILE [--block NAME] [--check]] DIR
 //	schedsweep trace list [--cache DIR] [-v]
 //	schedsweep trace fetch [--cache DIR] NAME...
 //	schedsweep trace info [flags] TRACE...
@@ -73,6 +74,7 @@ func commands() []command {
 		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
 		{"report", "write a results folder as one self-contained HTML page, with a Gantt chart of a run", runReport},
+		{"tables", "print a results folder's tables (Markdown or CSV), or rewrite a README's block of them", runTables},
 		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
