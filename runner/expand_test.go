@@ -217,3 +217,22 @@ func TestPartitionsNameEveryAxis(t *testing.T) {
 		}
 	}
 }
+
+// TestVaryEmbeddedParamKeys: a parameter that a policy's struct takes from
+// an embedded one (half_life, from the shared fairshare knobs) is part of
+// the run key, so the runs of a vary over it are told apart.
+func TestVaryEmbeddedParamKeys(t *testing.T) {
+	e := withPolicies(testExperiment(t))
+	e.Sweep.Vary = []spec.Axis{{Target: "policy.easy.half_life", Kind: "policy", Block: "easy", Param: "half_life", Values: []string{"3600", "7200"}}}
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]map[string]string{}
+	for _, r := range runs {
+		if prev, ok := keys[r.Key]; ok {
+			t.Fatalf("runs %v and %v have one key %s", prev, r.Values(), r.Key)
+		}
+		keys[r.Key] = r.Values()
+	}
+}

@@ -98,19 +98,19 @@ func Clone(p any) any {
 	return c.Interface()
 }
 
-// String renders the parameters as "name=value" pairs in field order, the
-// form SetAll reads back, leaving out the fields tagged `params:"omitzero"`
-// whose value is zero (SetAll then leaves them at zero too).
+// String renders the parameters as "name=value" pairs in field order, with
+// the fields of embedded structs in their place, the form SetAll reads
+// back. It leaves out the fields tagged `params:"omitzero"` whose value is
+// zero (SetAll then leaves them at zero too).
 func String(p any) string {
 	v := structValue(p)
 	var parts []string
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		name, ok := hclName(f)
-		if !ok || f.Tag.Get("params") == "omitzero" && v.Field(i).IsZero() {
+	for _, f := range fieldsOf(v.Type()) {
+		fv := v.FieldByIndex(f.index)
+		if f.omitzero && fv.IsZero() {
 			continue
 		}
-		parts = append(parts, name+"="+format(v.Field(i)))
+		parts = append(parts, f.name+"="+format(fv))
 	}
 	return strings.Join(parts, " ")
 }
@@ -128,6 +128,9 @@ type field struct {
 	index []int // for reflect.Value.FieldByIndex
 	name  string
 	doc   string
+	// omitzero: String leaves the field out while it is zero (the tag
+	// `params:"omitzero"`).
+	omitzero bool
 }
 
 // fieldsOf lists the parameters of struct type t, flattening embedded
@@ -152,7 +155,7 @@ func fieldsOf(t reflect.Type) []field {
 				panic(fmt.Sprintf("params: %v declares parameter %q twice", t, name))
 			}
 			seen[name] = true
-			out = append(out, field{index: index, name: name, doc: f.Tag.Get("doc")})
+			out = append(out, field{index: index, name: name, doc: f.Tag.Get("doc"), omitzero: f.Tag.Get("params") == "omitzero"})
 		}
 	}
 	walk(t, nil)

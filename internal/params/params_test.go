@@ -108,6 +108,11 @@ func TestEmbedded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "known: deep, depth, half_life, order, usage") {
 		t.Errorf("Set of an unknown name: got %v; want the flattened names listed", err)
 	}
+	// String is what run keys hash: a run that varies an embedded
+	// parameter must get a key of its own.
+	if got, want := String(p), "order=arrival half_life=60 usage=dominant depth=1 deep=true"; got != want {
+		t.Errorf("String = %q; want %q", got, want)
+	}
 	if c := Clone(p).(*withShared); c.HalfLife != 60 || c.shared != p.shared {
 		t.Errorf("Clone lost the embedded fields: %+v", *c)
 	}
