@@ -15,6 +15,7 @@
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
 //	schedsweep trace models
+//	schedsweep slurm --shards N [--submit] [flags] FILE
 //	schedsweep version
 //	schedsweep help [COMMAND]
 //
@@ -74,6 +75,7 @@ func commands() []command {
 		{"simulate", "simulate one policy on one trace and print its metrics", runSimulate},
 		{"trace", "archive traces and synthetic workloads (list, fetch, info, generate, models)", runTrace},
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
+		{"slurm", "write (and submit) the sbatch scripts of a sweep on a Slurm job array", runSlurm},
 		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
