@@ -164,8 +164,8 @@ func (f *slurmFlags) fill(s *slurmSpec, arg, fileOut string) (err error) {
 		return err
 	}
 	for _, p := range []struct{ flag, path string }{{"dir", s.dir}, {"the current folder", s.workdir}} {
-		if strings.ContainsAny(p.path, " \t\n\"'\\") {
-			return usagef("%s: %q: sbatch splits #SBATCH lines at spaces and quotes; use a path without them", p.flag, p.path)
+		if strings.ContainsAny(p.path, " \t\n\"'\\%") {
+			return usagef("%s: %q: sbatch splits #SBATCH lines at spaces and quotes, and reads %% as a pattern; use a path without them", p.flag, p.path)
 		}
 	}
 	return nil
@@ -246,14 +246,15 @@ func (s slurmSpec) write() error {
 // shardsScript is the text of the job array's script.
 func (s slurmSpec) shardsScript() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/bash\n# Written by schedsweep slurm: the %s of experiment %q in %s, one\n", nouns(s.runs, "run"), s.name, nouns(s.shards, "shard"))
-	b.WriteString("# shard per array task. Submit merge.sbatch after it with\n# --dependency=afterany:<this job's id>.\n")
-	s.header(&b, s.name, fmt.Sprintf("--array=0-%d", s.shards-1), filepath.Join(s.dir, shardLog))
+	fmt.Fprintf(&b, "#!/bin/bash\n# Written by schedsweep slurm: experiment %q, %s in %s,\n", s.name, nouns(s.runs, "run"), nouns(s.shards, "shard"))
+	b.WriteString("# one per task of this job array. Submit merge.sbatch after it with\n# --dependency=afterany:<this job's id>.\n")
+	s.header(&b, jobName(s.name), fmt.Sprintf("--array=0-%d", s.shards-1), filepath.Join(s.dir, shardLog))
 	fmt.Fprintf(&b, `
 # The shard count, %d, is written here: $SLURM_ARRAY_TASK_COUNT is the size of
 # the current submission, so a task re-submitted alone (sbatch --array=2)
 # would see 1. exec makes schedsweep the job's process: scancel, a requeue
-# and the time limit send their SIGTERM to it, and it saves its finished runs.
+# and the time limit send their SIGTERM to it, and it saves its finished runs
+# and exits 75.
 `, s.shards)
 	s.execLine(&b, "--shard", "\"${SLURM_ARRAY_TASK_ID:?not a Slurm array task}/"+strconv.Itoa(s.shards)+"\"")
 	return b.String()
@@ -264,7 +265,7 @@ func (s slurmSpec) mergeScript() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Written by schedsweep slurm: the merge of experiment %q's %s.\n", s.name, nouns(s.shards, "shard"))
 	b.WriteString("# Submit it with --dependency=afterany:<the array's job id>.\n")
-	s.header(&b, s.name+"-merge", "", filepath.Join(s.dir, mergeLog))
+	s.header(&b, jobName(s.name)+"-merge", "", filepath.Join(s.dir, mergeLog))
 	b.WriteString(`
 # It starts once every task has ended, however it ended (afterany), simulates
 # the runs a cancelled or failed task left and writes runs.parquet and
@@ -302,6 +303,17 @@ func (s slurmSpec) execLine(b *strings.Builder, extra ...string) {
 		b.WriteString(" --var " + shellQuote(v))
 	}
 	b.WriteString(" " + shellQuote(s.file) + "\n")
+}
+
+// jobName is an experiment's name as a Slurm job name: what sbatch would
+// misread (a space, a quote) becomes "-".
+func jobName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x80 && (r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '-'
+	}, name)
 }
 
 // shellQuote quotes s for bash: as it is if it needs no quoting, else in
