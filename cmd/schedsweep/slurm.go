@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
+	"github.com/schedsweep/schedsweep/results"
 )
 
 const slurmUsage = `Usage: schedsweep slurm --shards N [flags] FILE
@@ -109,6 +111,12 @@ func runSlurm(args []string, stdout, stderr io.Writer) error {
 	if err := f.fill(&s, arg, e.Output.Dir); err != nil {
 		return err
 	}
+	if err := checkSplit(s.out, s.shards); err != nil {
+		return err
+	}
+	if strings.Contains(s.bin, "go-build") {
+		fmt.Fprintf(stderr, "schedsweep slurm: warning: the scripts run %s, a temporary build (go run) that will be gone; give --schedsweep PATH\n", s.bin)
+	}
 	if err := s.write(); err != nil {
 		return err
 	}
@@ -166,6 +174,30 @@ func (f *slurmFlags) fill(s *slurmSpec, arg, fileOut string) (err error) {
 	for _, p := range []struct{ flag, path string }{{"dir", s.dir}, {"the current folder", s.workdir}} {
 		if strings.ContainsAny(p.path, " \t\n\"'\\%") {
 			return usagef("%s: %q: sbatch splits #SBATCH lines at spaces and quotes, and reads %% as a pattern; use a path without them", p.flag, p.path)
+		}
+	}
+	return nil
+}
+
+// checkSplit returns a usage error if the results folder out holds the
+// tables of another split than n shards, which the runner would refuse
+// each shard for.
+func checkSplit(out string, n int) error {
+	files, err := results.TableFiles(out, results.RunsTable)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		_, shards, _ := results.TableShard(results.RunsTable, filepath.Base(f))
+		switch {
+		case shards == n:
+		case shards == 1:
+			return usagef("--out: %s holds %s, of a run of the whole sweep, where shards are refused; finish it with schedsweep run, or give another --out", out, filepath.Base(f))
+		default:
+			return usagef("--shards %d: %s holds %s, of a split in %d, where shards of another count are refused; give --shards %d, or another --out", n, out, filepath.Base(f), shards, shards)
 		}
 	}
 	return nil

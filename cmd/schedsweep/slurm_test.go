@@ -154,14 +154,25 @@ func TestSlurmWrites(t *testing.T) {
 }
 
 // TestSlurmRefuses checks the mistakes slurm refuses before writing
-// anything.
+// anything, among them a results folder whose tables would make the
+// runner refuse every shard: a whole sweep's, or another split's.
 func TestSlurmRefuses(t *testing.T) {
 	t.Chdir(t.TempDir())
+	for _, f := range []string{"whole/runs.parquet", "split/runs-1-of-3.parquet"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string
 	}{
+		{"a whole sweep's tables", []string{"--shards", "2", "--out", "whole", "quickstart"}, "whole holds runs.parquet, of a run of the whole sweep"},
+		{"another split's tables", []string{"--shards", "2", "--out", "split", "quickstart"}, "split holds runs-1-of-3.parquet, of a split in 3"},
 		{"no shard count", []string{"quickstart"}, "--shards: want the number of array tasks"},
 		{"more shards than runs", []string{"--shards", "19", "quickstart"}, "19 tasks for 18 runs would leave 1 with nothing to do"},
 		{"a space in a value", []string{"--shards", "2", "--partition", "a b", "quickstart"}, `--partition: "a b" has a space`},
@@ -174,10 +185,16 @@ func TestSlurmRefuses(t *testing.T) {
 			if code != exitUsage || !strings.Contains(errOut, tc.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d saying %q", code, errOut, exitUsage, tc.want)
 			}
-			if entries, _ := os.ReadDir("out"); len(entries) > 0 {
-				t.Errorf("wrote %v", entries)
+			for _, dir := range []string{"out", "whole-slurm", "split-slurm"} {
+				if _, err := os.Stat(dir); err == nil {
+					t.Errorf("wrote %s", dir)
+				}
 			}
 		})
+	}
+	// The split's own count is fine: its tasks are re-submitted so.
+	if code, _, errOut := runCLI("slurm", "--shards", "3", "--out", "split", "quickstart"); code != exitOK {
+		t.Errorf("--shards 3 into a folder of a split in 3: exit %d, stderr %q; want 0", code, errOut)
 	}
 }
 
