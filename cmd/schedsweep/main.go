@@ -192,6 +192,8 @@ func exitCodes(command string) string {
 		return "0 success, 1 a file could not be read or written, or --check found one\nnot formatted, 2 bad usage or a file with syntax errors"
 	case "plot":
 		return "0 success, 1 the results could not be read or the figure written, 2 bad\nusage, including a selection or metric the results do not have"
+	case "slurm":
+		return "0 success, 1 a script could not be written or sbatch failed, 2 bad\nusage or an experiment file with errors"
 	case "trace fetch":
 		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 75\ninterrupted (Ctrl-C or SIGTERM); nothing partial is saved"
 	}
