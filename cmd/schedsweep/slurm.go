@@ -41,8 +41,8 @@ its first attempt's log. Paths are absolute: the schedsweep binary, the
 file, the results folder, and the folder the jobs run in (the current one).
 
 Examples (add --submit to submit the scripts too):
-  schedsweep slurm --shards 4 quickstart
-  schedsweep slurm --shards 9 --cpus-per-task 2 --time 30:00 --partition short quickstart
+  schedsweep slurm --shards 4 --out out/split quickstart
+  schedsweep slurm --shards 9 --cpus-per-task 2 --time 30:00 --partition short --out out/split9 quickstart
 
 Flags:
 `
