@@ -17,6 +17,7 @@
 //	schedsweep trace info [flags] TRACE...
 //	schedsweep trace generate MODEL [flags] --out FILE.swf
 //	schedsweep trace models
+//	schedsweep slurm --shards N [--submit] [flags] FILE
 //	schedsweep version
 //	schedsweep help [COMMAND]
 //
@@ -25,7 +26,11 @@
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
 // flag or value) or an experiment file with errors, 70 an internal error (a
-// bug), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+// bug), 75 interrupted by Ctrl-C (SIGINT) or SIGTERM, with finished work
+// saved (sysexits' EX_TEMPFAIL: run again to continue). Not 130 or 143, as
+// a shell reports a process those signals ended: Slurm 22.05's sacct shows
+// an exit of 130 as 2:0, the code of bad usage, and 143 as 15:0; it shows
+// 75 as 75:0.
 package main
 
 import (
@@ -43,11 +48,10 @@ import (
 // Exit codes scripts can rely on.
 const (
 	exitOK          = 0
-	exitFailure     = 1   // the command failed (a run, a file, the network)
-	exitUsage       = 2   // bad usage, or an experiment file with errors
-	exitInterrupted = 130 // Ctrl-C (SIGINT, 128+2); finished work is saved
-	exitTerminated  = 143 // SIGTERM (128+15), as shells report it; finished work is saved
-	exitInternal    = 70  // a bug: a panic, caught (sysexits' EX_SOFTWARE); never 2, which means bad input
+	exitFailure     = 1  // the command failed (a run, a file, the network)
+	exitUsage       = 2  // bad usage, or an experiment file with errors
+	exitInterrupted = 75 // Ctrl-C (SIGINT) or SIGTERM stopped the command; finished work is saved (sysexits' EX_TEMPFAIL)
+	exitInternal    = 70 // a bug: a panic, caught (sysexits' EX_SOFTWARE); never 2, which means bad input
 )
 
 // usageError marks errors caused by how the command was called.
@@ -75,6 +79,7 @@ func commands() []command {
 		{"plot", "draw figures of a results folder (boxes, means, heatmap, load, classes, utilization)", runPlot},
 		{"report", "write a results folder as one self-contained HTML page, with a Gantt chart of a run", runReport},
 		{"tables", "print a results folder's tables (Markdown or CSV), or rewrite a README's block of them", runTables},
+		{"slurm", "write (and submit) the sbatch scripts of a sweep on a Slurm job array", runSlurm},
 		{"version", "print the tool version, the Go version and the VCS revision (also --version)", runVersion},
 	}
 }
@@ -132,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitInternal
 		case errors.Is(err, errInterrupted):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
-			return interruptedCode(err)
+			return exitInterrupted
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "schedsweep %s: %v\n", name, err)
 			if !errors.Is(err, errInvalid) { // the diagnostics say what to fix
@@ -177,22 +182,24 @@ func printUsage(w io.Writer) {
 // exitCodesHelp lists the exit codes, for the top-level help.
 const exitCodesHelp = `Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown command,
 flag or value) or an experiment file with errors, 70 an internal error (a bug),
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`
+75 interrupted (Ctrl-C or SIGTERM; finished work is saved).`
 
 // exitCodes returns the exit codes of a command ("run", "trace fetch"),
 // which its help ends with.
 func exitCodes(command string) string {
 	switch command {
 	case "run":
-		return "0 success, 1 a run failed or a file or trace could not be read, 2 bad\nusage or an experiment file with errors, 130 interrupted (Ctrl-C) or 143\nterminated (SIGTERM); finished runs are saved"
+		return "0 success, 1 a run failed or a file or trace could not be read, 2 bad\nusage or an experiment file with errors, 75 interrupted (Ctrl-C or\nSIGTERM); finished runs are saved"
 	case "validate", "plan":
 		return "0 success, 1 a file or trace could not be read, 2 bad usage or an\nexperiment file with errors"
 	case "fmt":
 		return "0 success, 1 a file could not be read or written, or --check found one\nnot formatted, 2 bad usage or a file with syntax errors"
 	case "plot":
 		return "0 success, 1 the results could not be read or the figure written, 2 bad\nusage, including a selection or metric the results do not have"
+	case "slurm":
+		return "0 success, 1 a script could not be written or sbatch failed, 2 bad\nusage or an experiment file with errors"
 	case "trace fetch":
-		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 130\ninterrupted (Ctrl-C) or 143 terminated (SIGTERM); nothing partial is saved"
+		return "0 every trace is in the cache, 1 a download failed, 2 bad usage, 75\ninterrupted (Ctrl-C or SIGTERM); nothing partial is saved"
 	}
 	return "0 success, 1 the command failed, 2 bad usage"
 }

@@ -9,16 +9,22 @@ import (
 )
 
 // errInterrupted is returned, wrapped in what was saved, when Ctrl-C or
-// SIGTERM stopped a sweep or a download; run exits with exitInterrupted or
-// exitTerminated (interruptedCode).
+// SIGTERM stopped a sweep or a download; run exits with exitInterrupted.
 var errInterrupted = errors.New("interrupted")
 
 // interruption is the cause of a context that notifyContext cancelled: the
-// signal received. It is errInterrupted, so that run knows it, and keeps
-// the signal, so that the exit code can tell SIGINT from SIGTERM.
+// signal received. It is errInterrupted, so that run knows it, and names
+// the signal, so that a log (a Slurm job's) says whether SIGINT (Ctrl-C) or a
+// SIGTERM (scancel, a requeue, the time limit) stopped the command.
 type interruption struct{ sig os.Signal }
 
-func (i interruption) Error() string        { return errInterrupted.Error() }
+func (i interruption) Error() string {
+	if i.sig == syscall.SIGTERM {
+		return errInterrupted.Error() + " by SIGTERM"
+	}
+	return errInterrupted.Error() + " by SIGINT"
+}
+
 func (i interruption) Is(target error) bool { return target == errInterrupted }
 
 // notifyContext returns a context cancelled by the first SIGINT or SIGTERM,
@@ -49,15 +55,4 @@ func interrupted(ctx context.Context) error {
 		return i
 	}
 	return errInterrupted
-}
-
-// interruptedCode is the exit code for err, which is errInterrupted: 143,
-// as a shell reports a process SIGTERM ended (128+15), if that signal
-// caused it, else 130 (128+2, SIGINT).
-func interruptedCode(err error) int {
-	var i interruption
-	if errors.As(err, &i) && i.sig == syscall.SIGTERM {
-		return exitTerminated
-	}
-	return exitInterrupted
 }
