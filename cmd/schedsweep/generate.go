@@ -90,13 +90,12 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 				return nil, usageError{fmt.Errorf("--load-factor: %w", err)}
 			}
 		}
-		usage, err := choose("cpu-usage", *cpu,
-			option[*workloads.CPUUsageParams]{"none", nil},
-			option[*workloads.CPUUsageParams]{"default", ptr(workloads.DefaultCPUUsageParams())},
-			option[*workloads.CPUUsageParams]{"full", ptr(workloads.FullCPUUsageParams())})
+		i, err := choose("cpu_usage", *cpu)
 		if err != nil {
 			return nil, err
 		}
+		// In the order of spec.Names("cpu_usage"): none, default, full.
+		usage := []*workloads.CPUUsageParams{nil, ptr(workloads.DefaultCPUUsageParams()), ptr(workloads.FullCPUUsageParams())}[i]
 		if usage != nil {
 			if src, err = workloads.NewCPUUsage(src, *usage, *seed); err != nil {
 				return nil, err
