@@ -73,35 +73,11 @@ func runTraceGenerate(args []string, stdout, stderr io.Writer) error {
 	// estimate model's source, if the pipeline has one: it cuts run times
 	// longer than its maximum estimate, which the header and output report.
 	var tsafrir *workloads.TsafrirSource
+	g := generation{jobs: *jobs, seed: *seed, load: *load, estimates: *estimates, cpu: *cpu}
 	pipeline := func() (sim.Source, error) {
-		src, err := m.New(p, *seed)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("model %s: %w", m.Name, err)}
-		}
-		if *jobs > 0 {
-			src = workloads.Take(src, *jobs)
-		}
-		if src, err = workloads.ApplyEstimates(src, *estimates, *seed); err != nil {
-			return nil, usageError{fmt.Errorf("--estimates: %w", err)}
-		}
-		tsafrir, _ = src.(*workloads.TsafrirSource)
-		if *load != 1 {
-			if src, err = workloads.LoadFactor(src, *load); err != nil {
-				return nil, usageError{fmt.Errorf("--load-factor: %w", err)}
-			}
-		}
-		i, err := choose("cpu_usage", *cpu)
-		if err != nil {
-			return nil, err
-		}
-		// In the order of spec.Names("cpu_usage"): none, default, full.
-		usage := []*workloads.CPUUsageParams{nil, ptr(workloads.DefaultCPUUsageParams()), ptr(workloads.FullCPUUsageParams())}[i]
-		if usage != nil {
-			if src, err = workloads.NewCPUUsage(src, *usage, *seed); err != nil {
-				return nil, err
-			}
-		}
-		return src, nil
+		src, ts, err := g.source(m, p)
+		tsafrir = ts
+		return src, err
 	}
 	src, err := pipeline()
 	if err != nil {
@@ -225,3 +201,47 @@ func count(src sim.Source) (int, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// generation is what trace generate's flags make of a model's jobs.
+type generation struct {
+	jobs      int
+	seed      uint64
+	load      float64
+	estimates string
+	cpu       string
+}
+
+// source returns the jobs of model m with parameters p as g makes them:
+// the first g.jobs (all if 0), their estimates, the load factor, then CPU
+// usage; and the Tsafrir estimate model's source, if the estimates are
+// Tsafrir's.
+func (g generation) source(m workloads.Model, p any) (sim.Source, *workloads.TsafrirSource, error) {
+	src, err := m.New(p, g.seed)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("model %s: %w", m.Name, err)}
+	}
+	if g.jobs > 0 {
+		src = workloads.Take(src, g.jobs)
+	}
+	if src, err = workloads.ApplyEstimates(src, g.estimates, g.seed); err != nil {
+		return nil, nil, usageError{fmt.Errorf("--estimates: %w", err)}
+	}
+	tsafrir, _ := src.(*workloads.TsafrirSource)
+	if g.load != 1 {
+		if src, err = workloads.LoadFactor(src, g.load); err != nil {
+			return nil, nil, usageError{fmt.Errorf("--load-factor: %w", err)}
+		}
+	}
+	i, err := choose("cpu_usage", g.cpu)
+	if err != nil {
+		return nil, nil, err
+	}
+	// In the order of spec.Names("cpu_usage"): none, default, full.
+	usage := []*workloads.CPUUsageParams{nil, ptr(workloads.DefaultCPUUsageParams()), ptr(workloads.FullCPUUsageParams())}[i]
+	if usage != nil {
+		if src, err = workloads.NewCPUUsage(src, *usage, g.seed); err != nil {
+			return nil, nil, err
+		}
+	}
+	return src, tsafrir, nil
+}
