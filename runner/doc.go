@@ -5,6 +5,8 @@
 // (output.go) that journals finished runs with their files' hashes
 // (journal.go), names its experiment (manifest.go) and records each run's
 // parameters as columns (columns.go). Status says what a folder holds.
+// SimulateOne (single.go) runs one run through the same code without
+// writing anything, for schedsweep simulate.
 //
 // It imports everything below it: runner/spec for the Experiment, sim to
 // simulate, policies and workloads to build a run, results to write it.
