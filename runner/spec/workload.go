@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -152,21 +150,20 @@ func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
 		return
 	}
 	path := d.path(value, a.Expr)
-	fi, err := os.Stat(path)
+	file, t, err := workloads.IdentifyTrace(path, value)
 	switch {
-	case err == nil && fi.IsDir():
+	case errors.Is(err, workloads.ErrTraceIsDir):
 		d.errorf(a.Expr.Range(), "Trace is a directory", "%s is a directory, not a trace file.", path)
 		return
-	case err == nil:
-		w.Trace = path
-		return
-	case !errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, workloads.ErrUnknownTrace):
+	case err != nil:
 		d.errorf(a.Expr.Range(), "Unreadable trace", "%s.", err)
 		return
-	}
-	t, err := workloads.LookupTrace(value)
-	if err == nil {
+	case t != nil:
 		w.Trace = t.Name
+		return
+	default:
+		w.Trace = file
 		return
 	}
 	var known []string
