@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -220,7 +219,7 @@ func (c *simulateConfig) cluster(memoryRead bool) (*spec.Cluster, string, error)
 		return nil, "", usagef("--gpus: %d is negative", c.gpus)
 	}
 	if c.machines != "" {
-		capacity, err := readMachines(c.machines)
+		capacity, err := spec.ReadMachines(c.machines)
 		if err != nil {
 			return nil, "", err
 		}
@@ -247,20 +246,6 @@ func (c *simulateConfig) cluster(memoryRead bool) (*spec.Cluster, string, error)
 		cl.Capacity[sim.Memory] = 0 // memory is not simulated
 	}
 	return cl, source, nil
-}
-
-// readMachines reads an Alea .machines file into a capacity.
-func readMachines(path string) (sim.Resources, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return sim.Resources{}, err
-	}
-	defer f.Close()
-	groups, err := workloads.ReadMachines(f, filepath.Base(path))
-	if err != nil {
-		return sim.Resources{}, err
-	}
-	return workloads.Capacity(groups), nil
 }
 
 // traceHeader reads the header of the trace file path, as opt reads its
