@@ -334,3 +334,34 @@ func cellText(t *testing.T, tbl arrow.Table, name string, i int) string {
 	t.Fatalf("column %s has no row %d", name, i)
 	return ""
 }
+
+// TestSimulateCutErrors checks the messages of simulate's flags that an
+// experiment file's workload block also takes, and of a cut that keeps no
+// job, which the runner reports as it does for a sweep.
+func TestSimulateCutErrors(t *testing.T) {
+	tests := []struct {
+		flags []string
+		code  int
+		msg   string
+	}{
+		{[]string{"--window", "5,1"}, exitUsage, "--window: [5, 1) is empty"},
+		{[]string{"--window", "5"}, exitUsage, `--window: "5" is not FROM,TO`},
+		{[]string{"--users", "1,x"}, exitUsage, `--users: "x" is not a user ID`},
+		{[]string{"--jobs", "-2"}, exitUsage, "--jobs: -2 is negative"},
+		{[]string{"--missing-estimate", "rejct"}, exitUsage, `--missing-estimate: "rejct" is not runtime or reject (did you mean "reject"?)`},
+		{[]string{"--cpu-usage", "half"}, exitUsage, `--cpu-usage: "half" is not none, default or full`},
+		{[]string{"--estimates", "tsafri"}, exitUsage, `--estimates: There is no estimate model "tsafri"`},
+		{[]string{"--load-factor", "0"}, exitUsage, "--load-factor: 0 is not a positive number"},
+		{[]string{"--load-factor", "2", "--offered-load", "0.5"}, exitUsage, "give one of them"},
+		{[]string{"--window", "100000,200000"}, exitFailure,
+			"workload trace selects no job: of the 60 jobs of trace options.swf, its window [100000, 200000) keeps none"},
+		{[]string{"--users", "2", "--window", "0,2000"}, exitFailure, "its window [0, 2000) keeps 14 and its user 2 keeps none"},
+	}
+	for _, tc := range tests {
+		args := append(append([]string{"simulate"}, tc.flags...), optionsTrace)
+		code, _, errOut := runCLI(args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.flags, code, errOut, tc.code, tc.msg)
+		}
+	}
+}
