@@ -178,6 +178,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		return err
 	}
 	printSummary(stdout, filepath.Base(path), one, out.Result, out.Wall)
+	if out.RuntimesCut > 0 {
+		fmt.Fprintf(stdout, "note: the tsafrir estimates cut the run times of %d jobs to the largest estimate\n", out.RuntimesCut)
+	}
 	printRepairs(stdout, out.Repaired)
 	for _, w := range out.Warnings {
 		fmt.Fprintf(stdout, "warning: %v\n", w)

@@ -365,3 +365,36 @@ func TestSimulateCutErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateReportsTsafrirCut checks that simulate says when the Tsafrir
+// estimate model cut run times to its largest estimate, as a sweep counts
+// them in runtimes_cut: the jobs simulated are then not the trace's.
+func TestSimulateReportsTsafrirCut(t *testing.T) {
+	plain := filepath.Join(t.TempDir(), "plain.swf")
+	if code, _, errOut := runCLI("trace", "generate", "lublin", "--jobs", "1000", "--out", plain); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	text, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := 0
+	for _, l := range strings.Split(string(text), "\n") {
+		if f := strings.Fields(l); len(f) >= 18 && !strings.HasPrefix(l, ";") {
+			if run, _ := strconv.Atoi(f[3]); run > 36000 {
+				long++
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no job runs past 36000 s; pick another workload")
+	}
+	code, out, errOut := runCLI("simulate", "--estimates", "tsafrir", plain)
+	want := fmt.Sprintf("note: the tsafrir estimates cut the run times of %d jobs to the largest estimate\n", long)
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+	if _, out, _ := runCLI("simulate", plain); strings.Contains(out, "cut the run times") {
+		t.Errorf("without tsafrir estimates, simulate says it cut run times:\n%s", out)
+	}
+}
