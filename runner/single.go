@@ -48,6 +48,8 @@ func SimulateOne(ctx context.Context, r *Run, cacheDir string) (*Single, error) 
 		return nil, err
 	}
 	one := &Single{Result: sr.res, Wall: sr.wall, RuntimesCut: sr.runtimesCut}
+	srcs.mu.Lock()
+	defer srcs.mu.Unlock()
 	for _, w := range append([]*spec.Workload{r.Workload}, r.Workload.Merge...) {
 		if t := srcs.traces[traceKey{w.Trace, w.SWF}]; w.Trace != "" && t != nil {
 			one.Warnings = append(one.Warnings, t.noticed...)

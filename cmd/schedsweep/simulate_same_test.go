@@ -398,3 +398,30 @@ func TestSimulateReportsTsafrirCut(t *testing.T) {
 		t.Errorf("without tsafrir estimates, simulate says it cut run times:\n%s", out)
 	}
 }
+
+// TestSimulateReportsReading checks that simulate, reading its trace
+// through the runner, still lists the values it read as missing and warns
+// of lines with fields past SWF's 18.
+func TestSimulateReportsReading(t *testing.T) {
+	code, out, errOut := runCLI("simulate", "--negative-as-missing", optionsNegative)
+	want := "read as missing (--negative-as-missing): 1 values\n  options-negative.swf:13: field 9 (requested time): \"-5\" is negative\n"
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+	code, _, errOut = runCLI("simulate", optionsNegative)
+	if code != exitFailure || !strings.Contains(errOut, "options-negative.swf:13: field 9 (requested time)") || !strings.Contains(errOut, negativeHint) {
+		t.Errorf("without --negative-as-missing: exit %d, stderr %q; want exit 1 naming line 13, and the hint", code, errOut)
+	}
+	trace := filepath.Join(t.TempDir(), "alea.swf")
+	lines := "; MaxProcs: 4\n"
+	for i := 1; i <= 3; i++ {
+		lines += fmt.Sprintf("%d %d -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1 1:ppn=1 q1 x\n", i, 5*i)
+	}
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI("simulate", trace)
+	if code != exitOK || strings.Count(out, "warning:") != 1 || !strings.Contains(out, "warning: alea.swf:2: has 21 fields") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want one warning naming alea.swf:2", code, out, errOut)
+	}
+}
