@@ -73,6 +73,8 @@ type simulateConfig struct {
 	offeredLoad     float64
 	seed            uint64
 	replicate       uint64
+	warmup          float64
+	cooldown        float64
 	schedule        string
 	swf             string
 	cache           string
@@ -136,6 +138,8 @@ func (c *simulateConfig) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.offeredLoad, "offered-load", 0, "instead of --load-factor: the offered `load` to reach, the factor solved for it")
 	fs.Uint64Var(&c.seed, "seed", 1, "experiment `seed` the run's random streams derive from, as an experiment file's")
 	fs.Uint64Var(&c.replicate, "replicate", 1, "replicate `number`, as a sweep's seeds give it: another replicate draws other random streams")
+	fs.Float64Var(&c.warmup, "warmup", 0, "leave this `share` of the first jobs, in submit order, out of the metrics, as an output block's warmup")
+	fs.Float64Var(&c.cooldown, "cooldown", 0, "leave this `share` of the last jobs out of the metrics, as an output block's cooldown")
 	fs.StringVar(&c.cache, "cache", "", cacheFlagUsage)
 	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
 	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
@@ -218,11 +222,16 @@ func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result) erro
 }
 
 func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, took time.Duration) {
-	sum := results.Summarize(res, results.DefaultTau)
+	trim := results.Trim{Warmup: s.exp.Output.Warmup, Cooldown: s.exp.Output.Cooldown}
+	sum := results.SummarizeTrimmed(res, results.DefaultTau, trim)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "trace\t%s: %d jobs\n", trace, sum.Jobs)
 	fmt.Fprintf(tw, "machine\t%v (%s)\n", s.machine(), s.source)
 	fmt.Fprintf(tw, "policy\t%s\n", res.Policy)
+	if !trim.IsZero() {
+		fmt.Fprintf(tw, "measured\t%d of %d jobs (warmup %g, cooldown %g); makespan and utilization count all\n",
+			sum.Measured, sum.Jobs, trim.Warmup, trim.Cooldown)
+	}
 	fmt.Fprintf(tw, "jobs\t%d finished, %d killed at their requested time, %d rejected\n", sum.Finished, sum.Killed, sum.Rejected)
 	for _, rc := range res.RejectionReasons() {
 		fmt.Fprintf(tw, "  rejected\t%d %s\n", rc.Count, rc.Reason)

@@ -42,6 +42,7 @@ type sameCase struct {
 	// and the experiment seed (1 if 0).
 	cluster, workload, policy, policyBody, sweep string
 	seed                                         uint64
+	output                                       string // the output block's arguments
 	// base are simulate flags whose schedule or metrics must differ from
 	// flags': the option the case adds has an effect on this trace, so
 	// that a side that ignored it would differ from the other. nil: the
@@ -101,6 +102,8 @@ func sameCases(t *testing.T) []sameCase {
 		{name: "cpu usage", flags: procs16("--policy", "measy", "--cpu-usage", "full"), policy: "measy",
 			workload: `cpu_usage = "full"`, base: procs16("--policy", "measy")},
 		{name: "load factor", flags: procs16("--load-factor", "1.5"), sweep: "load_factors = [1.5]", base: procs16()},
+		{name: "warmup and cooldown", flags: procs16("--warmup", "0.1", "--cooldown", "0.2"),
+			output: "warmup = 0.1\n  cooldown = 0.2", base: procs16()},
 		{name: "offered load", flags: procs16("--offered-load", "0.9"), sweep: "offered_loads = [0.9]", base: procs16()},
 	}
 }
@@ -140,7 +143,11 @@ sweep {
   policies  = [policy.%s]
   %s
 }
-`, seed, cluster, trace, c.workload, policy, c.policyBody, policy, c.sweep)
+
+output {
+  %s
+}
+`, seed, cluster, trace, c.workload, policy, c.policyBody, policy, c.sweep, c.output)
 }
 
 // TestSimulateEqualsRun checks, for every option simulate and an
@@ -285,6 +292,10 @@ func runSummary(t *testing.T, path string, filled int, utilization string) map[s
 		"utilization":           util,
 		"makespan":              fmt.Sprintf("%d s (%s)", int64(num("makespan")), humanSpan(sim.Time(num("makespan")))),
 	}
+	if jobs, measured := int(num("jobs")), int(num("jobs_measured")); measured != jobs {
+		want["measured"] = fmt.Sprintf("%d of %d jobs (warmup %g, cooldown %g); makespan and utilization count all",
+			measured, jobs, num("warmup"), num("cooldown"))
+	}
 	if filled > 0 {
 		want["estimates"] = fmt.Sprintf("%d missing, set to the job's run time", filled)
 	}
@@ -353,6 +364,8 @@ func TestSimulateCutErrors(t *testing.T) {
 		{[]string{"--estimates", "tsafri"}, exitUsage, `--estimates: There is no estimate model "tsafri"`},
 		{[]string{"--load-factor", "0"}, exitUsage, "--load-factor: 0 is not a positive number"},
 		{[]string{"--load-factor", "2", "--offered-load", "0.5"}, exitUsage, "give one of them"},
+		{[]string{"--warmup", "1"}, exitUsage, "--warmup: 1 is not a share of the jobs"},
+		{[]string{"--warmup", "0.5", "--cooldown", "0.5"}, exitUsage, "leave out every job"},
 		{[]string{"--window", "100000,200000"}, exitFailure,
 			"workload trace selects no job: of the 60 jobs of trace options.swf, its window [100000, 200000) keeps none"},
 		{[]string{"--users", "2", "--window", "0,2000"}, exitFailure, "its window [0, 2000) keeps 14 and its user 2 keeps none"},

@@ -90,9 +90,13 @@ func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*on
 	default:
 		sw.LoadFactors = []float64{c.loadFactor}
 	}
+	if err := checkTrim(c.warmup, c.cooldown); err != nil {
+		return nil, err
+	}
 	exp := &spec.Experiment{
 		Name: simulateExperiment, Seed: c.seed,
 		Clusters: []*spec.Cluster{cl}, Workloads: sw.Workloads, Policies: sw.Policies, Sweep: sw,
+		Output: spec.Output{Warmup: c.warmup, Cooldown: c.cooldown},
 	}
 	return &oneRun{exp: exp, header: h, source: source}, nil
 }
@@ -268,4 +272,21 @@ func traceHeader(path string, opt workloads.SWFOptions) (*workloads.Header, erro
 		return nil, fmt.Errorf("%s: the file is empty", path)
 	}
 	return h, nil
+}
+
+// checkTrim checks --warmup and --cooldown as an output block's warmup and
+// cooldown are checked: each a share in [0, 1), their sum below 1.
+func checkTrim(warmup, cooldown float64) error {
+	for _, f := range []struct {
+		flag  string
+		value float64
+	}{{"warmup", warmup}, {"cooldown", cooldown}} {
+		if !(f.value >= 0 && f.value < 1) {
+			return usagef("--%s: %v is not a share of the jobs from 0 up to but not including 1", f.flag, f.value)
+		}
+	}
+	if warmup+cooldown >= 1 {
+		return usagef("--warmup %v and --cooldown %v leave out every job; their sum must be under 1", warmup, cooldown)
+	}
+	return nil
 }
