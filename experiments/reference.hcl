@@ -52,6 +52,8 @@ workload "kth" {
   users               = [18, 25]          # optional: keep only these users' jobs
   jobs                = 10000             # optional: then take the first N jobs
   estimates           = "keep"            # as for models
+  allow_overrun       = false             # any workload: let a job run past its requested time (default: killed there)
+  missing_estimate    = "runtime"         # any workload: a job without requested time gets its run time (default) or "reject"s it; a merge's parts must agree with the merge
 }
 
 workload "mixed" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -88,10 +89,27 @@ func runParams(r *Run) []results.Param {
 	}
 	out = append(out,
 		str("workload_estimates", w.Estimates),
-		str("workload_cpu_usage", w.CPUUsage),
-		str("policy_type", r.Policy.Type))
+		str("workload_cpu_usage", w.CPUUsage))
+	out = append(out, runOptionColumns(w)...)
+	out = append(out, str("policy_type", r.Policy.Type))
 	if r.Policy.Params != nil {
 		out = append(out, paramColumns("policy_", r.Policy.Params)...)
+	}
+	return out
+}
+
+// runOptionColumns returns how the engine treated the jobs of workload w
+// (allow_overrun, missing_estimate), each only when it is not the default:
+// NULL in the table means jobs killed at their estimate and missing
+// estimates set to the run time, as in the runs of a folder written before
+// these columns existed.
+func runOptionColumns(w *spec.Workload) []results.Param {
+	var out []results.Param
+	if w.AllowOverrun {
+		out = append(out, boolean("workload_allow_overrun", true))
+	}
+	if w.MissingEstimate != sim.EstimateFromRuntime {
+		out = append(out, str("workload_missing_estimate", spec.Names("missing_estimate")[w.MissingEstimate]))
 	}
 	return out
 }

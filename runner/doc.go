@@ -7,6 +7,8 @@
 // the tables of the sweep or of its shards (tables.go), gets each run's
 // files and the tables written (write.go) and records each run's
 // parameters as columns (columns.go). Status says what a folder holds.
+// SimulateOne (single.go) runs one run through the same code without
+// writing anything, for schedsweep simulate.
 //
 // It imports everything below it: runner/spec for the Experiment, sim to
 // simulate, policies and workloads to build a run, results to write it.

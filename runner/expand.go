@@ -11,6 +11,7 @@ import (
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
+	"github.com/schedsweep/schedsweep/sim"
 )
 
 // Run is one fully resolved cell of a sweep: everything needed to simulate
@@ -253,6 +254,11 @@ func workloadCanon(w *spec.Workload) string {
 	}
 	fmt.Fprintf(&b, "window=%d,%d\nusers=%v\ntake=%d\nestimates=%s\ncpu_usage=%s\n",
 		w.From, w.To, w.Users, w.Take, w.Estimates, w.CPUUsage)
+	// Only when not the defaults, so that the keys of the runs that keep
+	// them (every run before these options existed) do not change.
+	if w.AllowOverrun || w.MissingEstimate != sim.EstimateFromRuntime {
+		fmt.Fprintf(&b, "allow_overrun=%t\nmissing_estimate=%s\n", w.AllowOverrun, spec.Names("missing_estimate")[w.MissingEstimate])
+	}
 	return b.String()
 }
 

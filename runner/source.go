@@ -55,6 +55,10 @@ type trace struct {
 	// warnings are what the SWF reader noticed and read past (extra
 	// fields, once per file), for Options.Notice.
 	warnings []string
+	// noticed and repaired are the reader's Warnings and Repaired (the
+	// values SWFOptions.NegativeAsMissing read as missing), for
+	// SimulateOne.
+	noticed, repaired []*workloads.ParseError
 }
 
 func newSources(cacheDir string) *sources {
@@ -85,6 +89,7 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 		defer f.Close()
 		r := workloads.NewSWFReader(f, filepath.Base(path), w.SWF)
 		t.recs, t.err = sim.ReadAll(r)
+		t.noticed, t.repaired = r.Warnings(), r.Repaired()
 		for _, warn := range r.Warnings() {
 			t.warnings = append(t.warnings, fmt.Sprintf("workload %s: warning: %v", w.Name, warn))
 		}
@@ -92,7 +97,7 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 		case t.err != nil:
 			t.err = fmt.Errorf("workload %s: %w", w.Name, t.err)
 		case len(t.recs) == 0:
-			t.err = fmt.Errorf("workload %s: trace %s has no jobs", w.Name, path)
+			t.err = fmt.Errorf("workload %s: %s: the trace has no jobs", w.Name, path)
 		}
 	})
 	return t.recs, t.err
@@ -429,6 +434,16 @@ func policy(r *Run) (sim.Policy, error) {
 // reads every trace before the runs start: readTraces). Cancelling ctx
 // ends the run within a few thousand jobs.
 func (s *sources) simulate(ctx context.Context, r *Run) (*simulated, error) {
+	sr, err := s.run(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("run %s (workload %s, policy %s, %s, replicate %d): %w",
+			r.Key, r.Workload.Name, r.Policy.Name, loadText(r), r.Replicate, err)
+	}
+	return sr, nil
+}
+
+// run is simulate without naming the run in its error, for SimulateOne.
+func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 	var tally cutTally
 	src, size, err := s.source(r, &tally)
 	if err != nil {
@@ -440,7 +455,7 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*simulated, error) {
 		return nil, err
 	}
 	start := time.Now()
-	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, sim.Options{SizeHint: size, Seed: r.WorkloadSeed})
+	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, simOptions(r, size))
 	wall := time.Since(start)
 	if err == nil && len(res.Jobs) == 0 {
 		// checkWorkloads read each workload under one replicate's seed; a
@@ -454,10 +469,19 @@ func (s *sources) simulate(ctx context.Context, r *Run) (*simulated, error) {
 				err = workloads.WhereIs(err, path, w.SWF)
 			}
 		}
-		return nil, fmt.Errorf("run %s (workload %s, policy %s, %s, replicate %d): %w",
-			r.Key, r.Workload.Name, r.Policy.Name, loadText(r), r.Replicate, err)
+		return nil, err
 	}
 	return &simulated{res: res, wall: wall, runtimesCut: tally.total()}, nil
+}
+
+// simOptions returns the engine options of run r, whose job stream gives
+// at most size jobs (0: unknown): its workload's treatment of overruns
+// and missing estimates, and its seed.
+func simOptions(r *Run, size int) sim.Options {
+	return sim.Options{
+		SizeHint: size, Seed: r.WorkloadSeed,
+		AllowOverrun: r.Workload.AllowOverrun, MissingEstimate: r.Workload.MissingEstimate,
+	}
 }
 
 // loadText describes a run's load for messages: "load factor 1.2", or

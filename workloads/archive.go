@@ -297,38 +297,58 @@ func cachedFile(path string, size int64) bool {
 	return err == nil && fi.Mode().IsRegular() && (size <= 0 || fi.Size() == size)
 }
 
-// ResolveTrace turns what a user wrote for a trace into a file path. A path
-// that exists is returned as it is, with a nil trace: files are never
-// recognized by name. Otherwise nameOrPath must be a registered trace name;
-// if the trace is in the cache directory dir, ResolveTrace returns the cached
-// file and the trace (its machines file, if any, sits beside it as
-// t.MachinesFile). A registered trace that is not cached gives an error
-// wrapping ErrNotCached whose message holds the command that downloads it:
-// runs never download anything themselves. Anything else gives an error
-// wrapping ErrUnknownTrace that names the input and both readings of it.
-func ResolveTrace(dir, nameOrPath string) (string, *ArchiveTrace, error) {
-	fi, err := os.Stat(nameOrPath)
+// ErrTraceIsDir is wrapped by the error of IdentifyTrace and ResolveTrace
+// for a trace path that is a directory.
+var ErrTraceIsDir = errors.New("a directory, not a trace file")
+
+// IdentifyTrace says which trace a user means, without looking in a cache:
+// the file at path, returned as it is with a nil trace, if it exists (files
+// are never recognized by name); otherwise the registered trace called
+// name, in any case, with an empty path. path is what the user wrote, or
+// that resolved against the folder it is relative to (an experiment
+// file's); name is what the user wrote. A directory at path gives an error
+// wrapping ErrTraceIsDir, a path that cannot be examined an error saying
+// why, and a name that is neither an error wrapping ErrUnknownTrace that
+// names the input and both readings of it. ResolveTrace and the experiment
+// decoder (runner/spec) both identify traces with it.
+func IdentifyTrace(path, name string) (string, *ArchiveTrace, error) {
+	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
-		return "", nil, fmt.Errorf("trace %q is a directory, not a trace file", nameOrPath)
+		return "", nil, fmt.Errorf("trace %q is %w", path, ErrTraceIsDir)
 	case err == nil:
-		return nameOrPath, nil, nil
+		return path, nil, nil
 	case !errors.Is(err, os.ErrNotExist):
-		return "", nil, fmt.Errorf("trace %q: %w", nameOrPath, err)
+		return "", nil, fmt.Errorf("trace %q: %w", path, err)
 	}
 	traces := archiveTable()
 	for i := range traces {
-		t := &traces[i]
-		if !strings.EqualFold(t.Name, nameOrPath) {
-			continue
+		if strings.EqualFold(traces[i].Name, name) {
+			return "", &traces[i], nil
 		}
-		path, ok := CachedPath(dir, *t)
-		if !ok {
-			return "", nil, fmt.Errorf("%w: %s is a registered trace but is not in the cache %s; download it first with:\n  %s",
-				ErrNotCached, t.Name, dir, FetchCommand(t.Name))
-		}
-		return path, t, nil
 	}
 	return "", nil, fmt.Errorf("trace %q is neither an existing file nor a registered trace name: %w%s",
-		nameOrPath, ErrUnknownTrace, knownTraces(nameOrPath, traces))
+		name, ErrUnknownTrace, knownTraces(name, traces))
+}
+
+// ResolveTrace turns what a user wrote for a trace into a file path: the
+// path, if it exists, with a nil trace; else, for a registered trace name
+// (IdentifyTrace), the file that holds it in the cache directory dir, and
+// the trace (its machines file, if any, sits beside it as t.MachinesFile).
+// A registered trace that is not cached gives an error wrapping
+// ErrNotCached whose message holds the command that downloads it: runs
+// never download anything themselves. Errors are IdentifyTrace's
+// otherwise. The commands that read traces (simulate, trace info) and the
+// runner all resolve traces with it.
+func ResolveTrace(dir, nameOrPath string) (string, *ArchiveTrace, error) {
+	path, t, err := IdentifyTrace(nameOrPath, nameOrPath)
+	if err != nil || t == nil {
+		return path, nil, err
+	}
+	path, ok := CachedPath(dir, *t)
+	if !ok {
+		return "", nil, fmt.Errorf("%w: %s is a registered trace but is not in the cache %s; download it first with:\n  %s",
+			ErrNotCached, t.Name, dir, FetchCommand(t.Name))
+	}
+	return path, t, nil
 }

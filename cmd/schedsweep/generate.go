@@ -142,13 +142,12 @@ func (g *generation) pipeline() (_ sim.Source, tsafrir *workloads.TsafrirSource,
 			return nil, nil, usageError{fmt.Errorf("--load-factor: %w", err)}
 		}
 	}
-	usage, err := choose("cpu-usage", g.cpu,
-		option[*workloads.CPUUsageParams]{"none", nil},
-		option[*workloads.CPUUsageParams]{"default", ptr(workloads.DefaultCPUUsageParams())},
-		option[*workloads.CPUUsageParams]{"full", ptr(workloads.FullCPUUsageParams())})
+	i, err := choose("cpu_usage", g.cpu)
 	if err != nil {
 		return nil, nil, err
 	}
+	// In the order of spec.Names("cpu_usage"): none, default, full.
+	usage := []*workloads.CPUUsageParams{nil, ptr(workloads.DefaultCPUUsageParams()), ptr(workloads.FullCPUUsageParams())}[i]
 	if usage != nil {
 		if src, err = workloads.NewCPUUsage(src, *usage, g.seed); err != nil {
 			return nil, nil, err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,9 +15,9 @@ import (
 
 	"github.com/schedsweep/schedsweep/internal/atomicfile"
 	"github.com/schedsweep/schedsweep/internal/params"
-	"github.com/schedsweep/schedsweep/internal/size"
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/runner"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -31,6 +33,11 @@ The machine has --procs processors, or what --machines describes, or the
 trace header's MaxProcs (else MaxNodes), or, for a registered trace, the
 registry's machine (and its machines file, if it has one). Memory is simulated only when
 --memory-field says which SWF field holds it.
+
+The flags describe a one-run experiment, which simulate runs as
+schedsweep run runs an experiment file: a flag that a workload or cluster
+block takes is named as its argument, with hyphens (--memory-field is
+memory_field), and the file of docs/simulate.md gives the same schedule.
 
 Examples, once 'schedsweep trace fetch KTH-SP2' has cached the trace:
   schedsweep simulate KTH-SP2
@@ -53,9 +60,21 @@ type simulateConfig struct {
 	memoryField     string
 	memoryUnit      string
 	machines        string
+	gpus            int64
 	allowOverrun    bool
 	missingEstimate string
 	negativeMissing bool
+	window          string
+	users           string
+	jobs            int
+	estimates       string
+	cpuUsage        string
+	loadFactor      float64
+	offeredLoad     float64
+	seed            uint64
+	replicate       uint64
+	warmup          float64
+	cooldown        float64
 	schedule        string
 	swf             string
 	cache           string
@@ -77,20 +96,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	fs.StringVar(&c.policy, "policy", "easy", "scheduling `policy` (see below)")
-	fs.Var(&c.policyParams, "policy-param", "set a policy parameter, `name=value` (repeatable; e.g. order=sjf for easy)")
-	fs.Int64Var(&c.procs, "procs", 0, "`number` of processors (default: from the trace header or --machines)")
-	fs.StringVar(&c.procsField, "procs-field", "requested", "processors of a job: `requested` (SWF field 8, else 5) or allocated (field 5)")
-	fs.StringVar(&c.memory, "memory", "", "memory `size` of the machine, e.g. 64GiB (needs --memory-field)")
-	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
-	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF), bytes-per-job (Alea data sets) or kb-per-job (METACENTRUM-2009-2's used memory)")
-	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
-	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
-	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
-	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, negativeFlagUsage)
-	fs.StringVar(&c.cache, "cache", "", cacheFlagUsage)
-	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
-	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
+	c.flags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -107,126 +113,44 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	return simulate(c, pos[0], stdout)
 }
 
-// setup is a resolved simulate configuration.
-type setup struct {
-	policy  sim.Policy
-	swfOpt  workloads.SWFOptions
-	simOpt  sim.Options
-	machine sim.Resources
-	source  string // where the machine size came from
+// flags defines simulate's flags on fs. A flag that a workload or cluster
+// block of an experiment file also takes has the argument's name, with
+// hyphens for underscores.
+func (c *simulateConfig) flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.policy, "policy", "easy", "scheduling `policy` (see below)")
+	fs.Var(&c.policyParams, "policy-param", "set a policy parameter, `name=value` (repeatable; e.g. order=sjf for easy)")
+	fs.Int64Var(&c.procs, "procs", 0, "`number` of processors (default: from the trace header or --machines)")
+	fs.StringVar(&c.procsField, "procs-field", "requested", "processors of a job: `requested` (SWF field 8, else 5) or allocated (field 5)")
+	fs.StringVar(&c.memory, "memory", "", "memory `size` of the machine, e.g. 64GiB (needs --memory-field)")
+	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
+	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF), bytes-per-job (Alea data sets) or kb-per-job (METACENTRUM-2009-2's used memory)")
+	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
+	fs.Int64Var(&c.gpus, "gpus", 0, "`number` of GPUs of the machine")
+	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
+	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
+	fs.BoolVar(&c.negativeMissing, "negative-as-missing", false, negativeFlagUsage)
+	fs.StringVar(&c.window, "window", "", "keep the jobs submitted in [`FROM,TO`), seconds of the trace")
+	fs.StringVar(&c.users, "users", "", "keep the jobs of these users, `ID,ID,...`")
+	fs.IntVar(&c.jobs, "jobs", 0, "then take the first `N` jobs (default: all)")
+	fs.StringVar(&c.estimates, "estimates", "keep", "estimate `model`: keep, exact, badness:F, tsafrir[:MAX[:SHARE]] or psp:SCENARIO")
+	fs.StringVar(&c.cpuUsage, "cpu-usage", "none", "per-process CPU usage of the jobs, for two-tier policies: `none`, default or full")
+	fs.Float64Var(&c.loadFactor, "load-factor", 1, "multiply the offered load by `f` (inter-arrival times divided by f)")
+	fs.Float64Var(&c.offeredLoad, "offered-load", 0, "instead of --load-factor: the offered `load` to reach, the factor solved for it")
+	fs.Uint64Var(&c.seed, "seed", 1, "experiment `seed` the run's random streams derive from, as an experiment file's")
+	fs.Uint64Var(&c.replicate, "replicate", 1, "replicate `number`, as a sweep's seeds give it: another replicate draws other random streams")
+	fs.Float64Var(&c.warmup, "warmup", 0, "leave this `share` of the first jobs, in submit order, out of the metrics, as an output block's warmup")
+	fs.Float64Var(&c.cooldown, "cooldown", 0, "leave this `share` of the last jobs out of the metrics, as an output block's cooldown")
+	fs.StringVar(&c.cache, "cache", "", cacheFlagUsage)
+	fs.StringVar(&c.schedule, "schedule", "", "write the schedule as CSV to `file`")
+	fs.StringVar(&c.swf, "swf", "", "write the schedule as SWF, wait times filled in, to `file`")
 }
 
-func (c *simulateConfig) resolve() (setup, error) {
-	var s setup
-	e, err := policies.Lookup(c.policy)
-	if err != nil {
-		return s, usageError{fmt.Errorf("--policy: %w", err)}
-	}
-	var pp any
-	if e.Params != nil {
-		pp = e.Params()
-		if err := params.SetAll(pp, c.policyParams); err != nil {
-			return s, usageError{fmt.Errorf("--policy-param: %w", err)}
-		}
-	} else if len(c.policyParams) > 0 {
-		return s, usagef("--policy-param: policy %s has no parameters", e.Name)
-	}
-	if s.policy, err = e.New(pp); err != nil {
-		return s, usageError{fmt.Errorf("--policy %s: %w", e.Name, err)}
-	}
-	if s.swfOpt.Procs, err = chooseNamed[workloads.ProcsField]("procs-field", c.procsField, workloads.ProcsFieldNames()); err != nil {
-		return s, err
-	}
-	if s.swfOpt.Memory, err = chooseNamed[workloads.MemoryField]("memory-field", c.memoryField, workloads.MemoryFieldNames()); err != nil {
-		return s, err
-	}
-	if s.swfOpt.MemoryUnit, err = chooseNamed[workloads.MemoryUnit]("memory-unit", c.memoryUnit, workloads.MemoryUnitNames()); err != nil {
-		return s, err
-	}
-	if s.simOpt.MissingEstimate, err = choose("missing-estimate", c.missingEstimate,
-		option[sim.MissingEstimate]{"runtime", sim.EstimateFromRuntime},
-		option[sim.MissingEstimate]{"reject", sim.RejectMissingEstimate}); err != nil {
-		return s, err
-	}
-	s.simOpt.AllowOverrun = c.allowOverrun
-	s.swfOpt.NegativeAsMissing = c.negativeMissing
-	if c.procs < 0 {
-		return s, usagef("--procs: %d is negative", c.procs)
-	}
-	if c.machines != "" {
-		cap, err := readMachines(c.machines)
-		if err != nil {
-			return s, err
-		}
-		s.machine, s.source = cap, "from "+c.machines
-	}
-	if c.procs > 0 {
-		s.machine[sim.Procs], s.source = c.procs, "from --procs"
-	}
-	if c.memory != "" {
-		if s.swfOpt.Memory == workloads.NoMemory {
-			return s, usagef("--memory needs --memory-field to say which SWF field holds a job's memory")
-		}
-		m, err := size.Parse(c.memory)
-		if err != nil {
-			return s, usagef("--memory: %v", err)
-		}
-		s.machine[sim.Memory] = m
-	}
-	if s.swfOpt.Memory != workloads.NoMemory && s.machine[sim.Memory] == 0 {
-		return s, usagef("--memory-field %s needs the machine's memory: give --memory or --machines", c.memoryField)
-	}
-	if s.swfOpt.Memory == workloads.NoMemory {
-		s.machine[sim.Memory] = 0 // memory is not simulated
-	}
-	return s, nil
-}
+// negativeHint follows an error about a negative SWF value.
+const negativeHint = "\n(--negative-as-missing reads such values as missing and lists them)"
 
-// option is one allowed value of a flag and what it selects.
-type option[T any] struct {
-	name  string
-	value T
-}
-
-// choose returns the value of the option called got, or a usage error that
-// names the flag and lists the allowed names.
-func choose[T any](flag, got string, opts ...option[T]) (T, error) {
-	names := make([]string, len(opts))
-	for i, o := range opts {
-		if o.name == got {
-			return o.value, nil
-		}
-		names[i] = o.name
-	}
-	var zero T
-	return zero, usagef("--%s: %q is not %s or %s", flag, got,
-		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
-}
-
-// chooseNamed is choose for an enumeration whose names are indexed by
-// value, as workloads.ProcsFieldNames gives them.
-func chooseNamed[T ~uint8](flag, got string, names []string) (T, error) {
-	opts := make([]option[T], len(names))
-	for i, n := range names {
-		opts[i] = option[T]{n, T(i)}
-	}
-	return choose(flag, got, opts...)
-}
-
-// readMachines reads an Alea .machines file into a capacity.
-func readMachines(path string) (sim.Resources, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return sim.Resources{}, err
-	}
-	defer f.Close()
-	groups, err := workloads.ReadMachines(f, filepath.Base(path))
-	if err != nil {
-		return sim.Resources{}, err
-	}
-	return workloads.Capacity(groups), nil
-}
-
+// simulate runs the one-run experiment the flags c describe on trace, as
+// schedsweep run runs an experiment file's (runner.SimulateOne), and
+// prints its summary.
 func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	path, t, err := resolveTrace(trace, c.cache, os.Getenv)
 	if err != nil {
@@ -235,80 +159,79 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if t != nil && t.MachinesFile != "" && c.machines == "" && c.procs == 0 {
 		c.machines = filepath.Join(filepath.Dir(path), t.MachinesFile)
 	}
-	s, err := c.resolve()
+	one, err := c.experiment(path, t)
 	if err != nil {
 		return err
 	}
-	f, err := workloads.OpenTrace(path)
+	cacheDir, err := traceCacheDir(c.cache, os.Getenv)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	name := filepath.Base(path)
-	r := workloads.NewSWFReader(f, name, s.swfOpt)
-	h, err := r.Header()
-	if errors.Is(err, workloads.ErrNegative) { // a headerless file's first job line
-		return fmt.Errorf("%w\n(--negative-as-missing reads such values as missing and lists them)", err)
-	}
+	runs, err := runner.Expand(one.exp)
 	if err != nil {
 		return err
 	}
-	if r.Empty() {
-		return fmt.Errorf("%s: the file is empty", path)
-	}
-	if s.machine[sim.Procs] == 0 {
-		if s.machine[sim.Procs], s.source = traceMachine(h, t); s.source == "" {
-			return usagef("%s: the header gives neither MaxProcs nor MaxNodes; set --procs", name)
-		}
-	}
-	began := time.Now()
-	res, err := sim.Run(sim.NewPool(s.machine), s.policy, r, s.simOpt)
+	out, err := runner.SimulateOne(context.Background(), &runs[0], cacheDir)
 	if errors.Is(err, workloads.ErrNegative) {
-		return fmt.Errorf("%w\n(--negative-as-missing reads such values as missing and lists them)", err)
+		return fmt.Errorf("%w%s", err, negativeHint)
 	}
 	if err != nil {
-		return workloads.WhereIs(err, path, s.swfOpt)
+		return err
 	}
-	took := time.Since(began)
-	if len(res.Jobs) == 0 {
-		return fmt.Errorf("%s: the trace has no jobs", path)
+	if err := writeSchedules(c, one.header, out.Result); err != nil {
+		return err
 	}
-	if c.schedule != "" {
-		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
-			return fmt.Errorf("writing the schedule: %w", err)
-		}
+	printSummary(stdout, filepath.Base(path), one, out.Result, out.Wall)
+	if out.RuntimesCut > 0 {
+		fmt.Fprintf(stdout, "note: the tsafrir estimates cut the run times of %d jobs to the largest estimate\n", out.RuntimesCut)
 	}
-	if c.swf != "" {
-		err := atomicfile.WriteFile(c.swf, func(w io.Writer) error {
-			sw := workloads.NewSWFWriter(w)
-			if err := sw.WriteHeader(h); err != nil {
-				return err
-			}
-			for i := range res.Jobs {
-				if err := sw.WriteOutcome(&res.Jobs[i]); err != nil {
-					return err
-				}
-			}
-			return sw.Flush()
-		})
-		if err != nil {
-			return fmt.Errorf("writing the SWF schedule: %w", err)
-		}
-	}
-	printSummary(stdout, name, s, res, took)
-	printRepairs(stdout, r.Repaired())
-	for _, w := range r.Warnings() {
+	printRepairs(stdout, out.Repaired)
+	for _, w := range out.Warnings {
 		fmt.Fprintf(stdout, "warning: %v\n", w)
 	}
 	return nil
 }
 
-func printSummary(w io.Writer, trace string, s setup, res *sim.Result, took time.Duration) {
-	sum := results.Summarize(res, results.DefaultTau)
+// writeSchedules writes the schedule res to the files --schedule and --swf
+// name, if they do; h is the trace's header, which the SWF file repeats.
+func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result) error {
+	if c.schedule != "" {
+		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
+			return fmt.Errorf("writing the schedule: %w", err)
+		}
+	}
+	if c.swf == "" {
+		return nil
+	}
+	err := atomicfile.WriteFile(c.swf, func(w io.Writer) error {
+		sw := workloads.NewSWFWriter(w)
+		if err := sw.WriteHeader(h); err != nil {
+			return err
+		}
+		for i := range res.Jobs {
+			if err := sw.WriteOutcome(&res.Jobs[i]); err != nil {
+				return err
+			}
+		}
+		return sw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("writing the SWF schedule: %w", err)
+	}
+	return nil
+}
+
+func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, took time.Duration) {
+	trim := results.Trim{Warmup: s.exp.Output.Warmup, Cooldown: s.exp.Output.Cooldown}
+	sum := results.SummarizeTrimmed(res, results.DefaultTau, trim)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "trace\t%s: %d jobs\n", trace, sum.Jobs)
-	fmt.Fprintf(tw, "machine\t%v (%s)\n", s.machine, s.source)
+	fmt.Fprintf(tw, "machine\t%v (%s)\n", s.machine(), s.source)
 	fmt.Fprintf(tw, "policy\t%s\n", res.Policy)
+	if !trim.IsZero() {
+		fmt.Fprintf(tw, "measured\t%d of %d jobs (warmup %g, cooldown %g); makespan and utilization count all\n",
+			sum.Measured, sum.Jobs, trim.Warmup, trim.Cooldown)
+	}
 	fmt.Fprintf(tw, "jobs\t%d finished, %d killed at their requested time, %d rejected\n", sum.Finished, sum.Killed, sum.Rejected)
 	for _, rc := range res.RejectionReasons() {
 		fmt.Fprintf(tw, "  rejected\t%d %s\n", rc.Count, rc.Reason)
@@ -320,7 +243,7 @@ func printSummary(w io.Writer, trace string, s setup, res *sim.Result, took time
 	fmt.Fprintf(tw, "mean response\t%.1f s\n", sum.MeanResponse)
 	fmt.Fprintf(tw, "mean bounded slowdown\t%.3f (tau = %d s)\n", sum.MeanBoundedSlowdown, results.DefaultTau)
 	fmt.Fprintf(tw, "utilization\t%.2f%% of processors", 100*sum.Utilization[sim.Procs])
-	if s.machine[sim.Memory] > 0 {
+	if s.machine()[sim.Memory] > 0 {
 		fmt.Fprintf(tw, ", %.2f%% of memory", 100*sum.Utilization[sim.Memory])
 	}
 	fmt.Fprintln(tw)

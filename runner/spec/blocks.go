@@ -4,6 +4,7 @@ package spec
 // Workloads have their own file.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -82,23 +83,41 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 // machines sets c's capacity from an Alea machines file.
 func (d *decoder) machines(c *Cluster, path string, a *hclsyntax.Attribute) {
 	resolved := d.path(path, a.Expr)
-	f, err := os.Open(resolved)
-	if err != nil {
-		d.errorf(a.Expr.Range(), "Unreadable machines file", "%s.", err)
-		return
-	}
-	defer f.Close()
-	groups, err := workloads.ReadMachines(f, resolved)
-	if err != nil {
-		d.errorf(a.Expr.Range(), "Unreadable machines file", "%s.", err)
-		return
-	}
-	capacity := workloads.Capacity(groups)
-	if capacity[sim.Procs] == 0 {
+	capacity, err := ReadMachines(resolved)
+	switch {
+	case errors.Is(err, ErrNoNodes):
 		d.errorf(a.Expr.Range(), "Empty machines file", "%s lists no node groups, so the cluster would have no processors.", resolved)
+		return
+	case err != nil:
+		d.errorf(a.Expr.Range(), "Unreadable machines file", "%s.", err)
 		return
 	}
 	c.Capacity, c.Machines = capacity, resolved
+}
+
+// ErrNoNodes is wrapped by the error of ReadMachines for a machines file
+// that lists no node group.
+var ErrNoNodes = errors.New("lists no node groups")
+
+// ReadMachines reads the Alea .machines file at path into the capacity of
+// a cluster (workloads.Capacity): a cluster block's machines and
+// simulate's --machines alike. A file without a node group is an error
+// wrapping ErrNoNodes.
+func ReadMachines(path string) (sim.Resources, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sim.Resources{}, err
+	}
+	defer f.Close()
+	groups, err := workloads.ReadMachines(f, path)
+	if err != nil {
+		return sim.Resources{}, err
+	}
+	capacity := workloads.Capacity(groups)
+	if capacity[sim.Procs] == 0 {
+		return sim.Resources{}, fmt.Errorf("%s %w", path, ErrNoNodes)
+	}
+	return capacity, nil
 }
 
 // path resolves p, the value of expr, against the file's directory, or,

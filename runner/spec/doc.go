@@ -20,7 +20,8 @@
 //	vars.go      variables and their types, command-line overrides, locals in dependency order
 //	values.go    strict conversion of values to Go types
 //	blocks.go    experiment, cluster, policy and output blocks
-//	workload.go  workload blocks: model or trace, cuts, estimates
+//	workload.go  workload blocks: model or trace, cuts, estimates, how the engine treats the jobs
+//	options.go   the arguments whose values are names, parsed here for files and simulate's flags alike
 //	merge.go     merge workloads: their parts, once every workload is read
 //	params.go    model and policy parameters through internal/params
 //	sweep.go     the sweep and its vary axes

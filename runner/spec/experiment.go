@@ -75,7 +75,15 @@ type Workload struct {
 	Estimates string
 	// CPUUsage is "none", "default" or "full".
 	CPUUsage string
-	Range    hcl.Range
+	// AllowOverrun and MissingEstimate are how the engine treats the jobs
+	// of a run of this workload (sim.Options): a job past its estimate is
+	// killed there unless AllowOverrun; a job without an estimate gets
+	// its run time (sim.EstimateFromRuntime, the default) or is rejected.
+	// A merge's own values apply to its runs; its parts must agree with
+	// them.
+	AllowOverrun    bool
+	MissingEstimate sim.MissingEstimate
+	Range           hcl.Range
 }
 
 // Policy is a scheduling policy with its parameters.

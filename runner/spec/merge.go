@@ -43,6 +43,12 @@ func (d *decoder) resolveMerges() {
 			case part == nil: // reported with its block
 			case d.isMerge(part):
 				d.errorf(it.rng, "Invalid merge", "Workload %q is itself a merge; list its parts here instead.", name)
+			case d.runOptions[part] && !sameRunOptions(part, m.w):
+				d.errorf(it.rng, "Conflicting run options",
+					"Workload %q sets allow_overrun = %t and missing_estimate = %q; this merge has %t and %q. "+
+						"The engine treats every job of a run alike, as the merge's block says: set them there, and on a part only to the same values.",
+					name, part.AllowOverrun, Names("missing_estimate")[part.MissingEstimate],
+					m.w.AllowOverrun, Names("missing_estimate")[m.w.MissingEstimate])
 			default:
 				m.w.Merge = append(m.w.Merge, part)
 			}
@@ -59,4 +65,10 @@ func (d *decoder) isMerge(w *Workload) bool {
 		}
 	}
 	return false
+}
+
+// sameRunOptions reports whether workloads a and b treat their jobs alike
+// in the engine: allow_overrun and missing_estimate.
+func sameRunOptions(a, b *Workload) bool {
+	return a.AllowOverrun == b.AllowOverrun && a.MissingEstimate == b.MissingEstimate
 }

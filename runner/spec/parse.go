@@ -55,6 +55,9 @@ type decoder struct {
 	// merges are the merge workloads, whose parts are resolved once every
 	// workload is decoded.
 	merges []pendingMerge
+	// runOptions marks the workloads whose block sets allow_overrun or
+	// missing_estimate: a merge's part that does must agree with the merge.
+	runOptions map[*Workload]bool
 	// cmdStrings holds the variables set on the command line whose value
 	// is a string, and localExprs the local values' expressions: a path
 	// that comes from the command line is relative to the current
@@ -109,6 +112,7 @@ func Parse(filename string, src []byte, vars map[string]string) (*Experiment, hc
 		file: filename, dir: exp.Dir, diags: diags,
 		clusters: map[string]*Cluster{}, workloads: map[string]*Workload{}, policies: map[string]*Policy{},
 		cmdStrings: map[string]string{}, localExprs: map[string]hcl.Expression{},
+		runOptions: map[*Workload]bool{},
 	}
 	_, blocks := d.content(body, topSchema)
 	byType := make(map[string][]*hclsyntax.Block)

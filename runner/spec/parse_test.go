@@ -171,6 +171,17 @@ func goodCases() []goodCase {
 					From: 0, To: 100, Users: []int32{3, 7}, Take: 2, Estimates: "exact", CPUUsage: "default",
 				}
 			})},
+		{"run options",
+			file(expBlock, clusterBlock, `workload "w" {
+  model            = "lublin"
+  jobs             = 10
+  allow_overrun    = true
+  missing_estimate = "reject"
+}`, fcfsBlock, sweepBlock), nil,
+			expect(func(e *Experiment) {
+				w := e.Workloads[0]
+				w.Take, w.AllowOverrun, w.MissingEstimate = 10, true, sim.RejectMissingEstimate
+			})},
 		{"registered trace, any case",
 			file(expBlock, clusterBlock, `workload "w" { trace = "kth-sp2" }`, fcfsBlock, sweepBlock), nil,
 			expect(func(e *Experiment) {

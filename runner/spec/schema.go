@@ -6,7 +6,7 @@ package spec
 import (
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -139,19 +139,7 @@ func (d *decoder) warnf(rng hcl.Range, summary, format string, args ...any) {
 }
 
 // quoteList renders names as "a", "b" or "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	switch len(q) {
-	case 0:
-		return "none"
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
+func quoteList(names []string) string { return orList(names, strconv.Quote) }
 
 // lastOf returns whichever of the attributes, nil ones aside, stands last
 // in the file: the one a conflict between them is reported on.

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -20,6 +18,7 @@ import (
 var workloadSchema = schema{what: "a workload block", attrs: []string{
 	"model", "trace", "merge", "params", "jobs", "estimates", "cpu_usage",
 	"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users",
+	"allow_overrun", "missing_estimate",
 }}
 
 // traceOnly are the arguments that only a trace workload takes.
@@ -86,19 +85,33 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 		d.errorf(attrs["model"].Expr.Range(), "Endless model needs jobs",
 			"The %s model never runs out of jobs: set jobs = N to take its first N jobs.", w.Model)
 	}
-	if s, st := d.str(attrs["estimates"]); st == set {
-		if _, err := workloads.ApplyEstimates(noJobs{}, s, 1); err != nil {
-			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s", estimatesDetail(s, err))
-		}
-		w.Estimates = s
-	}
-	if i, st := d.choice(attrs["cpu_usage"], "none", "default", "full"); st == set {
-		w.CPUUsage = []string{"none", "default", "full"}[i]
-	}
+	d.jobOptions(w, attrs)
 	if len(d.diags.Errs()) > before {
 		return nil
 	}
 	return w
+}
+
+// jobOptions reads what every workload may say about its jobs: their
+// estimate model, CPU usage, and how the engine treats a job that runs
+// past its estimate or has none.
+func (d *decoder) jobOptions(w *Workload, attrs map[string]*hclsyntax.Attribute) {
+	if s, st := d.str(attrs["estimates"]); st == set {
+		if err := CheckEstimates(s); err != nil {
+			d.errorf(attrs["estimates"].Expr.Range(), "Invalid estimates", "%s", err)
+		}
+		w.Estimates = s
+	}
+	if i, st := d.named(attrs, "cpu_usage"); st == set {
+		w.CPUUsage = Names("cpu_usage")[i]
+	}
+	if v, st := d.boolean(attrs["allow_overrun"]); st == set {
+		w.AllowOverrun = v
+	}
+	if i, st := d.named(attrs, "missing_estimate"); st == set {
+		w.MissingEstimate = sim.MissingEstimate(i)
+	}
+	d.runOptions[w] = attrs["allow_overrun"] != nil || attrs["missing_estimate"] != nil
 }
 
 // model sets w's model and parameters; it reports whether the model is
@@ -137,21 +150,20 @@ func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
 		return
 	}
 	path := d.path(value, a.Expr)
-	fi, err := os.Stat(path)
+	file, t, err := workloads.IdentifyTrace(path, value)
 	switch {
-	case err == nil && fi.IsDir():
+	case errors.Is(err, workloads.ErrTraceIsDir):
 		d.errorf(a.Expr.Range(), "Trace is a directory", "%s is a directory, not a trace file.", path)
 		return
-	case err == nil:
-		w.Trace = path
-		return
-	case !errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, workloads.ErrUnknownTrace):
+	case err != nil:
 		d.errorf(a.Expr.Range(), "Unreadable trace", "%s.", err)
 		return
-	}
-	t, err := workloads.LookupTrace(value)
-	if err == nil {
+	case t != nil:
 		w.Trace = t.Name
+		return
+	default:
+		w.Trace = file
 		return
 	}
 	var known []string
@@ -164,13 +176,13 @@ func (d *decoder) trace(w *Workload, a *hclsyntax.Attribute, value string) {
 
 // swfOptions reads how a trace's fields map to jobs, and its cuts.
 func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute) {
-	if i, st := d.choice(attrs["procs_field"], workloads.ProcsFieldNames()...); st == set {
+	if i, st := d.named(attrs, "procs_field"); st == set {
 		w.SWF.Procs = workloads.ProcsField(i)
 	}
-	if i, st := d.choice(attrs["memory_field"], workloads.MemoryFieldNames()...); st == set {
+	if i, st := d.named(attrs, "memory_field"); st == set {
 		w.SWF.Memory = workloads.MemoryField(i)
 	}
-	if i, st := d.choice(attrs["memory_unit"], workloads.MemoryUnitNames()...); st == set {
+	if i, st := d.named(attrs, "memory_unit"); st == set {
 		w.SWF.MemoryUnit = workloads.MemoryUnit(i)
 	}
 	if v, st := d.boolean(attrs["negative_as_missing"]); st == set {
@@ -205,6 +217,12 @@ func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute)
 	}
 }
 
+// named reads the argument arg of attrs, whose value is one of Names(arg),
+// and returns its index.
+func (d *decoder) named(attrs map[string]*hclsyntax.Attribute, arg string) (int, state) {
+	return d.choice(attrs[arg], Names(arg)...)
+}
+
 // choice reads a string argument that must be one of options and returns
 // its index.
 func (d *decoder) choice(a *hclsyntax.Attribute, options ...string) (int, state) {
@@ -212,10 +230,8 @@ func (d *decoder) choice(a *hclsyntax.Attribute, options ...string) (int, state)
 	if st != set {
 		return 0, st
 	}
-	for i, o := range options {
-		if s == o {
-			return i, set
-		}
+	if i := indexOf(options, s); i >= 0 {
+		return i, set
 	}
 	detail := withSuggestion(fmt.Sprintf("%q is not %s.", s, quoteList(options)), s, options)
 	d.errorf(a.Expr.Range(), "Invalid value for "+quoted(a), "%s", detail)
@@ -227,6 +243,18 @@ func (d *decoder) choice(a *hclsyntax.Attribute, options ...string) (int, state)
 type noJobs struct{}
 
 func (noJobs) Next() (sim.Record, error) { return sim.Record{}, io.EOF }
+
+// CheckEstimates returns an error if spec is not an estimate model as
+// workloads.ApplyEstimates names it ("keep", "tsafrir:36000", …): an
+// unknown model by name, with the closest known one, or else the model's
+// own error; then the forms it accepts. A workload block's estimates and
+// simulate's --estimates are checked here.
+func CheckEstimates(spec string) error {
+	if _, err := workloads.ApplyEstimates(noJobs{}, spec, 1); err != nil {
+		return errors.New(estimatesDetail(spec, err))
+	}
+	return nil
+}
 
 // estimatesDetail explains why ApplyEstimates refused the estimate model
 // spec: an unknown model by name, with the closest known one, or else the
