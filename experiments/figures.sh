@@ -75,7 +75,8 @@ for w in kth meta mixed; do
 done
 took ibb2016
 
-# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
+# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill,
+# then twenty under each reading of the mix's sizes.
 $ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
 $ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
 $ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/maui2000
@@ -87,6 +88,16 @@ for k in 1 2 3 4 5; do
 	echo >>"$figs/maui2000-makespan.md"
 done
 tables maui2000 out/maui2000
+# Twenty mixes under each size reading, uniform (the default) and powers of
+# two, with the paired differences from Maui (PBS FIFO − Maui).
+for v in uniform pow2; do
+	pow=false
+	[ "$v" = pow2 ] && pow=true
+	$ss run --quiet --force --out "out/maui2000-$v-20" --var replicates=20 --var power_of_two=$pow experiments/maui2000.hcl
+	tables "maui2000-$v-20" "out/maui2000-$v-20"
+	$ss plot paired --baseline maui --metric makespan,wait_mean --out "out/maui2000-$v-20/paired.svg" "out/maui2000-$v-20" |
+		tail -n +3 >"$figs/maui2000-paired-$v-20.md"
+done
 took maui2000
 
 # measy: EASY and its two-tier extensions on the Feitelson and Jann models;
