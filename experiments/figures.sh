@@ -29,14 +29,18 @@ if [ -f "$traces/wagap-2013.swf.gz" ]; then
 	trace=$(realpath "$traces/wagap-2013.swf.gz")
 fi
 $ss run --quiet --force --out out/toth2014 --var "trace=$trace" experiments/toth2014.hcl
-$ss plot means --load 2 --out "$figs/toth2014-means.png" out/toth2014
+$ss plot means --load 1 --out "$figs/toth2014-means.png" out/toth2014
 $ss plot boxes --out "$figs/toth2014-veet.png" out/toth2014
 $ss plot boxes --metric weighted_tardiness --out "$figs/toth2014-weighted-tardiness.png" out/toth2014
 $ss plot load --metric wait_mean --out "$figs/toth2014-wait-vs-load.png" out/toth2014
 for p in fifo fairshare-fifo backfill fairshare-backfill; do
-	$ss plot heatmap --policy "$p" --load 2 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
+	$ss plot heatmap --policy "$p" --load 1 --out "$figs/toth2014-heatmap-$p.png" out/toth2014
 done
 tables toth2014 out/toth2014
+# The .machines file's 2,176 processors, for comparison with the 1,752 the
+# trace ran on (the default).
+$ss run --quiet --force --out out/toth2014-configured --var "trace=$trace" --var machine=configured experiments/toth2014.hcl
+tables toth2014-configured out/toth2014-configured
 took toth2014
 
 # psp2016: the paper's four instances per scenario, then twenty to see how
@@ -75,7 +79,8 @@ for w in kth meta mixed; do
 done
 took ibb2016
 
-# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill.
+# maui2000: five job mixes under PBS FIFO, Maui and Maui without backfill,
+# then twenty under each reading of the mix's sizes.
 $ss run --quiet --force --out out/maui2000 experiments/maui2000.hcl
 $ss plot means --metric makespan,utilization,wait_mean --out "$figs/maui2000-means.png" out/maui2000
 $ss plot utilization --replicate 1 --out "$figs/maui2000-utilization.png" out/maui2000
@@ -87,6 +92,16 @@ for k in 1 2 3 4 5; do
 	echo >>"$figs/maui2000-makespan.md"
 done
 tables maui2000 out/maui2000
+# Twenty mixes under each size reading, uniform (the default) and powers of
+# two, with the paired differences from Maui (PBS FIFO − Maui).
+for v in uniform pow2; do
+	pow=false
+	[ "$v" = pow2 ] && pow=true
+	$ss run --quiet --force --out "out/maui2000-$v-20" --var replicates=20 --var power_of_two=$pow experiments/maui2000.hcl
+	tables "maui2000-$v-20" "out/maui2000-$v-20"
+	$ss plot paired --baseline maui --metric makespan,wait_mean --out "out/maui2000-$v-20/paired.svg" "out/maui2000-$v-20" |
+		tail -n +3 >"$figs/maui2000-paired-$v-20.md"
+done
 took maui2000
 
 # measy: EASY and its two-tier extensions on the Feitelson and Jann models;

@@ -4,10 +4,18 @@
 # classical metrics and by users' expected end times (EET).
 #
 # The workload is Alea's wagap-2013 data set (fetch it with
-# `schedsweep trace fetch wagap-2013`, or pass --var trace=PATH), the
-# machine its .machines file: zewura (20 nodes × 80 CPUs, 505 GiB each) and
-# zegox (48 nodes × 12 CPUs, 90 GiB each), as one pool of 2,176 processors
-# and 14,403 GiB. Memory matters: requested memory is per job, in bytes.
+# `schedsweep trace fetch wagap-2013`, or pass --var trace=PATH). The
+# machine is the one the trace was recorded on, as one pool: field 19 names
+# the node of every processor a job got, and the jobs ran on 18 zewura
+# nodes of 80 CPUs and 26 zegox nodes of 12, 1,752 processors (every one of
+# those 44 nodes full at some instant; docs/design/nodes.md section 3, `go
+# test ./workloads -run TestWagapNodes -v`). The data set's .machines file
+# describes 20 + 48 nodes, 2,176 processors, of which 424 never ran a job of
+# the trace; --var machine=configured runs on that machine instead, the one
+# of this study's earlier numbers. Memory per node is the .machines file's
+# (529,426,432 KiB on zewura, 94,035,968 KiB on zegox), and requested memory
+# is per job, in bytes. Node placement waits for a node-level machine
+# (issue 15): here a job fits wherever its processors and memory are free.
 experiment "toth2014" {
   description = "FIFO vs backfilling, with and without fairshare, on the zewura workload (wagap-2013)"
   seed        = 1
@@ -23,9 +31,25 @@ variable "half_life" {
   default     = 86400
 }
 
+variable "machine" {
+  description = "used: the 18 + 26 nodes field 19 shows (1,752 processors); configured: the .machines file's 20 + 48 (2,176)"
+  default     = "used"
+}
+
+locals {
+  # Nodes of zewura (80 CPUs, 529,426,432 KiB) and of zegox (12 CPUs,
+  # 94,035,968 KiB) on each machine.
+  nodes = {
+    used       = { zewura = 18, zegox = 26 }
+    configured = { zewura = 20, zegox = 48 }
+  }
+  zewura = local.nodes[var.machine].zewura
+  zegox  = local.nodes[var.machine].zegox
+}
+
 cluster "zewura-zegox" {
-  procs  = 20 * 80 + 48 * 12                            # from wagap-2013.swf.machines
-  memory = 20 * 529426432 * 1024 + 48 * 94035968 * 1024 # bytes, from the same file
+  procs  = local.zewura * 80 + local.zegox * 12
+  memory = local.zewura * 529426432 * 1024 + local.zegox * 94035968 * 1024 # bytes
 }
 
 workload "wagap" {

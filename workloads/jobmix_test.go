@@ -180,6 +180,28 @@ func TestMixBounds(t *testing.T) {
 		{"three jobs", []sim.Record{job(64, 3600), job(32, 7200), job(1, 100)}, 7202, 10900},
 		{"unknown run time counts 0", []sim.Record{job(16, -1), job(16, 400)}, 100, 400},
 	}
+	// RequestedMinimum reads "node-wall hours" as nodes × requested time.
+	reqJob := func(procs int64, run, request sim.Time) sim.Record {
+		r := job(procs, run)
+		r.Estimate = request
+		return r
+	}
+	reqTests := []struct {
+		name string
+		recs []sim.Record
+		want sim.Time
+	}{
+		{"empty", nil, 0},
+		// 64·7200 + 16·3600 = 518,400 node-seconds of request; /64 = 8100.
+		{"two jobs, requests twice and 1.25× their runs", []sim.Record{reqJob(64, 3600, 7200), reqJob(16, 2880, 3600)}, 8100},
+		// 3·100 + 1·(−1 → 0) = 300; /64 = 4.69 → 5.
+		{"unknown estimate counts 0, rounded up", []sim.Record{reqJob(3, 50, 100), reqJob(1, 10, -1)}, 5},
+	}
+	for _, tc := range reqTests {
+		if got := RequestedMinimum(tc.recs, 64); got != tc.want {
+			t.Errorf("RequestedMinimum(%s, 64): got %d; want %d", tc.name, got, tc.want)
+		}
+	}
 	for _, tc := range tests {
 		if got := TheoreticalMinimum(tc.recs, 64); got != tc.min {
 			t.Errorf("TheoreticalMinimum(%s, 64): got %d; want %d", tc.name, got, tc.min)

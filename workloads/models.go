@@ -66,7 +66,7 @@ func Models() []Model {
 			false, DefaultPSPParams, func(*PSPParams) int64 { return 0 },
 			func(p PSPParams, seed uint64) (sim.Source, error) { return NewPSP(p, seed) }),
 		model("job-mix", "the Large/Medium/Small/Debug/Failed job mix of the PBS and Maui study on a 64-node cluster",
-			"Bode et al., ALS 2000, section 5; the draws of sizes, work and requested times are assumed uniform (the paper's data is offline)",
+			"Bode et al., ALS 2000, section 5; the draws of sizes (uniform, or powers of two with power_of_two), work and requested times are assumed uniform (the paper's data is offline)",
 			false, DefaultJobMixParams, func(p *JobMixParams) int64 { return p.Nodes },
 			func(p JobMixParams, seed uint64) (sim.Source, error) { return NewJobMix(p, seed) }),
 	}
