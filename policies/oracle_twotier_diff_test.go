@@ -69,12 +69,12 @@ func ttEngine(s ttSetting, n int, recs []sim.Record, opt sim.Options) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	ts := p.(*tier.Simulator)
+	ts := p.(*policies.TwoTier)
 	if s.table != nil {
 		cfg := ts.Config()
 		cfg.Model = func(uint64) tier.Model { return simtest.RateTable{Background: s.table} }
 		tp := map[string]func() *policies.TwoTier{"keasy": policies.NewKEASY, "reasy": policies.NewREASY, "measy": policies.NewMEASY}[s.entry]
-		if ts, err = tier.New(tp(), cfg); err != nil {
+		if ts, err = tp().WithConfig(cfg); err != nil {
 			return nil, err
 		}
 	}

@@ -154,11 +154,11 @@ func ordered[P sim.Policy](f func(Order) P) func(*OrderParams) (sim.Policy, erro
 // head of its merged list only.
 func twoTier(name, summary string, f func() *TwoTier) Entry {
 	e := entry(name, summary, tierParams, func(p *TierParams) (sim.Policy, error) {
-		s, err := tier.New(f(), p.Config)
+		t, err := f().WithConfig(p.Config)
 		if err != nil {
 			return nil, err
 		}
-		return s, nil
+		return t, nil
 	}, always[TierParams](Invariants{MaxOpen: 1}))
 	e.Model = TwoTierModel
 	return e

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -69,10 +70,8 @@ type TwoTier struct {
 	name string
 	how  deployMode
 	plan tier.Plan
+	cfg  tier.Config
 	rank ranked // the waiting jobs by estimate, for step 3
-	// waiting is the pass's view as ranked reads it; a field, so that
-	// handing it over as a sim.View does not allocate twice a pass.
-	waiting waitingOnly
 
 	head   *sim.Job // the job holding the reservation, nil if none
 	headAt sim.Time
@@ -96,7 +95,10 @@ const (
 	migrate                   // MEASY: migrate it
 )
 
-var _ tier.Policy = (*TwoTier)(nil)
+var (
+	_ sim.Policy     = (*TwoTier)(nil)
+	_ sim.ModelMaker = (*TwoTier)(nil)
+)
 
 // NewKEASY returns KEASY: kill and restart (Algorithms 1 and 2).
 func NewKEASY() *TwoTier { return newTwoTier("keasy", kill) }
@@ -109,16 +111,38 @@ func NewREASY() *TwoTier { return newTwoTier("reasy", pin) }
 func NewMEASY() *TwoTier { return newTwoTier("measy", migrate) }
 
 func newTwoTier(name string, how deployMode) *TwoTier {
-	return &TwoTier{name: name, how: how, rank: newRanked(ShortestFirst{})}
+	return &TwoTier{name: name, how: how, cfg: tier.DefaultConfig(), rank: newRanked(ShortestFirst{})}
+}
+
+// WithConfig sets the machine model the policy runs on (the paper's,
+// tier.DefaultConfig, unless set), which it checks, and returns p.
+func (p *TwoTier) WithConfig(cfg tier.Config) (*TwoTier, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	p.cfg = cfg
+	return p, nil
+}
+
+// Config returns the machine model the policy runs on.
+func (p *TwoTier) Config() tier.Config { return p.cfg }
+
+// NewModel returns the two-tier machine of the policy's machine model for
+// a cluster of the given capacity: sim.Run runs the policy on it.
+func (p *TwoTier) NewModel(capacity sim.Resources, seed uint64) (sim.Model, error) {
+	return tier.NewMachine(capacity, p.cfg, seed)
 }
 
 // Name returns "keasy", "reasy" or "measy".
 func (p *TwoTier) Name() string { return p.name }
 
 // Schedule runs one pass: steps 1, 2 and 3.
-func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
+func (p *TwoTier) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
+	v, ok := tier.ViewOf(sv)
+	if !ok {
+		return sim.Decision{}, errNotTwoTier
+	}
 	p.plan.Reset(v)
-	p.waiting.v = v
 	p.started, p.took = p.started[:0], p.took[:0]
 	p.promise, p.withdraw = p.promise[:0], p.withdraw[:0]
 	u := v.Waiting()
@@ -168,7 +192,7 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 
 	var q []*sim.Job
 	if p.plan.OpenBackground() > 0 { // else skip sorting the queue
-		q = p.rank.jobs(now, &p.waiting)
+		q = p.rank.jobs(now, sv)
 	}
 	for _, j := range q {
 		k := p.plan.OpenBackground()
@@ -184,8 +208,8 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 			}
 		}
 	}
-	p.rank.took(now, &p.waiting, p.took)
-	return tier.Decision{Actions: p.plan.Actions(), Promise: p.promise, Withdraw: p.withdraw}, nil
+	p.rank.took(now, sv, p.took)
+	return sim.Decision{Actions: p.plan.Actions(), Promise: p.promise, Withdraw: p.withdraw}, nil
 }
 
 // move returns how j would get to the foreground now, and false if it
@@ -405,11 +429,5 @@ func mergeBySeq(dst, a, b []*sim.Job) []*sim.Job {
 	return mergeSorted(dst, a, b, func(x, y *sim.Job) int { return cmp.Compare(x.Seq, y.Seq) })
 }
 
-// waitingOnly shows a tier view's waiting jobs as a sim.View, which is all
-// ranked reads of one.
-type waitingOnly struct{ v tier.View }
-
-func (w *waitingOnly) Waiting() []*sim.Job     { return w.v.Waiting() }
-func (*waitingOnly) Running() []sim.Allocation { return nil }
-func (*waitingOnly) Free() sim.Resources       { return sim.Resources{} }
-func (*waitingOnly) Capacity() sim.Resources   { return sim.Resources{} }
+// errNotTwoTier fails a two-tier policy's pass on another machine model.
+var errNotTwoTier = errors.New("a two-tier policy runs on the two-tier machine only")

@@ -25,6 +25,10 @@ type View interface {
 	Free() Resources
 	// Capacity returns the cluster's total resources.
 	Capacity() Resources
+	// Model returns the machine model's own view (Model.View): nil on the
+	// pool, a tier.View on the two-tier machine. A policy written for one
+	// model type-asserts it.
+	Model() any
 }
 
 // Allocation is a running job and when it started.
@@ -41,8 +45,15 @@ func (a Allocation) EstimatedEnd() Time { return a.Start + a.Job.Estimate }
 // whole: every job in Start must be waiting and the jobs together must fit the
 // free resources, or the run fails with a *DecisionError.
 type Decision struct {
-	// Start lists the jobs to start now, in the order they are started.
+	// Start lists the jobs to start now, in the order they are started,
+	// wherever the model puts them: on the pool, the only way to start.
 	Start []*Job
+	// Actions are moves with a placement, for a model that places jobs
+	// (the two-tier machine): applied in order after Start, each checked
+	// by the model once those before it have been applied. A refused
+	// action fails the run with a *DecisionError whose error names the
+	// move.
+	Actions []Action
 	// Promise lists reservations made or moved this pass: job j will start no
 	// later than Start. A later promise for the same job must not be later,
 	// unless the promise was withdrawn in between. Promises cost nothing to
@@ -75,18 +86,6 @@ type Observer interface {
 	// ran; a policy may learn from it, as a real scheduler learns from
 	// accounting records after the fact.
 	Finished(now Time, j *Job, actual Time)
-}
-
-// Simulator is a policy that brings its own engine, such as the two-tier
-// engine of package sim/tier, whose jobs change speed while they run. Run
-// detects it with a type assertion and hands the whole run over: Simulate
-// must honour Options as Run documents them, or say in its documentation
-// which it reads differently, and return a Result that keeps Result's
-// contract (every job in arrival order, counts that agree). Its Schedule
-// method is never called by Run.
-type Simulator interface {
-	Policy
-	Simulate(m Machine, src Source, opt Options) (*Result, error)
 }
 
 // Tracer receives what the engine applies; the simtest recorder implements it
