@@ -135,6 +135,9 @@ type ttConfig struct {
 	// table, if set, replaces the paper's model as simtest.RateTable does
 	// with only background rates: by (job, foreground neighbour or 0).
 	table map[[2]sim.JobID]float64
+	// fair, for fairshare-measy, is the fairshare order of the merged list
+	// (oracle_order_test.go's, with its half-life, usage and shares).
+	fair *oracleConfig
 }
 
 // ttParse returns the configuration of entry with params ("k=v"), from the
@@ -153,10 +156,16 @@ func ttParse(entry string, params []string) (ttConfig, error) {
 		"alpha_multi_mean": &c.aMean, "alpha_multi_sd": &c.aSD,
 		"alpha_multi_min": &c.aMultiMin, "alpha_multi_max": &c.aMulti,
 	}
+	var fair []string
+	if entry == "fairshare-measy" {
+		c.how, fair = "measy", []string{"order=fairshare"}
+	}
 	for _, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		var err error
 		switch {
+		case fair != nil && (k == "half_life" || k == "usage" || k == "shares"):
+			fair = append(fair, p)
 		case k == "migration_cost":
 			var n int64
 			n, err = strconv.ParseInt(v, 10, 64)
@@ -171,6 +180,13 @@ func ttParse(entry string, params []string) (ttConfig, error) {
 		if err != nil {
 			return c, fmt.Errorf("oracle: %q: %w", p, err)
 		}
+	}
+	if fair != nil {
+		fc, err := oraclePolicy{entry: "easy", params: fair}.config()
+		if err != nil {
+			return c, err
+		}
+		c.fair = &fc
 	}
 	return c, nil
 }

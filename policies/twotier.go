@@ -72,6 +72,10 @@ type TwoTier struct {
 	plan tier.Plan
 	cfg  tier.Config
 	rank ranked // the waiting jobs by estimate, for step 3
+	// fs, if set, orders the merged list by fairshare (fairshare-measy);
+	// keyed is its scratch.
+	fs    *Fairshare
+	keyed []fairJob
 
 	head   *sim.Job // the job holding the reservation, nil if none
 	headAt sim.Time
@@ -98,6 +102,7 @@ const (
 var (
 	_ sim.Policy     = (*TwoTier)(nil)
 	_ sim.ModelMaker = (*TwoTier)(nil)
+	_ sim.Observer   = (*TwoTier)(nil)
 )
 
 // NewKEASY returns KEASY: kill and restart (Algorithms 1 and 2).
@@ -112,6 +117,28 @@ func NewMEASY() *TwoTier { return newTwoTier("measy", migrate) }
 
 func newTwoTier(name string, how deployMode) *TwoTier {
 	return &TwoTier{name: name, how: how, cfg: tier.DefaultConfig(), rank: newRanked(ShortestFirst{})}
+}
+
+// NewFairshareMEASY returns MEASY whose merged list is in fairshare order
+// (f) rather than arrival order; see TwoTier for what that means.
+func NewFairshareMEASY(f *Fairshare) *TwoTier {
+	p := newTwoTier("fairshare-measy", migrate)
+	p.fs = f
+	return p
+}
+
+// Submitted tells a fairshare order of an arrival.
+func (p *TwoTier) Submitted(now sim.Time, j *sim.Job) {
+	if p.fs != nil {
+		p.fs.Submitted(now, j)
+	}
+}
+
+// Finished tells a fairshare order of an end.
+func (p *TwoTier) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	if p.fs != nil {
+		p.fs.Finished(now, j, actual)
+	}
 }
 
 // WithConfig sets the machine model the policy runs on (the paper's,
@@ -150,6 +177,9 @@ func (p *TwoTier) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
 		p.u = mergeBySeq(p.u[:0], u, bg)
 		u = p.u
 	}
+	if p.fs != nil {
+		u = p.fairOrder(now, u)
+	}
 
 	i := 0
 	for ; i < len(u) && procs(u[i]) <= p.plan.IdleForeground(); i++ {
@@ -157,38 +187,7 @@ func (p *TwoTier) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
 			break
 		}
 	}
-	var head *sim.Job
-	if i < len(u) {
-		head = u[i]
-		shadow, extra, avoided := p.reserve(now, v, head)
-		for _, j := range u[i+1:] {
-			n := p.plan.IdleForeground()
-			if n == 0 {
-				break // every job needs a processor
-			}
-			m, ok := p.move(j)
-			if !ok || procs(j) > n {
-				continue
-			}
-			switch {
-			case now+v.Span(j, m) <= shadow:
-				p.deploy(now, v, j, false)
-			case procs(j) <= extra:
-				if p.deploy(now, v, j, avoided) {
-					extra -= procs(j)
-				}
-			}
-		}
-		switch {
-		case head != p.head || shadow < p.headAt:
-			p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
-		case shadow > p.headAt: // REASY: the head was pinned in the background since
-			p.withdraw = append(p.withdraw, head)
-			p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
-		}
-		p.headAt = shadow
-	}
-	p.head = head
+	p.head = p.easy(now, v, u, i)
 
 	var q []*sim.Job
 	if p.plan.OpenBackground() > 0 { // else skip sorting the queue
@@ -209,7 +208,59 @@ func (p *TwoTier) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
 		}
 	}
 	p.rank.took(now, sv, p.took)
+	if p.fs != nil && len(p.took) > 0 {
+		p.fs.Started(now, sv, p.took)
+	}
 	return sim.Decision{Actions: p.plan.Actions(), Promise: p.promise, Withdraw: p.withdraw}, nil
+}
+
+// easy is step 2: u[i], if any, is the head; it gets a reservation at its
+// shadow time and the later jobs of u are backfilled around it. easy
+// returns the head, nil if none.
+func (p *TwoTier) easy(now sim.Time, v tier.View, u []*sim.Job, i int) *sim.Job {
+	if i >= len(u) {
+		return nil
+	}
+	head := u[i]
+	shadow, extra, avoided := p.reserve(now, v, head)
+	for _, j := range u[i+1:] {
+		n := p.plan.IdleForeground()
+		if n == 0 {
+			break // every job needs a processor
+		}
+		m, ok := p.move(j)
+		if !ok || procs(j) > n {
+			continue
+		}
+		switch {
+		case now+v.Span(j, m) <= shadow:
+			p.deploy(now, v, j, false)
+		case procs(j) <= extra:
+			if p.deploy(now, v, j, avoided) {
+				extra -= procs(j)
+			}
+		}
+	}
+	p.promiseHead(u, head, shadow)
+	return head
+}
+
+// promiseHead promises head a start at shadow if that is new or earlier,
+// withdrawing the promise it replaces where that moved later (REASY) or
+// belonged to a head overtaken in fairshare order.
+func (p *TwoTier) promiseHead(u []*sim.Job, head *sim.Job, shadow sim.Time) {
+	if p.fs != nil && head != p.head && p.head != nil && slices.Contains(u, p.head) && p.plan.Tier(p.head) != tier.Foreground {
+		// Overtaken in fairshare order, the old head waits on.
+		p.withdraw = append(p.withdraw, p.head)
+	}
+	switch {
+	case head != p.head || shadow < p.headAt:
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
+	case shadow > p.headAt: // REASY: the head was pinned in the background since
+		p.withdraw = append(p.withdraw, head)
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
+	}
+	p.headAt = shadow
 }
 
 // move returns how j would get to the foreground now, and false if it
@@ -427,6 +478,28 @@ func procs(j *sim.Job) int { return int(j.Need[sim.Procs]) }
 // arrival order.
 func mergeBySeq(dst, a, b []*sim.Job) []*sim.Job {
 	return mergeSorted(dst, a, b, func(x, y *sim.Job) int { return cmp.Compare(x.Seq, y.Seq) })
+}
+
+// fairJob is a job of the merged list and its user's fairshare priority.
+type fairJob struct {
+	key float64
+	j   *sim.Job
+}
+
+// fairOrder returns u, in arrival order, re-ordered by the fairshare
+// priority of each job's user (lowest usage per share first), ties by
+// arrival; the slice is p.u.
+func (p *TwoTier) fairOrder(now sim.Time, u []*sim.Job) []*sim.Job {
+	p.keyed = p.keyed[:0]
+	for _, j := range u {
+		p.keyed = append(p.keyed, fairJob{p.fs.priority(now, j), j})
+	}
+	slices.SortStableFunc(p.keyed, func(a, b fairJob) int { return cmp.Compare(a.key, b.key) })
+	p.u = p.u[:0]
+	for _, k := range p.keyed {
+		p.u = append(p.u, k.j)
+	}
+	return p.u
 }
 
 // errNotTwoTier fails a two-tier policy's pass on another machine model.
