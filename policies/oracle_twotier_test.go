@@ -14,7 +14,7 @@ package policies_test
 // remaining work and that rate; each pass computes the shadow time, the
 // extra VMs and the dispatch pairing from scratch.
 //
-// Engine semantics it follows (sim/tier doc.go, engine.go's Simulator
+// Engine semantics it follows (sim/tier doc.go, machine.go's Machine
 // comment, tier.go, model.go):
 //
 //   - Work is the run time in millionths of a dedicated-processor second;
@@ -32,7 +32,7 @@ package policies_test
 //     pass ends at the same time, which makes another round there.
 //   - A migrated job makes no progress until now + migration cost; the end
 //     of that pause is an event but brings no pass (only arrivals and ends
-//     do, tier.Policy). A restart throws the progress away: LostWork adds
+//     do, tier.Machine). A restart throws the progress away: LostWork adds
 //     progress × processes.
 //   - Believed ends: a job reaching the foreground by move m at t is
 //     believed to end at t + ceil(estimate / m_fg) (0 for an estimate of

@@ -53,7 +53,7 @@ import (
 //     paper's algorithm does; once pinned, its reservation follows the
 //     background rule and may move later: the promise is then withdrawn
 //     and made again, the only case where a promise moves later.
-//   - Times the policy uses are the engine's beliefs (tier.Simulator): a
+//   - Times the policy uses are the machine's beliefs (tier.Machine): a
 //     job's estimate over the lowest foreground rate, plus the migration
 //     cost for a migrating job; progress made in the background is not
 //     counted (the paper's Figure 1 does not count it either: J8, half

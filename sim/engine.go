@@ -19,8 +19,8 @@ type Options struct {
 	MissingEstimate MissingEstimate
 	// Tracer, if set, receives the promises and withdrawals of every pass.
 	Tracer Tracer
-	// Seed seeds the random draws an engine makes itself (the two-tier
-	// engine draws each job's speed); Run's own engine draws nothing. The
+	// Seed seeds the random draws a machine model makes itself (the
+	// two-tier machine draws each job's speed); the pool draws nothing. The
 	// runner passes each replicate's workload seed, so every policy of one
 	// replicate sees the same draws.
 	Seed uint64

@@ -2,9 +2,11 @@ package sim
 
 // Policy decides which waiting jobs start; the engine acts on the decision.
 //
-// Schedule is called once per distinct event time, after every completion and
-// arrival at that time has been applied, whenever at least one job is waiting
-// (and again at the same time if a zero-length job has ended there). It returns
+// Schedule is called once per distinct event time at which a job ended or
+// arrived or the policy's timer fired, after every completion and arrival at
+// that time has been applied, whenever at least one job is waiting or the
+// model has a job a policy may move (Model.Movable), and again at the same
+// time if a zero-length job has ended there. It returns
 // the jobs to start now and the promises it makes. It must not keep v, or the
 // slices v returns, past the call. A non-nil error fails the run; the engine
 // wraps it with the policy name and time.
@@ -83,8 +85,10 @@ type Observer interface {
 	// Submitted is called when a job joins the queue (not for rejected jobs).
 	Submitted(now Time, j *Job)
 	// Finished is called when a job ends, killed or not. actual is how long it
-	// ran; a policy may learn from it, as a real scheduler learns from
-	// accounting records after the fact.
+	// ran on dedicated processors, Outcome.Work (its run time, or its
+	// estimate if it was killed there; on the pool, End − Start); a policy
+	// may learn from it, as a real scheduler learns from accounting records
+	// after the fact.
 	Finished(now Time, j *Job, actual Time)
 }
 

@@ -61,9 +61,11 @@ type Running struct {
 	End sim.Time
 }
 
-// View is the engine's state as a tier policy sees it. Like sim.View it
-// exposes estimates, never run times or progress. Slices belong to the
-// engine: read them, never modify or keep them.
+// View is the two-tier machine's state as a policy sees it: what
+// sim.View.Model returns on a Machine (tier.ViewOf asserts it), with the
+// loop's waiting queue. Like sim.View it exposes estimates, never run
+// times or progress. Slices belong to the machine: read them, never modify
+// or keep them.
 type View interface {
 	// Procs returns the number of processors.
 	Procs() int
@@ -95,7 +97,7 @@ type View interface {
 	// End returns when the engine believes a foreground job ends.
 	End(j *sim.Job) sim.Time
 	// Span returns how long the engine would believe j runs in the
-	// foreground if move m put it there now: see Simulator for the rule.
+	// foreground if move m put it there now: see Machine for the rule.
 	Span(j *sim.Job, m Move) sim.Time
 }
 
