@@ -355,13 +355,17 @@ func (e *engine) start(j *Job) error {
 	return nil
 }
 
-// apply carries out one action of Decision.Actions; the model checks it.
+// apply carries out one action of Decision.Actions: the loop checks that a
+// Start's job waits, the model checks the rest.
 func (e *engine) apply(a Action) error {
 	o, ph, ok := e.own(a.Job)
-	if !ok {
-		o = nil
-	} else if a.Move == Start && *ph == waiting {
+	switch {
+	case a.Move == Start && (!ok || *ph != waiting):
+		return ErrNotWaiting
+	case a.Move == Start:
 		o.Start = e.now
+	case !ok:
+		o = nil
 	}
 	if err := e.m.Apply(e.now, o, a); err != nil {
 		return err
