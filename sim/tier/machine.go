@@ -135,9 +135,9 @@ const (
 	done
 )
 
-// job is the engine's record of one job.
+// job is the machine's record of one job.
 type job struct {
-	out   *sim.Outcome // beside it in engine.jobs
+	out   *sim.Outcome // in the loop's job store
 	phase phase
 	tier  Tier
 	procs []int
@@ -151,7 +151,7 @@ type job struct {
 	end        sim.Time // believed end in the foreground
 	wakeAt     sim.Time // the planned wake-up, -1 if none
 	ver        uint32   // bumped whenever the wake-up is re-planned
-	mark       uint64   // the engine's stamp when last marked dirty
+	mark       uint64   // the machine's stamp when last marked dirty
 }
 
 func (m *Machine) job(seq int) *job { return m.recs.Rec(seq) }
@@ -171,41 +171,41 @@ func (m *Machine) own(j *sim.Job) *job {
 
 // View methods.
 
-func (e *Machine) Procs() int                { return len(e.b.fg) }
-func (e *Machine) Waiting() []*sim.Job       { return e.loop.Waiting() }
-func (e *Machine) Background() []*sim.Job    { return e.bgList }
-func (e *Machine) Foreground() []Running     { return e.fgList }
-func (e *Machine) ForegroundVMs() []*sim.Job { return e.b.fg }
-func (e *Machine) BackgroundVMs() []*sim.Job { return e.b.bg }
-func (e *Machine) IdleForeground() int       { return e.b.idleFg }
-func (e *Machine) OpenBackground() int       { return e.b.openBg }
-func (e *Machine) Threshold() float64        { return e.b.threshold }
+func (m *Machine) Procs() int                { return len(m.b.fg) }
+func (m *Machine) Waiting() []*sim.Job       { return m.loop.Waiting() }
+func (m *Machine) Background() []*sim.Job    { return m.bgList }
+func (m *Machine) Foreground() []Running     { return m.fgList }
+func (m *Machine) ForegroundVMs() []*sim.Job { return m.b.fg }
+func (m *Machine) BackgroundVMs() []*sim.Job { return m.b.bg }
+func (m *Machine) IdleForeground() int       { return m.b.idleFg }
+func (m *Machine) OpenBackground() int       { return m.b.openBg }
+func (m *Machine) Threshold() float64        { return m.b.threshold }
 
-func (e *Machine) Tier(j *sim.Job) Tier {
-	if js := e.own(j); js != nil && js.phase == running {
+func (m *Machine) Tier(j *sim.Job) Tier {
+	if js := m.own(j); js != nil && js.phase == running {
 		return js.tier
 	}
 	return 0
 }
 
-func (e *Machine) Where(j *sim.Job) []int {
-	if js := e.own(j); js != nil && js.phase == running {
+func (m *Machine) Where(j *sim.Job) []int {
+	if js := m.own(j); js != nil && js.phase == running {
 		return js.procs
 	}
 	return nil
 }
 
-func (e *Machine) End(j *sim.Job) sim.Time {
-	if js := e.own(j); js != nil && js.phase == running && js.tier == Foreground {
+func (m *Machine) End(j *sim.Job) sim.Time {
+	if js := m.own(j); js != nil && js.phase == running && js.tier == Foreground {
 		return js.end
 	}
 	return -1
 }
 
-func (e *Machine) Span(j *sim.Job, m Move) sim.Time {
-	s := span(j.Estimate, e.minFg)
-	if m == Migrate {
-		s += e.cfg.MigrationCost
+func (m *Machine) Span(j *sim.Job, mv Move) sim.Time {
+	s := span(j.Estimate, m.minFg)
+	if mv == Migrate {
+		s += m.cfg.MigrationCost
 	}
 	return s
 }
@@ -213,46 +213,46 @@ func (e *Machine) Span(j *sim.Job, m Move) sim.Time {
 // Model methods.
 
 // Capacity returns the cluster's processors.
-func (e *Machine) Capacity() sim.Resources { return e.capacity }
+func (m *Machine) Capacity() sim.Resources { return m.capacity }
 
 // Free returns the processors whose foreground VM is idle.
-func (e *Machine) Free() sim.Resources {
-	return sim.Resources{sim.Procs: int64(e.b.idleFg)}
+func (m *Machine) Free() sim.Resources {
+	return sim.Resources{sim.Procs: int64(m.b.idleFg)}
 }
 
 // Running returns nil: where jobs run is Foreground's and Background's.
-func (e *Machine) Running() []sim.Allocation { return nil }
+func (m *Machine) Running() []sim.Allocation { return nil }
 
 // View returns the machine as a tier View.
-func (e *Machine) View() any { return View(e) }
+func (m *Machine) View() any { return View(m) }
 
 // Open takes the run's view, overrun rule and tracer.
-func (e *Machine) Open(v sim.View, opt sim.Options) error {
-	e.loop, e.overrun = v, opt.AllowOverrun
-	e.tr, _ = opt.Tracer.(Tracer)
-	e.recs = jobs.NewStore[struct{}, job](opt.SizeHint, nil)
+func (m *Machine) Open(v sim.View, opt sim.Options) error {
+	m.loop, m.overrun = v, opt.AllowOverrun
+	m.tr, _ = opt.Tracer.(Tracer)
+	m.recs = jobs.NewStore[struct{}, job](opt.SizeHint, nil)
 	return nil
 }
 
 // Movable reports whether a job runs in the background, where a pass may
 // move it.
-func (e *Machine) Movable() bool { return len(e.bgList) > 0 }
+func (m *Machine) Movable() bool { return len(m.bgList) > 0 }
 
 // CheckPromise accepts a promise for a background job or one moved to the
 // foreground in this pass.
-func (e *Machine) CheckPromise(o *sim.Outcome, running bool, now sim.Time) error {
-	if js := e.own(&o.Job); running && js != nil && (js.tier != Foreground || js.fgAt == now) {
+func (m *Machine) CheckPromise(o *sim.Outcome, running bool, now sim.Time) error {
+	if js := m.own(&o.Job); running && js != nil && (js.tier != Foreground || js.fgAt == now) {
 		return nil
 	}
 	return fmt.Errorf("%w: job is neither waiting nor in the background", sim.ErrBadPromise)
 }
 
 // Close fills Result.Tiers and fails if a job runs at rate 0 for good.
-func (e *Machine) Close(res *sim.Result) error {
-	res.Tiers = e.counts
-	res.Tiers.LostWork = float64(e.lost) / float64(FullRate)
-	for i := range e.recs.Len() {
-		if js := e.job(i); js.phase == running {
+func (m *Machine) Close(res *sim.Result) error {
+	res.Tiers = m.counts
+	res.Tiers.LostWork = float64(m.lost) / float64(FullRate)
+	for i := range m.recs.Len() {
+		if js := m.job(i); js.phase == running {
 			return fmt.Errorf("job %d in the %v: %w", js.out.ID, js.tier, ErrNoProgress)
 		}
 	}
@@ -262,61 +262,61 @@ func (e *Machine) Close(res *sim.Result) error {
 // Next settles the time step just over (every job marked dirty gets its
 // new rate) and returns the next planned wake-up, dropping re-planned
 // ones on the way.
-func (e *Machine) Next() (sim.Time, bool) {
-	e.rerate()
-	for e.wakes.Len() > 0 {
-		w := e.wakes.Min().V
-		if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
-			return e.wakes.Min().At, true
+func (m *Machine) Next() (sim.Time, bool) {
+	m.rerate()
+	for m.wakes.Len() > 0 {
+		w := m.wakes.Min().V
+		if js := m.job(w.seq); js.phase == running && js.ver == w.ver {
+			return m.wakes.Min().At, true
 		}
-		e.wakes.Pop()
+		m.wakes.Pop()
 	}
 	return 0, false
 }
 
 // Advance handles the wake-ups due at now and returns the jobs that ended.
-func (e *Machine) Advance(now sim.Time) []*sim.Outcome {
-	e.now = now
-	e.ended = e.ended[:0]
-	for e.wakes.Len() > 0 && e.wakes.Min().At == now {
-		w := e.wakes.Pop().V
-		if js := e.job(w.seq); js.phase == running && js.ver == w.ver {
+func (m *Machine) Advance(now sim.Time) []*sim.Outcome {
+	m.now = now
+	m.ended = m.ended[:0]
+	for m.wakes.Len() > 0 && m.wakes.Min().At == now {
+		w := m.wakes.Pop().V
+		if js := m.job(w.seq); js.phase == running && js.ver == w.ver {
 			js.wakeAt = -1
-			if e.wake(js) {
-				e.ended = append(e.ended, js.out)
+			if m.wake(js) {
+				m.ended = append(m.ended, js.out)
 			}
 		}
 	}
-	return e.ended
+	return m.ended
 }
 
 // Admit makes o's record: its work, and the model's draw.
-func (e *Machine) Admit(o *sim.Outcome) {
-	for e.recs.Len() <= o.Seq {
-		e.recs.Add()
+func (m *Machine) Admit(o *sim.Outcome) {
+	for m.recs.Len() <= o.Seq {
+		m.recs.Add()
 	}
-	js := e.job(o.Seq)
+	js := m.job(o.Seq)
 	*js = job{out: o, phase: waiting, wakeAt: -1}
 	work := o.Runtime
-	if !e.overrun && work > o.Estimate {
+	if !m.overrun && work > o.Estimate {
 		work = o.Estimate
 	}
 	js.work = int64(work) * int64(FullRate)
-	e.model.Admit(&o.Job)
+	m.model.Admit(&o.Job)
 }
 
 // Apply checks and carries out one action.
-func (e *Machine) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
-	e.now = now
+func (m *Machine) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
+	m.now = now
 	var js *job
 	if o != nil {
-		js = e.own(&o.Job)
+		js = m.own(&o.Job)
 	}
-	return e.apply(js, &a)
+	return m.apply(js, &a)
 }
 
 // apply checks and carries out one action.
-func (e *Machine) apply(js *job, a *Action) error {
+func (m *Machine) apply(js *job, a *Action) error {
 	if js == nil || js.phase == done {
 		if a.Move == Start {
 			return ErrNotWaiting
@@ -324,16 +324,16 @@ func (e *Machine) apply(js *job, a *Action) error {
 		return ErrNotBackground
 	}
 	old := js.procs
-	if err := e.b.check(a, js.tier, old); err != nil {
+	if err := m.b.check(a, js.tier, old); err != nil {
 		return err
 	}
-	e.advance(js)
+	m.advance(js)
 	for _, p := range old { // the background VMs it leaves
-		if n := e.b.fg[p]; n != nil {
-			e.markDirty(e.job(n.Seq))
+		if n := m.b.fg[p]; n != nil {
+			m.markDirty(m.job(n.Seq))
 		}
 	}
-	e.b.apply(a, old)
+	m.b.apply(a, old)
 	to := a.Procs
 	if a.Move == Swap {
 		to = old
@@ -343,139 +343,139 @@ func (e *Machine) apply(js *job, a *Action) error {
 		tier = a.Tier
 	}
 	for _, p := range to { // its new neighbours
-		n := e.b.bg[p]
+		n := m.b.bg[p]
 		if tier == Background {
-			n = e.b.fg[p]
+			n = m.b.fg[p]
 		}
 		if n != nil {
-			e.markDirty(e.job(n.Seq))
+			m.markDirty(m.job(n.Seq))
 		}
 	}
 	if a.Move == Start {
-		js.phase, js.out.Start = running, e.now
+		js.phase, js.out.Start = running, m.now
 	} else {
-		e.bgList = removeBySeq(e.bgList, a.Job)
+		m.bgList = removeBySeq(m.bgList, a.Job)
 	}
 	switch a.Move {
 	case Swap:
-		e.counts.Swaps++
+		m.counts.Swaps++
 	case Restart:
-		e.lost += js.done * int64(len(old))
+		m.lost += js.done * int64(len(old))
 		js.done = 0
-		e.counts.Restarts++
+		m.counts.Restarts++
 	case Migrate:
-		js.resume = e.now + e.cfg.MigrationCost
-		e.counts.Migrations++
+		js.resume = m.now + m.cfg.MigrationCost
+		m.counts.Migrations++
 	}
 	if a.Move != Swap {
 		js.procs = append(js.procs[:0], a.Procs...)
 	}
 	js.tier = tier
 	if tier == Background {
-		e.bgList = insertBySeq(e.bgList, a.Job)
+		m.bgList = insertBySeq(m.bgList, a.Job)
 	} else {
-		js.fgAt, js.end = e.now, e.now+e.Span(a.Job, a.Move)
-		e.fgList = insertRunning(e.fgList, Running{Job: a.Job, End: js.end})
+		js.fgAt, js.end = m.now, m.now+m.Span(a.Job, a.Move)
+		m.fgList = insertRunning(m.fgList, Running{Job: a.Job, End: js.end})
 	}
-	e.markDirty(js)
-	if e.tr != nil {
-		e.tr.Placed(e.now, a.Job, a.Move, tier, js.procs)
+	m.markDirty(js)
+	if m.tr != nil {
+		m.tr.Placed(m.now, a.Job, a.Move, tier, js.procs)
 	}
 	return nil
 }
 
-// wake handles a planned wake-up of js at e.now: its completion, or the
+// wake handles a planned wake-up of js at m.now: its completion, or the
 // end of a migration's pause. It reports whether the job ended.
-func (e *Machine) wake(js *job) bool {
-	e.advance(js)
+func (m *Machine) wake(js *job) bool {
+	m.advance(js)
 	if js.done < js.work {
-		e.markDirty(js)
+		m.markDirty(js)
 		return false
 	}
 	j := &js.out.Job
 	for _, p := range js.procs {
-		e.b.set(p, js.tier, nil)
-		n := e.b.bg[p]
+		m.b.set(p, js.tier, nil)
+		n := m.b.bg[p]
 		if js.tier == Background {
-			n = e.b.fg[p]
+			n = m.b.fg[p]
 		}
 		if n != nil {
-			e.markDirty(e.job(n.Seq))
+			m.markDirty(m.job(n.Seq))
 		}
 	}
 	if js.tier == Foreground {
-		e.fgList = removeRunning(e.fgList, Running{Job: j, End: js.end})
+		m.fgList = removeRunning(m.fgList, Running{Job: j, End: js.end})
 	} else {
-		e.bgList = removeBySeq(e.bgList, j)
+		m.bgList = removeBySeq(m.bgList, j)
 	}
-	js.phase, js.out.End = done, e.now
+	js.phase, js.out.End = done, m.now
 	if js.work < int64(js.out.Runtime)*int64(FullRate) {
 		js.out.State = sim.Killed
 	} else {
 		js.out.State = sim.Finished
 	}
-	if e.tr != nil {
-		e.tr.Ended(e.now, j)
+	if m.tr != nil {
+		m.tr.Ended(m.now, j)
 	}
 	return true
 }
 
 // advance counts js's progress up to now at its current rate.
-func (e *Machine) advance(js *job) {
-	if e.now > js.since {
-		js.done += int64(js.rate) * int64(e.now-js.since)
+func (m *Machine) advance(js *job) {
+	if m.now > js.since {
+		js.done += int64(js.rate) * int64(m.now-js.since)
 	}
-	js.since = e.now
+	js.since = m.now
 }
 
-func (e *Machine) markDirty(js *job) {
-	if js.mark != e.stamp+1 {
-		js.mark = e.stamp + 1
-		e.dirty = append(e.dirty, js)
+func (m *Machine) markDirty(js *job) {
+	if js.mark != m.stamp+1 {
+		js.mark = m.stamp + 1
+		m.dirty = append(m.dirty, js)
 	}
 }
 
 // rerate gives every job marked this time step its new rate and re-plans
 // its wake-up if that moved.
-func (e *Machine) rerate() {
-	for _, js := range e.dirty {
+func (m *Machine) rerate() {
+	for _, js := range m.dirty {
 		if js.phase != running {
 			continue
 		}
-		e.advance(js)
-		if r := e.rateOf(js); r != js.rate {
+		m.advance(js)
+		if r := m.rateOf(js); r != js.rate {
 			js.rate = r
-			if e.tr != nil {
-				e.tr.Rated(e.now, &js.out.Job, r)
+			if m.tr != nil {
+				m.tr.Rated(m.now, &js.out.Job, r)
 			}
 		}
-		if at := e.wakeTime(js); at != js.wakeAt {
+		if at := m.wakeTime(js); at != js.wakeAt {
 			js.ver++
 			js.wakeAt = at
 			if at >= 0 {
-				e.wakes.Push(at, wake{seq: js.out.Seq, ver: js.ver})
+				m.wakes.Push(at, wake{seq: js.out.Seq, ver: js.ver})
 			}
 		}
 	}
-	clear(e.dirty)
-	e.dirty = e.dirty[:0]
-	e.stamp++
+	clear(m.dirty)
+	m.dirty = m.dirty[:0]
+	m.stamp++
 }
 
 // rateOf returns js's rate now: 0 during a migration's pause, else its
 // slowest process's.
-func (e *Machine) rateOf(js *job) Rate {
-	if js.resume > e.now {
+func (m *Machine) rateOf(js *job) Rate {
+	if js.resume > m.now {
 		return 0
 	}
 	j := &js.out.Job
 	r := FullRate
 	for _, p := range js.procs {
-		other := e.b.bg[p]
+		other := m.b.bg[p]
 		if js.tier == Background {
-			other = e.b.fg[p]
+			other = m.b.fg[p]
 		}
-		if x := RateOf(e.model.Rate(j, js.tier, other)); x < r {
+		if x := RateOf(m.model.Rate(j, js.tier, other)); x < r {
 			r = x
 		}
 	}
@@ -485,17 +485,17 @@ func (e *Machine) rateOf(js *job) Rate {
 // wakeTime returns when js must next be looked at: now if its work is
 // done, the end of its pause, the first whole second by which its work
 // will be done, or -1 if it makes no progress.
-func (e *Machine) wakeTime(js *job) sim.Time {
+func (m *Machine) wakeTime(js *job) sim.Time {
 	rem := js.work - js.done
 	switch {
 	case rem <= 0:
-		return e.now
-	case js.resume > e.now:
+		return m.now
+	case js.resume > m.now:
 		return js.resume
 	case js.rate <= 0:
 		return -1
 	}
-	return e.now + sim.Time((rem+int64(js.rate)-1)/int64(js.rate))
+	return m.now + sim.Time((rem+int64(js.rate)-1)/int64(js.rate))
 }
 
 // wake is a planned look at a job; stale once the job's ver moved on.
