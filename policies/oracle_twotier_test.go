@@ -273,57 +273,17 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7469657273))
 	filled, next := 0, 0
 	for {
-		t := sim.Time(math.MaxInt64)
-		for _, j := range st.live {
-			if w := st.wakeAt(j); j.phase == oRunning && w >= 0 && w < t {
-				t = w
-			}
-		}
-		if next < len(recs) && recs[next].Submit < t {
-			t = recs[next].Submit
-		}
+		t := st.nextEvent(recs, next)
 		if t == math.MaxInt64 {
 			break
 		}
-		for _, j := range st.live {
-			if j.phase == oRunning {
-				j.done += j.rate * int64(t-st.now)
-			}
-		}
-		st.now = t
-		changed := false
-		for _, j := range st.live {
-			if j.phase == oRunning && j.done >= j.work {
-				j.phase, j.end = oDone, t
-				j.state = sim.Finished
-				if j.work < int64(j.Runtime)*ttFull {
-					j.state = sim.Killed
-				}
-				st.event(tier.Ended, j, "end")
-				changed = true
-			}
-		}
+		changed := st.advance(t)
 		for next < len(recs) && recs[next].Submit == t {
-			j := &ttJob{Record: recs[next], seq: next, start: -1, end: -1}
-			next++
-			changed = true
-			st.jobs = append(st.jobs, j)
-			reason, est := oracleAdmit(j.Record, sim.Resources{sim.Procs: int64(n)}, opt.MissingEstimate == sim.RejectMissingEstimate)
-			if reason != sim.NoReason {
-				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
-				continue
-			}
-			if est != j.Estimate {
+			if st.arrive(rng, recs[next], next, opt) {
 				filled++
 			}
-			j.Estimate = est
-			work := j.Runtime
-			if !opt.AllowOverrun && work > est {
-				work = est
-			}
-			j.work = int64(work) * ttFull
-			st.draw(rng, j)
-			st.live = append(st.live, j)
+			next++
+			changed = true
 		}
 		st.live = slices.DeleteFunc(st.live, func(j *ttJob) bool { return j.phase == oDone })
 		if changed && slices.ContainsFunc(st.live, func(j *ttJob) bool { return j.phase == oWaiting || j.tier == ttBg }) {
@@ -332,15 +292,7 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 				return nil, err
 			}
 		}
-		for _, j := range st.live {
-			if j.phase != oRunning {
-				continue
-			}
-			if r := st.rateOf(j); r != j.rate {
-				j.rate = r
-				st.event(tier.Rated, j, fmt.Sprintf("rate %d", r))
-			}
-		}
+		st.rerate()
 	}
 	for _, j := range st.live {
 		return nil, fmt.Errorf("oracle: job %d never ends (phase %d, rate %d)", j.ID, j.phase, j.rate)
@@ -362,6 +314,80 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 		ids[i] = j.ID
 	}
 	return append(lines, renderEvents(ids, st.events)...), nil
+}
+
+// nextEvent returns the time of the next end or arrival, MaxInt64 if none;
+// recs[next] is the next arrival.
+func (st *ttState) nextEvent(recs []sim.Record, next int) sim.Time {
+	t := sim.Time(math.MaxInt64)
+	for _, j := range st.live {
+		if w := st.wakeAt(j); j.phase == oRunning && w >= 0 && w < t {
+			t = w
+		}
+	}
+	if next < len(recs) && recs[next].Submit < t {
+		t = recs[next].Submit
+	}
+	return t
+}
+
+// advance moves the running jobs' progress to t and ends those whose work
+// is done; it reports whether one ended.
+func (st *ttState) advance(t sim.Time) bool {
+	for _, j := range st.live {
+		if j.phase == oRunning {
+			j.done += j.rate * int64(t-st.now)
+		}
+	}
+	st.now = t
+	changed := false
+	for _, j := range st.live {
+		if j.phase == oRunning && j.done >= j.work {
+			j.phase, j.end = oDone, t
+			j.state = sim.Finished
+			if j.work < int64(j.Runtime)*ttFull {
+				j.state = sim.Killed
+			}
+			st.event(tier.Ended, j, "end")
+			changed = true
+		}
+	}
+	return changed
+}
+
+// arrive admits rec, the seq-th job, and reports whether its estimate was
+// filled in.
+func (st *ttState) arrive(rng *rand.Rand, rec sim.Record, seq int, opt sim.Options) bool {
+	j := &ttJob{Record: rec, seq: seq, start: -1, end: -1}
+	st.jobs = append(st.jobs, j)
+	reason, est := oracleAdmit(j.Record, sim.Resources{sim.Procs: int64(st.n)}, opt.MissingEstimate == sim.RejectMissingEstimate)
+	if reason != sim.NoReason {
+		j.phase, j.state, j.reason = oDone, sim.Rejected, reason
+		return false
+	}
+	filled := est != j.Estimate
+	j.Estimate = est
+	work := j.Runtime
+	if !opt.AllowOverrun && work > est {
+		work = est
+	}
+	j.work = int64(work) * ttFull
+	st.draw(rng, j)
+	st.live = append(st.live, j)
+	return filled
+}
+
+// rerate recomputes every running job's rate and reports the changes.
+func (st *ttState) rerate() {
+	for _, j := range st.live {
+		if j.phase != oRunning {
+			continue
+		}
+		if r := st.rateOf(j); r != j.rate {
+			j.rate = r
+			st.event(tier.Rated, j, fmt.Sprintf("rate %d", r))
+		}
+	}
 }
 
 // ttCountsLine renders a run's two-tier counters.

@@ -389,6 +389,13 @@ func (p *TwoTier) dispatch(j *sim.Job, t tier.Tier, avoid bool) []int {
 	if len(p.cands) < rest {
 		return nil
 	}
+	p.pickLeastUsed(rest)
+	return p.pick
+}
+
+// pickLeastUsed appends to p.pick the rest candidates of p.cands whose
+// other VM uses the least CPU, ties by the highest processor first.
+func (p *TwoTier) pickLeastUsed(rest int) {
 	before := func(a, b candidate) bool { return a.usage < b.usage || a.usage == b.usage && a.proc > b.proc }
 	if rest <= 16 {
 		// Selection: rest passes over the candidates beat a sort. On
@@ -414,7 +421,6 @@ func (p *TwoTier) dispatch(j *sim.Job, t tier.Tier, avoid bool) []int {
 	for _, c := range p.cands[:rest] {
 		p.pick = append(p.pick, c.proc)
 	}
-	return p.pick
 }
 
 // avoidLen sizes p.avoid to the machine and returns its length.
