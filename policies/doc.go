@@ -19,9 +19,11 @@
 //   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
 //     (queue time, expansion factor, size, fairshare, QoS), reservations
 //     for the top jobs, optional backfill;
-//   - twotier.go: KEASY, REASY and MEASY, EASY extended to processors
-//     with a foreground and a background VM; they are tier.Policy values
-//     that the two-tier engine of package sim/tier runs (tier.Simulator);
+//   - twotier.go: KEASY, REASY and MEASY (and fairshare-measy, MEASY in
+//     fairshare order), EASY extended to processors with a foreground and
+//     a background VM; they are ordinary sim.Policy values that read the
+//     two-tier state through tier.ViewOf and, as sim.ModelMaker, run on
+//     the two-tier machine of package sim/tier (tier.Machine);
 //   - registry.go: the registered policies by name (Register refuses a
 //     duplicate): each Entry gives the parameters, the constructor, the
 //     machine model the policy runs on (Supports checks a cluster against

@@ -15,3 +15,4 @@ func (CapView) Waiting() []*sim.Job       { return nil }
 func (CapView) Running() []sim.Allocation { return nil }
 func (CapView) Free() sim.Resources       { return sim.Resources{} }
 func (c CapView) Capacity() sim.Resources { return sim.Resources(c) }
+func (CapView) Model() any                { return nil }

@@ -345,6 +345,15 @@ func (f *Fairshare) Sort(now sim.Time, q []*sim.Job) {
 	}
 }
 
+// priority returns the fairshare priority of j's user at now as Sort
+// ranks users, its usage over its weight (lower first), for a job that
+// arrived, waiting or not: the merged list of fairshare-measy.
+func (f *Fairshare) priority(now sim.Time, j *sim.Job) float64 {
+	f.scaleAt(now) // moves the epoch if due, as Sort does
+	u := f.user(j)
+	return f.charge(u, now) / u.weight
+}
+
 // rankUsers sorts the waiting users by (key, first). They are in the last
 // pass's order, which usually changes little: an insertion sort costs
 // O(U) then; past a budget of moves it hands over to a full sort.

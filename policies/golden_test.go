@@ -77,6 +77,9 @@ var goldenPolicies = []goldenPolicy{
 	{"keasy", "keasy", nil, simtest.Checks{MaxOpen: 1}},
 	{"reasy", "reasy", nil, simtest.Checks{MaxOpen: 1}},
 	{"measy", "measy", nil, simtest.Checks{MaxOpen: 1}},
+	// MEASY with its merged list in fairshare order, which the one loop's
+	// observers make possible.
+	{"fairshare-measy", "fairshare-measy", nil, simtest.Checks{MaxOpen: 1}},
 }
 
 // runs reports whether the policy runs on a machine of capacity c, as its

@@ -8,6 +8,7 @@ package policies_test
 // golden cases and a prefix of a real trace, under several machine models.
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -23,8 +24,12 @@ import (
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
-// ttEntries are the two-tier policies as the registry names them.
-var ttEntries = []string{"keasy", "reasy", "measy"}
+// ttPaper are the paper's two-tier policies as the registry names them,
+// and ttEntries every two-tier entry: those and MEASY in fairshare order.
+var (
+	ttPaper   = []string{"keasy", "reasy", "measy"}
+	ttEntries = append(slices.Clip(ttPaper), "fairshare-measy")
+)
 
 // ttVariants are the machine models compared besides the default: no or a
 // long migration cost, a low threshold (many background VMs closed), the
@@ -69,12 +74,12 @@ func ttEngine(s ttSetting, n int, recs []sim.Record, opt sim.Options) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	ts := p.(*tier.Simulator)
+	ts := p.(*policies.TwoTier)
 	if s.table != nil {
 		cfg := ts.Config()
 		cfg.Model = func(uint64) tier.Model { return simtest.RateTable{Background: s.table} }
 		tp := map[string]func() *policies.TwoTier{"keasy": policies.NewKEASY, "reasy": policies.NewREASY, "measy": policies.NewMEASY}[s.entry]
-		if ts, err = tier.New(tp(), cfg); err != nil {
+		if ts, err = tp().WithConfig(cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -125,6 +130,9 @@ func ttOracle(s ttSetting, n int, recs []sim.Record, opt sim.Options) ([]string,
 // "" if it does not, and the oracle's counters line.
 func ttDiff(s ttSetting, n int, recs []sim.Record, opt sim.Options) (diff, counts string) {
 	want, err := ttOracle(s, n, recs, opt)
+	if errors.Is(err, errOracleTie) {
+		return "", "" // undecided: see oracle_order_test.go
+	}
 	if err != nil {
 		return "oracle: " + err.Error(), ""
 	}
@@ -156,6 +164,9 @@ func ttOptName(o sim.Options) string {
 func compareTwoTier(t *testing.T, tally *ttTally, name string, s ttSetting, n int, recs []sim.Record, opt sim.Options) {
 	t.Helper()
 	diff, counts := ttDiff(s, n, recs, opt)
+	if diff == "" && counts == "" {
+		return // a fairshare near-tie the oracle cannot decide
+	}
 	if diff == "" {
 		var lost string
 		var r, m, w int
@@ -273,7 +284,7 @@ func figure1Setting(entry string) ttSetting {
 // engine on every golden case that has processors only, under the default
 // and the exact model.
 func TestTwoTierOracleGolden(t *testing.T) {
-	for _, entry := range ttEntries {
+	for _, entry := range ttPaper {
 		for _, g := range []struct {
 			golden, swf string
 			s           ttSetting
@@ -310,7 +321,7 @@ func TestTwoTierOracleGolden(t *testing.T) {
 		})
 		for _, entry := range ttEntries {
 			settings := []ttSetting{{entry: entry, params: params}, {entry: entry, params: slices.Concat(ttExact, params)}}
-			if tc.name == "figure1.swf" {
+			if tc.name == "figure1.swf" && figureRates[entry] != nil {
 				settings = append(settings, figure1Setting(entry))
 			}
 			for _, s := range settings {

@@ -8,6 +8,7 @@ package policies_test
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -158,6 +159,12 @@ func (st *ttState) pass() error {
 			u = append(u, j)
 		}
 	}
+	if st.cfg.fair != nil {
+		var err error
+		if u, err = st.fairOrder(u); err != nil {
+			return err
+		}
+	}
 	// Step 1: FCFS into the foreground.
 	i := 0
 	for ; i < len(u); i++ {
@@ -187,6 +194,9 @@ func (st *ttState) pass() error {
 				}
 			}
 		}
+		if st.cfg.fair != nil && st.head != nil && head != st.head && slices.Contains(u, st.head) && st.head.tier != ttFg {
+			st.event(tier.Withdrawn, st.head, "withdraw") // overtaken
+		}
 		switch {
 		case head != st.head || shadow < st.headAt:
 			st.event(tier.Promised, head, fmt.Sprintf("promise %d", shadow))
@@ -208,4 +218,37 @@ func (st *ttState) pass() error {
 		}
 	}
 	return nil
+}
+
+// fairOrder returns u (waiting and background jobs, by arrival) in
+// fairshare order: by the user's decayed usage per share, ties by
+// arrival, as oracle_order_test.go ranks a waiting queue; every job
+// started so far charges its user from its first placement to its end
+// or now.
+func (st *ttState) fairOrder(u []*ttJob) ([]*ttJob, error) {
+	of := map[*oracleJob]*ttJob{}
+	view := func(j *ttJob) *oracleJob {
+		o := &oracleJob{Record: j.Record, start: j.start, end: j.end}
+		if j.phase != oDone {
+			o.end = math.MaxInt64
+		}
+		of[o] = j
+		return o
+	}
+	var arrived, list []*oracleJob
+	for _, j := range st.jobs {
+		arrived = append(arrived, view(j))
+	}
+	for _, j := range u {
+		list = append(list, view(j))
+	}
+	c := sim.Resources{sim.Procs: int64(st.n)}
+	if err := st.cfg.fair.fairshare(st.now, c, list, arrived); err != nil {
+		return nil, err
+	}
+	out := make([]*ttJob, len(list))
+	for i, o := range list {
+		out[i] = of[o]
+	}
+	return out, nil
 }

@@ -14,7 +14,7 @@ package policies_test
 // remaining work and that rate; each pass computes the shadow time, the
 // extra VMs and the dispatch pairing from scratch.
 //
-// Engine semantics it follows (sim/tier doc.go, engine.go's Simulator
+// Engine semantics it follows (sim/tier doc.go, machine.go's Machine
 // comment, tier.go, model.go):
 //
 //   - Work is the run time in millionths of a dedicated-processor second;
@@ -32,7 +32,7 @@ package policies_test
 //     pass ends at the same time, which makes another round there.
 //   - A migrated job makes no progress until now + migration cost; the end
 //     of that pause is an event but brings no pass (only arrivals and ends
-//     do, tier.Policy). A restart throws the progress away: LostWork adds
+//     do, tier.Machine). A restart throws the progress away: LostWork adds
 //     progress × processes.
 //   - Believed ends: a job reaching the foreground by move m at t is
 //     believed to end at t + ceil(estimate / m_fg) (0 for an estimate of
@@ -135,6 +135,9 @@ type ttConfig struct {
 	// table, if set, replaces the paper's model as simtest.RateTable does
 	// with only background rates: by (job, foreground neighbour or 0).
 	table map[[2]sim.JobID]float64
+	// fair, for fairshare-measy, is the fairshare order of the merged list
+	// (oracle_order_test.go's, with its half-life, usage and shares).
+	fair *oracleConfig
 }
 
 // ttParse returns the configuration of entry with params ("k=v"), from the
@@ -153,10 +156,16 @@ func ttParse(entry string, params []string) (ttConfig, error) {
 		"alpha_multi_mean": &c.aMean, "alpha_multi_sd": &c.aSD,
 		"alpha_multi_min": &c.aMultiMin, "alpha_multi_max": &c.aMulti,
 	}
+	var fair []string
+	if entry == "fairshare-measy" {
+		c.how, fair = "measy", []string{"order=fairshare"}
+	}
 	for _, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		var err error
 		switch {
+		case fair != nil && (k == "half_life" || k == "usage" || k == "shares"):
+			fair = append(fair, p)
 		case k == "migration_cost":
 			var n int64
 			n, err = strconv.ParseInt(v, 10, 64)
@@ -171,6 +180,13 @@ func ttParse(entry string, params []string) (ttConfig, error) {
 		if err != nil {
 			return c, fmt.Errorf("oracle: %q: %w", p, err)
 		}
+	}
+	if fair != nil {
+		fc, err := oraclePolicy{entry: "easy", params: fair}.config()
+		if err != nil {
+			return c, err
+		}
+		c.fair = &fc
 	}
 	return c, nil
 }
@@ -257,57 +273,17 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x7469657273))
 	filled, next := 0, 0
 	for {
-		t := sim.Time(math.MaxInt64)
-		for _, j := range st.live {
-			if w := st.wakeAt(j); j.phase == oRunning && w >= 0 && w < t {
-				t = w
-			}
-		}
-		if next < len(recs) && recs[next].Submit < t {
-			t = recs[next].Submit
-		}
+		t := st.nextEvent(recs, next)
 		if t == math.MaxInt64 {
 			break
 		}
-		for _, j := range st.live {
-			if j.phase == oRunning {
-				j.done += j.rate * int64(t-st.now)
-			}
-		}
-		st.now = t
-		changed := false
-		for _, j := range st.live {
-			if j.phase == oRunning && j.done >= j.work {
-				j.phase, j.end = oDone, t
-				j.state = sim.Finished
-				if j.work < int64(j.Runtime)*ttFull {
-					j.state = sim.Killed
-				}
-				st.event(tier.Ended, j, "end")
-				changed = true
-			}
-		}
+		changed := st.advance(t)
 		for next < len(recs) && recs[next].Submit == t {
-			j := &ttJob{Record: recs[next], seq: next, start: -1, end: -1}
-			next++
-			changed = true
-			st.jobs = append(st.jobs, j)
-			reason, est := oracleAdmit(j.Record, sim.Resources{sim.Procs: int64(n)}, opt.MissingEstimate == sim.RejectMissingEstimate)
-			if reason != sim.NoReason {
-				j.phase, j.state, j.reason = oDone, sim.Rejected, reason
-				continue
-			}
-			if est != j.Estimate {
+			if st.arrive(rng, recs[next], next, opt) {
 				filled++
 			}
-			j.Estimate = est
-			work := j.Runtime
-			if !opt.AllowOverrun && work > est {
-				work = est
-			}
-			j.work = int64(work) * ttFull
-			st.draw(rng, j)
-			st.live = append(st.live, j)
+			next++
+			changed = true
 		}
 		st.live = slices.DeleteFunc(st.live, func(j *ttJob) bool { return j.phase == oDone })
 		if changed && slices.ContainsFunc(st.live, func(j *ttJob) bool { return j.phase == oWaiting || j.tier == ttBg }) {
@@ -316,15 +292,7 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 				return nil, err
 			}
 		}
-		for _, j := range st.live {
-			if j.phase != oRunning {
-				continue
-			}
-			if r := st.rateOf(j); r != j.rate {
-				j.rate = r
-				st.event(tier.Rated, j, fmt.Sprintf("rate %d", r))
-			}
-		}
+		st.rerate()
 	}
 	for _, j := range st.live {
 		return nil, fmt.Errorf("oracle: job %d never ends (phase %d, rate %d)", j.ID, j.phase, j.rate)
@@ -346,6 +314,80 @@ func oracleTwoTier(cfg ttConfig, n int, recs []sim.Record, opt sim.Options) ([]s
 		ids[i] = j.ID
 	}
 	return append(lines, renderEvents(ids, st.events)...), nil
+}
+
+// nextEvent returns the time of the next end or arrival, MaxInt64 if none;
+// recs[next] is the next arrival.
+func (st *ttState) nextEvent(recs []sim.Record, next int) sim.Time {
+	t := sim.Time(math.MaxInt64)
+	for _, j := range st.live {
+		if w := st.wakeAt(j); j.phase == oRunning && w >= 0 && w < t {
+			t = w
+		}
+	}
+	if next < len(recs) && recs[next].Submit < t {
+		t = recs[next].Submit
+	}
+	return t
+}
+
+// advance moves the running jobs' progress to t and ends those whose work
+// is done; it reports whether one ended.
+func (st *ttState) advance(t sim.Time) bool {
+	for _, j := range st.live {
+		if j.phase == oRunning {
+			j.done += j.rate * int64(t-st.now)
+		}
+	}
+	st.now = t
+	changed := false
+	for _, j := range st.live {
+		if j.phase == oRunning && j.done >= j.work {
+			j.phase, j.end = oDone, t
+			j.state = sim.Finished
+			if j.work < int64(j.Runtime)*ttFull {
+				j.state = sim.Killed
+			}
+			st.event(tier.Ended, j, "end")
+			changed = true
+		}
+	}
+	return changed
+}
+
+// arrive admits rec, the seq-th job, and reports whether its estimate was
+// filled in.
+func (st *ttState) arrive(rng *rand.Rand, rec sim.Record, seq int, opt sim.Options) bool {
+	j := &ttJob{Record: rec, seq: seq, start: -1, end: -1}
+	st.jobs = append(st.jobs, j)
+	reason, est := oracleAdmit(j.Record, sim.Resources{sim.Procs: int64(st.n)}, opt.MissingEstimate == sim.RejectMissingEstimate)
+	if reason != sim.NoReason {
+		j.phase, j.state, j.reason = oDone, sim.Rejected, reason
+		return false
+	}
+	filled := est != j.Estimate
+	j.Estimate = est
+	work := j.Runtime
+	if !opt.AllowOverrun && work > est {
+		work = est
+	}
+	j.work = int64(work) * ttFull
+	st.draw(rng, j)
+	st.live = append(st.live, j)
+	return filled
+}
+
+// rerate recomputes every running job's rate and reports the changes.
+func (st *ttState) rerate() {
+	for _, j := range st.live {
+		if j.phase != oRunning {
+			continue
+		}
+		if r := st.rateOf(j); r != j.rate {
+			j.rate = r
+			st.event(tier.Rated, j, fmt.Sprintf("rate %d", r))
+		}
+	}
 }
 
 // ttCountsLine renders a run's two-tier counters.

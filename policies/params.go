@@ -99,6 +99,17 @@ type TierParams struct {
 
 func tierParams() *TierParams { return &TierParams{tier.DefaultConfig()} }
 
+// FairTierParams are the parameters of "fairshare-measy": the two-tier
+// machine model and the fairshare knobs of its order.
+type FairTierParams struct {
+	tier.Config
+	FairshareParams
+}
+
+func fairTierParams() *FairTierParams {
+	return &FairTierParams{tier.DefaultConfig(), DefaultFairshareParams()}
+}
+
 // PBSParams are the parameters of "pbs-fifo", named as in PBS's
 // sched_config.
 type PBSParams struct {

@@ -78,6 +78,9 @@ var propertyPolicies = append(slices.Clip(goldenPolicies),
 	goldenPolicy{"maui-mixed", "maui", []string{"xfactor_weight=20", "proc_weight=-0.5", "fairshare_weight=1", "half_life=300", "reservation_depth=3"}, simtest.Checks{MaxOpen: 3}},
 	goldenPolicy{"maui-mixed-nobackfill", "maui", []string{"xfactor_weight=50", "fairshare_weight=2", "half_life=100", "shares=2:3", "reservation_depth=2", "backfill=false"}, simtest.Checks{MaxOpen: 2}},
 	goldenPolicy{"maui-depth0", "maui", []string{"reservation_depth=0", "proc_weight=1"}, simtest.Checks{}},
+	// MEASY in fairshare order with a short memory and unequal shares: the
+	// head of its merged list is overtaken, its promise withdrawn.
+	goldenPolicy{"fairshare-measy-short", "fairshare-measy", []string{"half_life=300", "shares=0:4,3:0.5"}, simtest.Checks{MaxOpen: 1}},
 )
 
 // TestRandomWorkloads runs every policy on seeded random workloads: Verify

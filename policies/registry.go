@@ -123,6 +123,15 @@ func entry[P any](name, summary string, defaults func() *P, build func(*P) (sim.
 	}
 }
 
+// typedParams returns params as a *P, the defaults when it is nil.
+func typedParams[P any](params any, defaults func() *P) *P {
+	p, _ := params.(*P)
+	if p == nil {
+		p = defaults()
+	}
+	return p
+}
+
 // plain is the Entry of a policy without parameters on the pool.
 func plain(name, summary string, f func() sim.Policy, inv Invariants) Entry {
 	return Entry{
@@ -154,14 +163,31 @@ func ordered[P sim.Policy](f func(Order) P) func(*OrderParams) (sim.Policy, erro
 // head of its merged list only.
 func twoTier(name, summary string, f func() *TwoTier) Entry {
 	e := entry(name, summary, tierParams, func(p *TierParams) (sim.Policy, error) {
-		s, err := tier.New(f(), p.Config)
+		t, err := f().WithConfig(p.Config)
 		if err != nil {
 			return nil, err
 		}
-		return s, nil
+		return t, nil
 	}, always[TierParams](Invariants{MaxOpen: 1}))
 	e.Model = TwoTierModel
 	return e
+}
+
+// newFairshareMEASY builds fairshare-measy from its parameters.
+func newFairshareMEASY(p *FairTierParams) (sim.Policy, error) {
+	fc, err := p.FairshareParams.Config()
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewFairshare(fc)
+	if err != nil {
+		return nil, err
+	}
+	t, err := NewFairshareMEASY(f).WithConfig(p.Config)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // newOrderedFCFS is strict list scheduling named "fcfs" in arrival order
@@ -198,6 +224,14 @@ var builtin = [...]Entry{
 		NewREASY),
 	twoTier("measy", "two-tier EASY; a background job moved to the foreground elsewhere migrates, paying the migration cost",
 		NewMEASY),
+	{
+		Name:       "fairshare-measy",
+		Summary:    "two-tier MEASY whose merged list of waiting and background jobs is in fairshare order (least decayed usage per share first) instead of arrival order",
+		Params:     func() any { return fairTierParams() },
+		New:        func(params any) (sim.Policy, error) { return newFairshareMEASY(typedParams(params, fairTierParams)) },
+		Model:      TwoTierModel,
+		Invariants: func(any) Invariants { return Invariants{MaxOpen: 1} },
+	},
 }
 
 // registry holds the registered entries in registration order.

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -52,7 +53,7 @@ import (
 //     paper's algorithm does; once pinned, its reservation follows the
 //     background rule and may move later: the promise is then withdrawn
 //     and made again, the only case where a promise moves later.
-//   - Times the policy uses are the engine's beliefs (tier.Simulator): a
+//   - Times the policy uses are the machine's beliefs (tier.Machine): a
 //     job's estimate over the lowest foreground rate, plus the migration
 //     cost for a migrating job; progress made in the background is not
 //     counted (the paper's Figure 1 does not count it either: J8, half
@@ -69,10 +70,12 @@ type TwoTier struct {
 	name string
 	how  deployMode
 	plan tier.Plan
+	cfg  tier.Config
 	rank ranked // the waiting jobs by estimate, for step 3
-	// waiting is the pass's view as ranked reads it; a field, so that
-	// handing it over as a sim.View does not allocate twice a pass.
-	waiting waitingOnly
+	// fs, if set, orders the merged list by fairshare (fairshare-measy);
+	// keyed is its scratch.
+	fs    *Fairshare
+	keyed []fairJob
 
 	head   *sim.Job // the job holding the reservation, nil if none
 	headAt sim.Time
@@ -96,7 +99,11 @@ const (
 	migrate                   // MEASY: migrate it
 )
 
-var _ tier.Policy = (*TwoTier)(nil)
+var (
+	_ sim.Policy     = (*TwoTier)(nil)
+	_ sim.ModelMaker = (*TwoTier)(nil)
+	_ sim.Observer   = (*TwoTier)(nil)
+)
 
 // NewKEASY returns KEASY: kill and restart (Algorithms 1 and 2).
 func NewKEASY() *TwoTier { return newTwoTier("keasy", kill) }
@@ -109,22 +116,69 @@ func NewREASY() *TwoTier { return newTwoTier("reasy", pin) }
 func NewMEASY() *TwoTier { return newTwoTier("measy", migrate) }
 
 func newTwoTier(name string, how deployMode) *TwoTier {
-	return &TwoTier{name: name, how: how, rank: newRanked(ShortestFirst{})}
+	return &TwoTier{name: name, how: how, cfg: tier.DefaultConfig(), rank: newRanked(ShortestFirst{})}
+}
+
+// NewFairshareMEASY returns MEASY whose merged list is in fairshare order
+// (f) rather than arrival order; see TwoTier for what that means.
+func NewFairshareMEASY(f *Fairshare) *TwoTier {
+	p := newTwoTier("fairshare-measy", migrate)
+	p.fs = f
+	return p
+}
+
+// Submitted tells a fairshare order of an arrival.
+func (p *TwoTier) Submitted(now sim.Time, j *sim.Job) {
+	if p.fs != nil {
+		p.fs.Submitted(now, j)
+	}
+}
+
+// Finished tells a fairshare order of an end.
+func (p *TwoTier) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	if p.fs != nil {
+		p.fs.Finished(now, j, actual)
+	}
+}
+
+// WithConfig sets the machine model the policy runs on (the paper's,
+// tier.DefaultConfig, unless set), which it checks, and returns p.
+func (p *TwoTier) WithConfig(cfg tier.Config) (*TwoTier, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	p.cfg = cfg
+	return p, nil
+}
+
+// Config returns the machine model the policy runs on.
+func (p *TwoTier) Config() tier.Config { return p.cfg }
+
+// NewModel returns the two-tier machine of the policy's machine model for
+// a cluster of the given capacity: sim.Run runs the policy on it.
+func (p *TwoTier) NewModel(capacity sim.Resources, seed uint64) (sim.Model, error) {
+	return tier.NewMachine(capacity, p.cfg, seed)
 }
 
 // Name returns "keasy", "reasy" or "measy".
 func (p *TwoTier) Name() string { return p.name }
 
 // Schedule runs one pass: steps 1, 2 and 3.
-func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
+func (p *TwoTier) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
+	v, ok := tier.ViewOf(sv)
+	if !ok {
+		return sim.Decision{}, errNotTwoTier
+	}
 	p.plan.Reset(v)
-	p.waiting.v = v
 	p.started, p.took = p.started[:0], p.took[:0]
 	p.promise, p.withdraw = p.promise[:0], p.withdraw[:0]
 	u := v.Waiting()
 	if bg := v.Background(); len(bg) > 0 {
 		p.u = mergeBySeq(p.u[:0], u, bg)
 		u = p.u
+	}
+	if p.fs != nil {
+		u = p.fairOrder(now, u)
 	}
 
 	i := 0
@@ -133,42 +187,11 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 			break
 		}
 	}
-	var head *sim.Job
-	if i < len(u) {
-		head = u[i]
-		shadow, extra, avoided := p.reserve(now, v, head)
-		for _, j := range u[i+1:] {
-			n := p.plan.IdleForeground()
-			if n == 0 {
-				break // every job needs a processor
-			}
-			m, ok := p.move(j)
-			if !ok || procs(j) > n {
-				continue
-			}
-			switch {
-			case now+v.Span(j, m) <= shadow:
-				p.deploy(now, v, j, false)
-			case procs(j) <= extra:
-				if p.deploy(now, v, j, avoided) {
-					extra -= procs(j)
-				}
-			}
-		}
-		switch {
-		case head != p.head || shadow < p.headAt:
-			p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
-		case shadow > p.headAt: // REASY: the head was pinned in the background since
-			p.withdraw = append(p.withdraw, head)
-			p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
-		}
-		p.headAt = shadow
-	}
-	p.head = head
+	p.head = p.easy(now, v, u, i)
 
 	var q []*sim.Job
 	if p.plan.OpenBackground() > 0 { // else skip sorting the queue
-		q = p.rank.jobs(now, &p.waiting)
+		q = p.rank.jobs(now, sv)
 	}
 	for _, j := range q {
 		k := p.plan.OpenBackground()
@@ -184,8 +207,60 @@ func (p *TwoTier) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
 			}
 		}
 	}
-	p.rank.took(now, &p.waiting, p.took)
-	return tier.Decision{Actions: p.plan.Actions(), Promise: p.promise, Withdraw: p.withdraw}, nil
+	p.rank.took(now, sv, p.took)
+	if p.fs != nil && len(p.took) > 0 {
+		p.fs.Started(now, sv, p.took)
+	}
+	return sim.Decision{Actions: p.plan.Actions(), Promise: p.promise, Withdraw: p.withdraw}, nil
+}
+
+// easy is step 2: u[i], if any, is the head; it gets a reservation at its
+// shadow time and the later jobs of u are backfilled around it. easy
+// returns the head, nil if none.
+func (p *TwoTier) easy(now sim.Time, v tier.View, u []*sim.Job, i int) *sim.Job {
+	if i >= len(u) {
+		return nil
+	}
+	head := u[i]
+	shadow, extra, avoided := p.reserve(now, v, head)
+	for _, j := range u[i+1:] {
+		n := p.plan.IdleForeground()
+		if n == 0 {
+			break // every job needs a processor
+		}
+		m, ok := p.move(j)
+		if !ok || procs(j) > n {
+			continue
+		}
+		switch {
+		case now+v.Span(j, m) <= shadow:
+			p.deploy(now, v, j, false)
+		case procs(j) <= extra:
+			if p.deploy(now, v, j, avoided) {
+				extra -= procs(j)
+			}
+		}
+	}
+	p.promiseHead(u, head, shadow)
+	return head
+}
+
+// promiseHead promises head a start at shadow if that is new or earlier,
+// withdrawing the promise it replaces where that moved later (REASY) or
+// belonged to a head overtaken in fairshare order.
+func (p *TwoTier) promiseHead(u []*sim.Job, head *sim.Job, shadow sim.Time) {
+	if p.fs != nil && head != p.head && p.head != nil && slices.Contains(u, p.head) && p.plan.Tier(p.head) != tier.Foreground {
+		// Overtaken in fairshare order, the old head waits on.
+		p.withdraw = append(p.withdraw, p.head)
+	}
+	switch {
+	case head != p.head || shadow < p.headAt:
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
+	case shadow > p.headAt: // REASY: the head was pinned in the background since
+		p.withdraw = append(p.withdraw, head)
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: shadow})
+	}
+	p.headAt = shadow
 }
 
 // move returns how j would get to the foreground now, and false if it
@@ -314,6 +389,13 @@ func (p *TwoTier) dispatch(j *sim.Job, t tier.Tier, avoid bool) []int {
 	if len(p.cands) < rest {
 		return nil
 	}
+	p.pickLeastUsed(rest)
+	return p.pick
+}
+
+// pickLeastUsed appends to p.pick the rest candidates of p.cands whose
+// other VM uses the least CPU, ties by the highest processor first.
+func (p *TwoTier) pickLeastUsed(rest int) {
 	before := func(a, b candidate) bool { return a.usage < b.usage || a.usage == b.usage && a.proc > b.proc }
 	if rest <= 16 {
 		// Selection: rest passes over the candidates beat a sort. On
@@ -339,7 +421,6 @@ func (p *TwoTier) dispatch(j *sim.Job, t tier.Tier, avoid bool) []int {
 	for _, c := range p.cands[:rest] {
 		p.pick = append(p.pick, c.proc)
 	}
-	return p.pick
 }
 
 // avoidLen sizes p.avoid to the machine and returns its length.
@@ -405,11 +486,27 @@ func mergeBySeq(dst, a, b []*sim.Job) []*sim.Job {
 	return mergeSorted(dst, a, b, func(x, y *sim.Job) int { return cmp.Compare(x.Seq, y.Seq) })
 }
 
-// waitingOnly shows a tier view's waiting jobs as a sim.View, which is all
-// ranked reads of one.
-type waitingOnly struct{ v tier.View }
+// fairJob is a job of the merged list and its user's fairshare priority.
+type fairJob struct {
+	key float64
+	j   *sim.Job
+}
 
-func (w *waitingOnly) Waiting() []*sim.Job     { return w.v.Waiting() }
-func (*waitingOnly) Running() []sim.Allocation { return nil }
-func (*waitingOnly) Free() sim.Resources       { return sim.Resources{} }
-func (*waitingOnly) Capacity() sim.Resources   { return sim.Resources{} }
+// fairOrder returns u, in arrival order, re-ordered by the fairshare
+// priority of each job's user (lowest usage per share first), ties by
+// arrival; the slice is p.u.
+func (p *TwoTier) fairOrder(now sim.Time, u []*sim.Job) []*sim.Job {
+	p.keyed = p.keyed[:0]
+	for _, j := range u {
+		p.keyed = append(p.keyed, fairJob{p.fs.priority(now, j), j})
+	}
+	slices.SortStableFunc(p.keyed, func(a, b fairJob) int { return cmp.Compare(a.key, b.key) })
+	p.u = p.u[:0]
+	for _, k := range p.keyed {
+		p.u = append(p.u, k.j)
+	}
+	return p.u
+}
+
+// errNotTwoTier fails a two-tier policy's pass on another machine model.
+var errNotTwoTier = errors.New("a two-tier policy runs on the two-tier machine only")

@@ -45,7 +45,7 @@ func TestFigure1(t *testing.T) {
 			cfg := tier.DefaultConfig()
 			cfg.MigrationCost = 2
 			cfg.Model = func(uint64) tier.Model { return simtest.RateTable{Background: figureRates[name]} }
-			newSim := func() *tier.Simulator {
+			newSim := func() *policies.TwoTier {
 				var p *policies.TwoTier
 				switch name {
 				case "keasy":
@@ -55,7 +55,7 @@ func TestFigure1(t *testing.T) {
 				default:
 					p = policies.NewMEASY()
 				}
-				s, err := tier.New(p, cfg)
+				s, err := p.WithConfig(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

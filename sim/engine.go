@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
@@ -20,8 +19,8 @@ type Options struct {
 	MissingEstimate MissingEstimate
 	// Tracer, if set, receives the promises and withdrawals of every pass.
 	Tracer Tracer
-	// Seed seeds the random draws an engine makes itself (the two-tier
-	// engine draws each job's speed); Run's own engine draws nothing. The
+	// Seed seeds the random draws a machine model makes itself (the
+	// two-tier machine draws each job's speed); the pool draws nothing. The
 	// runner passes each replicate's workload seed, so every policy of one
 	// replicate sees the same draws.
 	Seed uint64
@@ -70,22 +69,25 @@ func (e *DecisionError) Error() string {
 
 func (e *DecisionError) Unwrap() error { return e.Err }
 
-// Run simulates policy p on machine m over the jobs of src and returns every
-// job's outcome. Events at one time are applied in the order completions,
-// arrivals, then one scheduling pass; equal completion times are broken by the
-// order in which jobs started. The same inputs always give the same Result.
+// Run simulates policy p on machine model m over the jobs of src and
+// returns every job's outcome. Events at one time are applied in the order
+// completions (the model's events), arrivals, then one scheduling pass;
+// equal completion times are broken by the order in which jobs started.
+// The same inputs always give the same Result. A policy that is a
+// ModelMaker runs on the model it makes for m's capacity instead of m.
 //
-// Run is single-threaded. The engine itself makes O((E + S) log R)
-// comparisons for E events, S starts and R running jobs, plus a copy of up
-// to R allocations per start and end (the running list stays sorted) and a
-// sweep of the waiting queue after each pass that starts jobs; the policy's
-// cost comes on top.
-//
-// A policy that is a Simulator runs on its own engine: Run returns what its
-// Simulate method returns.
-func Run(m Machine, p Policy, src Source, opt Options) (*Result, error) {
-	if s, ok := p.(Simulator); ok {
-		return s.Simulate(m, src, opt)
+// Run is single-threaded. The loop itself makes O(E log R) comparisons
+// for E events and R running jobs, plus a sweep of the waiting queue after
+// each pass that starts jobs; the model's cost (on the pool, O(log R) and
+// a copy of up to R allocations per start and end) and the policy's come
+// on top.
+func Run(m Model, p Policy, src Source, opt Options) (*Result, error) {
+	if mm, ok := p.(ModelMaker); ok {
+		own, err := mm.NewModel(m.Capacity(), opt.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("policy %q: %w", p.Name(), err)
+		}
+		m = own
 	}
 	e := &engine{
 		m:      m,
@@ -97,8 +99,14 @@ func Run(m Machine, p Policy, src Source, opt Options) (*Result, error) {
 		jobs:   jobs.NewStore[Outcome, phase](opt.SizeHint, src),
 	}
 	e.obs, _ = p.(Observer)
+	if err := m.Open(e, opt); err != nil {
+		return nil, fmt.Errorf("policy %q: %w", p.Name(), err)
+	}
 	if err := e.run(); err != nil {
 		return nil, err
+	}
+	if err := m.Close(e.res); err != nil {
+		return nil, fmt.Errorf("policy %q at t=%d: %w", p.Name(), e.now, err)
 	}
 	e.res.Jobs = e.jobs.Outcomes()
 	return e.res, nil
@@ -113,7 +121,7 @@ const (
 )
 
 type engine struct {
-	m   Machine
+	m   Model
 	p   Policy
 	obs Observer
 	opt Options
@@ -132,15 +140,14 @@ type engine struct {
 	wake    Time
 
 	waiting []*Job
-	running []Allocation          // by (estimated end, seq)
-	ends    jobs.Queue[Time, int] // completions: the job's seq at its end
 }
 
 // View methods.
 func (e *engine) Waiting() []*Job       { return e.waiting }
-func (e *engine) Running() []Allocation { return e.running }
+func (e *engine) Running() []Allocation { return e.m.Running() }
 func (e *engine) Free() Resources       { return e.m.Free() }
 func (e *engine) Capacity() Resources   { return e.m.Capacity() }
+func (e *engine) Model() any            { return e.m.View() }
 
 func (e *engine) run() error {
 	if err := e.readNext(); err != nil {
@@ -152,19 +159,22 @@ func (e *engine) run() error {
 			break
 		}
 		e.now = t
-		for e.ends.Len() > 0 && e.ends.Min().At == t {
-			e.complete(e.ends.Pop().V)
+		changed := false
+		for _, o := range e.m.Advance(t) {
+			e.complete(o)
+			changed = true
 		}
 		for e.nextAt == t {
 			e.arrive()
+			changed = true
 			if err := e.readNext(); err != nil {
 				return err
 			}
 		}
 		if e.wake == t {
-			e.wake = 0
+			e.wake, changed = 0, true
 		}
-		if len(e.waiting) > 0 {
+		if changed && (len(e.waiting) > 0 || e.m.Movable()) {
 			if err := e.pass(); err != nil {
 				return err
 			}
@@ -180,10 +190,7 @@ func (e *engine) run() error {
 
 // nextTime returns the time of the earliest pending event.
 func (e *engine) nextTime() (Time, bool) {
-	t, ok := Time(0), false
-	if e.ends.Len() > 0 {
-		t, ok = e.ends.Min().At, true
-	}
+	t, ok := e.m.Next()
 	if e.nextAt >= 0 && (!ok || e.nextAt < t) {
 		t, ok = e.nextAt, true
 	}
@@ -193,35 +200,26 @@ func (e *engine) nextTime() (Time, bool) {
 	return t, ok
 }
 
+// readNext reads the source's next record into e.next and checks it: its
+// submit time is not negative and not before the previous record's.
+// nextAt is -1 at the end of the source and on an error.
 func (e *engine) readNext() error {
-	ok, err := ReadNext(e.src, e.lastSub, &e.next)
-	if !ok {
-		e.nextAt = -1
-		return err
+	var err error
+	e.next, err = e.src.Next()
+	e.nextAt = -1
+	switch {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading workload: %w", err)
+	case e.next.Submit < 0:
+		return fmt.Errorf("reading workload: job %d: submit time %d is negative", e.next.ID, e.next.Submit)
+	case e.next.Submit < e.lastSub:
+		return fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
+			e.next.ID, e.next.Submit, e.lastSub, ErrSourceOrder)
 	}
 	e.lastSub, e.nextAt = e.next.Submit, e.next.Submit
 	return nil
-}
-
-// ReadNext reads src's next record into rec and checks it as Run does: its
-// submit time is not negative and not before last, the previous record's.
-// ok is false at the end of src (err nil) and on an error. Engines other
-// than Run's (Simulator) call it so that every engine reads sources alike.
-// rec is a pointer so that the record, read once per job, is copied once.
-func ReadNext(src Source, last Time, rec *Record) (ok bool, err error) {
-	*rec, err = src.Next()
-	switch {
-	case err == io.EOF:
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("reading workload: %w", err)
-	case rec.Submit < 0:
-		return false, fmt.Errorf("reading workload: job %d: submit time %d is negative", rec.ID, rec.Submit)
-	case rec.Submit < last:
-		return false, fmt.Errorf("reading workload: job %d: submit time %d is before the previous job's %d: %w",
-			rec.ID, rec.Submit, last, ErrSourceOrder)
-	}
-	return true, nil
 }
 
 // arrive admits e.next: it is rejected with a reason or joins the queue.
@@ -229,34 +227,30 @@ func (e *engine) arrive() {
 	seq, o, ph := e.jobs.Add()
 	*o = Outcome{Record: e.next, Start: -1, End: -1}
 	o.Seq = seq
-	if r := e.admit(o); r != NoReason {
+	r := Admit(o, e.m.Capacity(), e.opt.MissingEstimate)
+	if o.EstimateFilled {
+		e.res.EstimatesFilled++
+	}
+	if r != NoReason {
 		o.State, o.Reason, *ph = Rejected, r, done
 		e.res.Rejected++
 		e.res.RejectedBy[r]++
 		return
 	}
 	*ph = waiting
+	e.m.Admit(o)
 	e.waiting = append(e.waiting, &o.Job)
 	if e.obs != nil {
 		e.obs.Submitted(e.now, &o.Job)
 	}
 }
 
-// admit applies the estimate rules and returns why o cannot run, if so.
-func (e *engine) admit(o *Outcome) Reason {
-	r := Admit(o, e.m.Capacity(), e.opt.MissingEstimate)
-	if o.EstimateFilled {
-		e.res.EstimatesFilled++
-	}
-	return r
-}
-
-// Admit applies the admission rules of Run to o, a job just read from the
+// Admit applies Run's admission rules to o, a job just read from the
 // source: it returns why the job cannot run on a machine of the given
 // capacity (NoReason if it can) and, when the estimate is missing and me
-// says so, sets the estimate to the run time and o.EstimateFilled. Engines
-// other than Run's (Simulator) call it so that every engine rejects the
-// same jobs for the same reasons.
+// says so, sets the estimate to the run time and o.EstimateFilled. Run
+// calls it for every job; workloads calls it to count the work a run
+// would admit.
 func Admit(o *Outcome, capacity Resources, me MissingEstimate) Reason {
 	switch {
 	case o.Runtime < 0:
@@ -283,18 +277,28 @@ func Admit(o *Outcome, capacity Resources, me MissingEstimate) Reason {
 	return NoReason
 }
 
+// pass calls the policy and applies its decision: the starts, the actions
+// in order, the withdrawals, the promises, the timer.
 func (e *engine) pass() error {
 	e.res.Passes++
 	d, err := e.p.Schedule(e.now, e)
 	if err != nil {
 		return fmt.Errorf("policy %q at t=%d: %w", e.p.Name(), e.now, err)
 	}
+	started := len(d.Start) > 0
 	for _, j := range d.Start {
 		if err := e.start(j); err != nil {
-			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: j.ID, Err: err}
+			return e.refuse(j, err)
 		}
 	}
-	if len(d.Start) > 0 {
+	for i := range d.Actions {
+		a := d.Actions[i]
+		if err := e.apply(a); err != nil {
+			return e.refuse(a.Job, fmt.Errorf("%v: %w", a.Move, err))
+		}
+		started = started || a.Move == Start
+	}
+	if started {
 		e.compactWaiting()
 	}
 	if e.opt.Tracer != nil {
@@ -304,18 +308,27 @@ func (e *engine) pass() error {
 	}
 	for _, r := range d.Promise {
 		if err := e.checkPromise(r); err != nil {
-			return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: r.Job.ID, Err: err}
+			return e.refuse(r.Job, err)
 		}
 		if e.opt.Tracer != nil {
 			e.opt.Tracer.Promised(e.now, r.Job, r.Start)
 		}
 	}
 	if d.WakeAt != 0 && d.WakeAt <= e.now {
-		return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: Missing,
-			Err: fmt.Errorf("%w: %d", ErrBadWake, d.WakeAt)}
+		return e.refuse(nil, fmt.Errorf("%w: %d", ErrBadWake, d.WakeAt))
 	}
 	e.wake = d.WakeAt
 	return nil
+}
+
+// refuse returns the DecisionError of a refused part of a decision about
+// j (nil: not a job's fault).
+func (e *engine) refuse(j *Job, err error) error {
+	id := JobID(Missing)
+	if j != nil {
+		id = j.ID
+	}
+	return &DecisionError{Policy: e.p.Name(), Time: e.now, Job: id, Err: err}
 }
 
 // own returns the outcome and phase behind j if j is a job this engine
@@ -328,54 +341,50 @@ func (e *engine) own(j *Job) (*Outcome, *phase, bool) {
 	return o, ph, &o.Job == j
 }
 
+// start starts a job of Decision.Start: a Start action without placement.
 func (e *engine) start(j *Job) error {
 	o, ph, ok := e.own(j)
 	if !ok || *ph != waiting {
 		return ErrNotWaiting
 	}
-	if !e.m.Place(j) {
-		return fmt.Errorf("%w: needs %v, free %v", ErrOvercommit, j.Need, e.m.Free())
+	o.Start = e.now
+	if err := e.m.Apply(e.now, o, Action{Move: Start, Job: j}); err != nil {
+		return err
 	}
 	*ph = running
-	o.Start = e.now
-	run := o.Runtime
-	o.State = Finished
-	if !e.opt.AllowOverrun && run > j.Estimate {
-		run, o.State = j.Estimate, Killed
-	}
-	o.End = e.now + run
-	e.ends.Push(o.End, j.Seq)
-	a := Allocation{Job: j, Start: e.now}
-	i := sort.Search(len(e.running), func(i int) bool { return allocBefore(a, e.running[i]) })
-	e.running = append(e.running, Allocation{})
-	copy(e.running[i+1:], e.running[i:])
-	e.running[i] = a
 	return nil
 }
 
-func allocBefore(a, b Allocation) bool {
-	ea, eb := a.EstimatedEnd(), b.EstimatedEnd()
-	return ea < eb || ea == eb && a.Job.Seq < b.Job.Seq
+// apply carries out one action of Decision.Actions: the loop checks that a
+// Start's job waits, the model checks the rest.
+func (e *engine) apply(a Action) error {
+	o, ph, ok := e.own(a.Job)
+	switch {
+	case a.Move == Start && (!ok || *ph != waiting):
+		return ErrNotWaiting
+	case a.Move == Start:
+		o.Start = e.now
+	case !ok:
+		o = nil
+	}
+	if err := e.m.Apply(e.now, o, a); err != nil {
+		return err
+	}
+	if a.Move == Start {
+		*ph = running
+	}
+	return nil
 }
 
-func (e *engine) complete(seq int) {
-	o, ph := e.jobs.At(seq)
-	j := &o.Job
-	e.m.Release(j)
-	a := Allocation{Job: j, Start: o.Start}
-	i := sort.Search(len(e.running), func(i int) bool { return !allocBefore(e.running[i], a) })
-	if i == len(e.running) || e.running[i].Job != j {
-		panic("sim: running list lost a job") // broken internal invariant
-	}
-	e.running = append(e.running[:i], e.running[i+1:]...)
-	*ph = done
+func (e *engine) complete(o *Outcome) {
+	*e.jobs.Rec(o.Seq) = done
 	if o.State == Killed {
 		e.res.Killed++
 	} else {
 		e.res.Finished++
 	}
 	if e.obs != nil {
-		e.obs.Finished(e.now, j, o.End-o.Start)
+		e.obs.Finished(e.now, &o.Job, o.Work())
 	}
 }
 
@@ -395,9 +404,12 @@ func (e *engine) checkPromise(r Reservation) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("%w: unknown job", ErrBadPromise)
-	case *ph != waiting && !(*ph == running && o.Start == e.now):
-		return fmt.Errorf("%w: job is not waiting", ErrBadPromise)
-	case r.Start < e.now:
+	case *ph != waiting:
+		if err := e.m.CheckPromise(o, *ph == running, e.now); err != nil {
+			return err
+		}
+	}
+	if r.Start < e.now {
 		return fmt.Errorf("%w: start %d is in the past", ErrBadPromise, r.Start)
 	}
 	return nil

@@ -172,6 +172,28 @@ func TestBadDecisions(t *testing.T) {
 		want: sim.ErrNotWaiting,
 		msg:  `policy "func" at t=0: job 99: job is not waiting`,
 	}, {
+		name: "start a running job as an action",
+		p: func(now sim.Time, v sim.View) (sim.Decision, error) {
+			if now == 0 {
+				return sim.Decision{Start: v.Waiting()}, nil
+			}
+			return sim.Decision{Actions: []sim.Action{{Move: sim.Start, Job: v.Running()[0].Job}}}, nil
+		},
+		want: sim.ErrNotWaiting,
+		msg:  `policy "func" at t=5: job 1: start: job is not waiting`,
+	}, {
+		name: "a move the pool does not know",
+		p: func(now sim.Time, v sim.View) (sim.Decision, error) {
+			return sim.Decision{Actions: []sim.Action{{Move: sim.Migrate, Job: v.Waiting()[0], Procs: []int{0}}}}, nil
+		},
+		msg: `policy "func" at t=0: job 1: migrate: the pool cannot migrate a job`,
+	}, {
+		name: "a placement on the pool",
+		p: func(now sim.Time, v sim.View) (sim.Decision, error) {
+			return sim.Decision{Actions: []sim.Action{{Move: sim.Start, Job: v.Waiting()[0], Procs: []int{0, 1, 2}}}}, nil
+		},
+		msg: `policy "func" at t=0: job 1: start: the pool takes no placement`,
+	}, {
 		name: "promise in the past",
 		p: func(now sim.Time, v sim.View) (sim.Decision, error) {
 			return sim.Decision{Promise: []sim.Reservation{{Job: v.Waiting()[0], Start: now - 1}}}, nil
@@ -196,7 +218,11 @@ func TestBadDecisions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sim.Run(sim.NewPool(simtest.Cluster(4, 0)), tc.p, sim.NewSliceSource(jobs), sim.Options{})
-			if !errors.Is(err, tc.want) {
+			var de *sim.DecisionError
+			if tc.want == nil && !errors.As(err, &de) {
+				t.Fatalf("got error %v; want a *sim.DecisionError", err)
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("got error %v; want %v", err, tc.want)
 			}
 			if tc.msg != "" && err.Error() != tc.msg {

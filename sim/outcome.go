@@ -65,7 +65,7 @@ type Outcome struct {
 
 // Work returns how long the job runs on dedicated processors: its run time
 // if it finished, its estimate if it was killed there, 0 if it was
-// rejected. On Run's own engine that is End − Start; on an engine whose jobs
+// rejected. On the pool that is End − Start; on a machine whose jobs
 // change speed (sim/tier) End − Start may be longer, and Work is what
 // slowdown divides by.
 func (o *Outcome) Work() Time {
@@ -91,12 +91,12 @@ type Result struct {
 	EstimatesFilled int
 	// Passes counts calls to Policy.Schedule.
 	Passes int
-	// Tiers counts what the two-tier engine (package sim/tier) did to
-	// running jobs; all zero for runs of other engines.
+	// Tiers counts what the two-tier machine (package sim/tier) did to
+	// running jobs; all zero for runs on other models.
 	Tiers TierCounts
 }
 
-// TierCounts are the two-tier engine's per-run counters: how often a job
+// TierCounts are the two-tier machine's per-run counters: how often a job
 // running in a background VM moved to the foreground, by which means, and
 // the work thrown away.
 type TierCounts struct {

@@ -2,9 +2,11 @@ package sim
 
 // Policy decides which waiting jobs start; the engine acts on the decision.
 //
-// Schedule is called once per distinct event time, after every completion and
-// arrival at that time has been applied, whenever at least one job is waiting
-// (and again at the same time if a zero-length job has ended there). It returns
+// Schedule is called once per distinct event time at which a job ended or
+// arrived or the policy's timer fired, after every completion and arrival at
+// that time has been applied, whenever at least one job is waiting or the
+// model has a job a policy may move (Model.Movable), and again at the same
+// time if a zero-length job has ended there. It returns
 // the jobs to start now and the promises it makes. It must not keep v, or the
 // slices v returns, past the call. A non-nil error fails the run; the engine
 // wraps it with the policy name and time.
@@ -25,6 +27,10 @@ type View interface {
 	Free() Resources
 	// Capacity returns the cluster's total resources.
 	Capacity() Resources
+	// Model returns the machine model's own view (Model.View): nil on the
+	// pool, a tier.View on the two-tier machine. A policy written for one
+	// model type-asserts it.
+	Model() any
 }
 
 // Allocation is a running job and when it started.
@@ -41,8 +47,15 @@ func (a Allocation) EstimatedEnd() Time { return a.Start + a.Job.Estimate }
 // whole: every job in Start must be waiting and the jobs together must fit the
 // free resources, or the run fails with a *DecisionError.
 type Decision struct {
-	// Start lists the jobs to start now, in the order they are started.
+	// Start lists the jobs to start now, in the order they are started,
+	// wherever the model puts them: on the pool, the only way to start.
 	Start []*Job
+	// Actions are moves with a placement, for a model that places jobs
+	// (the two-tier machine): applied in order after Start, each checked
+	// by the model once those before it have been applied. A refused
+	// action fails the run with a *DecisionError whose error names the
+	// move.
+	Actions []Action
 	// Promise lists reservations made or moved this pass: job j will start no
 	// later than Start. A later promise for the same job must not be later,
 	// unless the promise was withdrawn in between. Promises cost nothing to
@@ -72,21 +85,11 @@ type Observer interface {
 	// Submitted is called when a job joins the queue (not for rejected jobs).
 	Submitted(now Time, j *Job)
 	// Finished is called when a job ends, killed or not. actual is how long it
-	// ran; a policy may learn from it, as a real scheduler learns from
-	// accounting records after the fact.
+	// ran on dedicated processors, Outcome.Work (its run time, or its
+	// estimate if it was killed there; on the pool, End − Start); a policy
+	// may learn from it, as a real scheduler learns from accounting records
+	// after the fact.
 	Finished(now Time, j *Job, actual Time)
-}
-
-// Simulator is a policy that brings its own engine, such as the two-tier
-// engine of package sim/tier, whose jobs change speed while they run. Run
-// detects it with a type assertion and hands the whole run over: Simulate
-// must honour Options as Run documents them, or say in its documentation
-// which it reads differently, and return a Result that keeps Result's
-// contract (every job in arrival order, counts that agree). Its Schedule
-// method is never called by Run.
-type Simulator interface {
-	Policy
-	Simulate(m Machine, src Source, opt Options) (*Result, error)
 }
 
 // Tracer receives what the engine applies; the simtest recorder implements it

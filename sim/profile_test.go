@@ -52,6 +52,75 @@ func TestProfileFit(t *testing.T) {
 	}
 }
 
+// cellProfile is the reference a Profile is checked against: free
+// processors kept as one cell per second up to a horizon.
+type cellProfile []int64
+
+// add adds n processors to the cells a job of dur from start holds.
+func (c cellProfile) add(start, dur sim.Time, n int64) {
+	for x := start; x < start+sim.Span(dur); x++ {
+		c[x] += n
+	}
+}
+
+// fit returns the earliest start from from at which n processors are free
+// for dur, or -1 before the horizon.
+func (c cellProfile) fit(from, dur sim.Time, n int64) sim.Time {
+	horizon := sim.Time(len(c))
+	for s := from; s < horizon; s++ {
+		ok := true
+		for x := s; x < min(s+sim.Span(dur), horizon); x++ {
+			if c[x] < n {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	return -1
+}
+
+// profileResv is a reservation the test holds in both profiles.
+type profileResv struct {
+	start, dur sim.Time
+	n          int64
+}
+
+// checkFitLifted fails t unless FitLifted for r agrees with lifting r,
+// fitting and laying it back.
+func checkFitLifted(t *testing.T, seed uint64, p *sim.Profile, r profileResv, from sim.Time) {
+	t.Helper()
+	got := p.FitLifted(from, r.dur, simtest.Cluster(r.n, 0), r.start)
+	p.Unreserve(r.start, r.dur, simtest.Cluster(r.n, 0))
+	want := p.Fit(from, r.dur, simtest.Cluster(r.n, 0))
+	p.Reserve(r.start, r.dur, simtest.Cluster(r.n, 0))
+	if got != want || got > r.start {
+		t.Fatalf("seed %d: FitLifted(%d, %d, %d, own %d) = %d; lifting and fitting gives %d",
+			seed, from, r.dur, r.n, r.start, got, want)
+	}
+}
+
+// checkFit fails t unless Fit and Fits of n processors for dur from from
+// agree with the cells, and returns Fit's answer.
+func checkFit(t *testing.T, seed uint64, p *sim.Profile, cells cellProfile, from, dur sim.Time, n int64) sim.Time {
+	t.Helper()
+	got := p.Fit(from, dur, simtest.Cluster(n, 0))
+	want := cells.fit(from, dur, n)
+	if got != want {
+		t.Fatalf("seed %d: Fit(%d, %d, %d) = %d; the array says %d", seed, from, dur, n, got, want)
+	}
+	fits, until := p.Fits(from, dur, simtest.Cluster(n, 0))
+	if fits != (want == from) {
+		t.Fatalf("seed %d: Fits(%d, %d, %d) = %v; the array's earliest fit is %d", seed, from, dur, n, fits, want)
+	}
+	if !fits && (until <= from || want >= 0 && want < until) {
+		t.Fatalf("seed %d: Fits(%d, %d, %d) fails until %d; the array's earliest fit is %d", seed, from, dur, n, until, want)
+	}
+	return got
+}
+
 // TestProfileAgainstArray checks random reservations against a profile kept
 // as one cell per second.
 func TestProfileAgainstArray(t *testing.T) {
@@ -60,73 +129,31 @@ func TestProfileAgainstArray(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		var p sim.Profile
 		p.Reset(0, simtest.Cluster(capacity, 0), nil)
-		cells := make([]int64, horizon)
+		cells := make(cellProfile, horizon)
 		for i := range cells {
 			cells[i] = capacity
 		}
-		type resv struct {
-			start, dur sim.Time
-			n          int64
-		}
-		var held []resv
+		var held []profileResv
 		for range 60 {
 			if len(held) > 0 && rng.IntN(4) == 0 {
-				// FitLifted must agree with lifting, fitting and laying back.
 				r := held[rng.IntN(len(held))]
-				from := sim.Time(rng.IntN(int(r.start) + 1))
-				got := p.FitLifted(from, r.dur, simtest.Cluster(r.n, 0), r.start)
-				p.Unreserve(r.start, r.dur, simtest.Cluster(r.n, 0))
-				want := p.Fit(from, r.dur, simtest.Cluster(r.n, 0))
-				p.Reserve(r.start, r.dur, simtest.Cluster(r.n, 0))
-				if got != want || got > r.start {
-					t.Fatalf("seed %d: FitLifted(%d, %d, %d, own %d) = %d; lifting and fitting gives %d",
-						seed, from, r.dur, r.n, r.start, got, want)
-				}
+				checkFitLifted(t, seed, &p, r, sim.Time(rng.IntN(int(r.start)+1)))
 			}
 			if len(held) > 0 && rng.IntN(3) == 0 {
 				k := rng.IntN(len(held))
 				r := held[k]
 				held = append(held[:k], held[k+1:]...)
 				p.Unreserve(r.start, r.dur, simtest.Cluster(r.n, 0))
-				for c := r.start; c < r.start+sim.Span(r.dur); c++ {
-					cells[c] += r.n
-				}
+				cells.add(r.start, r.dur, r.n)
 				continue
 			}
 			from := sim.Time(rng.IntN(50))
 			dur := sim.Time(rng.IntN(30))
 			n := int64(1 + rng.IntN(capacity))
-			got := p.Fit(from, dur, simtest.Cluster(n, 0))
-			want := sim.Time(-1)
-			for s := from; s < horizon; s++ {
-				ok := true
-				for c := s; c < min(s+sim.Span(dur), horizon); c++ {
-					if cells[c] < n {
-						ok = false
-						break
-					}
-				}
-				if ok {
-					want = s
-					break
-				}
-			}
-			if got != want {
-				t.Fatalf("seed %d: Fit(%d, %d, %d) = %d; the array says %d", seed, from, dur, n, got, want)
-			}
-			fits, until := p.Fits(from, dur, simtest.Cluster(n, 0))
-			if fits != (want == from) {
-				t.Fatalf("seed %d: Fits(%d, %d, %d) = %v; the array's earliest fit is %d", seed, from, dur, n, fits, want)
-			}
-			if !fits && (until <= from || want >= 0 && want < until) {
-				t.Fatalf("seed %d: Fits(%d, %d, %d) fails until %d; the array's earliest fit is %d", seed, from, dur, n, until, want)
-			}
-			if got >= 0 {
+			if got := checkFit(t, seed, &p, cells, from, dur, n); got >= 0 {
 				p.Reserve(got, dur, simtest.Cluster(n, 0))
-				for c := got; c < got+sim.Span(dur); c++ {
-					cells[c] -= n
-				}
-				held = append(held, resv{got, dur, n})
+				cells.add(got, dur, -n)
+				held = append(held, profileResv{got, dur, n})
 			}
 			if rng.IntN(4) == 0 {
 				p.Compact()

@@ -85,13 +85,20 @@ func (r *Recorder) Withdrawn(now sim.Time, j *sim.Job) {
 // then checks the result with Verify; any violation fails the test. It
 // returns the result and the recorder.
 //
-// A two-tier policy (*tier.Simulator) is checked with tier.Verify instead,
-// with chk.MaxOpen and a fresh model of the run to recompute its rates; the
+// A policy that runs on the two-tier machine (a sim.ModelMaker whose model
+// is a *tier.Machine) is checked with tier.Verify instead, with
+// chk.MaxOpen and a fresh model of the run to recompute its rates; the
 // recorder then holds its promises and withdrawals.
 func Run(t testing.TB, c sim.Resources, p sim.Policy, recs []sim.Record, opt sim.Options, chk Checks) (*sim.Result, *Recorder) {
 	t.Helper()
-	if ts, ok := p.(*tier.Simulator); ok {
-		return runTiers(t, c, ts, recs, opt, chk)
+	if mm, ok := p.(sim.ModelMaker); ok {
+		m, err := mm.NewModel(c, opt.Seed)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name(), err)
+		}
+		if tm, ok := m.(*tier.Machine); ok {
+			return runTiers(t, tm, p, recs, opt, chk)
+		}
 	}
 	rec := &Recorder{}
 	opt.Tracer = rec
@@ -107,15 +114,15 @@ func Run(t testing.TB, c sim.Resources, p sim.Policy, recs []sim.Record, opt sim
 	return res, rec
 }
 
-func runTiers(t testing.TB, c sim.Resources, p *tier.Simulator, recs []sim.Record, opt sim.Options, chk Checks) (*sim.Result, *Recorder) {
+func runTiers(t testing.TB, m *tier.Machine, p sim.Policy, recs []sim.Record, opt sim.Options, chk Checks) (*sim.Result, *Recorder) {
 	t.Helper()
 	trec := &tier.Recorder{}
 	opt.Tracer = trec
-	res, err := sim.Run(sim.NewPool(c), p, sim.NewSliceSource(recs), opt)
+	res, err := sim.Run(m, p, sim.NewSliceSource(recs), opt)
 	if err != nil {
 		t.Fatalf("%s: %v", p.Name(), err)
 	}
-	cfg := p.Config()
+	cfg := m.Config()
 	tchk := tier.Checks{Jobs: len(recs), Config: cfg, Model: cfg.NewModel(opt.Seed), AllowOverrun: opt.AllowOverrun, MaxOpen: chk.MaxOpen}
 	if err := tier.Verify(res, trec, tchk); err != nil {
 		t.Fatalf("%s: two-tier schedule breaks invariants:\n%v", p.Name(), err)

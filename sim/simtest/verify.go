@@ -110,100 +110,146 @@ func (v *verifier) capacity() {
 	}
 }
 
-// promises replays promises and withdrawals per job.
+// promises replays promises and withdrawals per job and checks them: no
+// promise moves later unless withdrawn in between, every job starts by
+// its last promise (both only if no job overran its estimate), at most
+// chk.MaxOpen are open at once, and, with chk.PromiseOnWait, every job
+// that waits is promised a start on arrival.
 func (v *verifier) promises(rec *Recorder, chk Checks) {
-	overran := false
-	for i := range v.res.Jobs {
-		if o := &v.res.Jobs[i]; o.State != sim.Rejected && o.End-o.Start > o.Estimate {
-			overran = true
-		}
-	}
-	type promise struct {
-		open     bool
-		at, made sim.Time
-	}
-	cur := make(map[int]*promise)
-	firstMade := make(map[int]sim.Time)
-	type span struct{ from, to sim.Time }
-	var spans []span
+	l := ledger{v: v, overran: anyOverran(v.res), open: map[int]*promise{}, first: map[int]sim.Time{}}
 	for _, e := range rec.Events {
-		if e.Seq < 0 || e.Seq >= len(v.res.Jobs) {
-			v.fail("event for unknown job seq %d", e.Seq)
-			continue
-		}
-		o := &v.res.Jobs[e.Seq]
-		p := cur[e.Seq]
-		if p == nil {
-			p = &promise{}
-			cur[e.Seq] = p
-		}
-		switch e.Kind {
-		case Promise:
-			if _, ok := firstMade[e.Seq]; !ok {
-				firstMade[e.Seq] = e.Time
-			}
-			if e.Time > o.Start && o.Start >= 0 {
-				v.fail("job %d: promised at t=%d after it started at %d", o.ID, e.Time, o.Start)
-			}
-			if p.open && e.At > p.at && !overran {
-				v.fail("job %d: promise moved later, from %d to %d, at t=%d", o.ID, p.at, e.At, e.Time)
-			}
-			if !p.open {
-				p.made = e.Time
-			}
-			p.open, p.at = true, e.At
-		case Withdraw:
-			if !p.open {
-				v.fail("job %d: withdrawn at t=%d without an open promise", o.ID, e.Time)
-			}
-			spans = append(spans, span{p.made, e.Time})
-			p.open = false
+		l.event(e)
+	}
+	l.closeOpen()
+	if chk.MaxOpen > 0 {
+		v.maxOpen(l.spans, chk.MaxOpen)
+	}
+	if chk.PromiseOnWait {
+		v.promisedOnArrival(l.first)
+	}
+}
+
+// anyOverran reports whether a job ran past its estimate, which frees
+// promises from having to hold.
+func anyOverran(res *sim.Result) bool {
+	for i := range res.Jobs {
+		if o := &res.Jobs[i]; o.State != sim.Rejected && o.End-o.Start > o.Estimate {
+			return true
 		}
 	}
-	for seq, p := range cur {
+	return false
+}
+
+// promise is a job's current promise: open until withdrawn or kept.
+type promise struct {
+	open     bool
+	at, made sim.Time
+}
+
+// span is when a promise was open, from its making to its end.
+type span struct{ from, to sim.Time }
+
+// ledger follows every job's promise through the recorded events.
+type ledger struct {
+	v       *verifier
+	overran bool
+	open    map[int]*promise // by job seq
+	first   map[int]sim.Time // when each job was first promised a start
+	spans   []span
+}
+
+// event applies one recorded promise or withdrawal.
+func (l *ledger) event(e Event) {
+	if e.Seq < 0 || e.Seq >= len(l.v.res.Jobs) {
+		l.v.fail("event for unknown job seq %d", e.Seq)
+		return
+	}
+	p := l.open[e.Seq]
+	if p == nil {
+		p = &promise{}
+		l.open[e.Seq] = p
+	}
+	switch e.Kind {
+	case Promise:
+		l.promised(&l.v.res.Jobs[e.Seq], p, e)
+	case Withdraw:
+		if !p.open {
+			l.v.fail("job %d: withdrawn at t=%d without an open promise", l.v.res.Jobs[e.Seq].ID, e.Time)
+		}
+		l.spans = append(l.spans, span{p.made, e.Time})
+		p.open = false
+	}
+}
+
+// promised applies a promise e to the job o whose promise is p.
+func (l *ledger) promised(o *sim.Outcome, p *promise, e Event) {
+	if _, ok := l.first[e.Seq]; !ok {
+		l.first[e.Seq] = e.Time
+	}
+	if e.Time > o.Start && o.Start >= 0 {
+		l.v.fail("job %d: promised at t=%d after it started at %d", o.ID, e.Time, o.Start)
+	}
+	if p.open && e.At > p.at && !l.overran {
+		l.v.fail("job %d: promise moved later, from %d to %d, at t=%d", o.ID, p.at, e.At, e.Time)
+	}
+	if !p.open {
+		p.made = e.Time
+	}
+	p.open, p.at = true, e.At
+}
+
+// closeOpen ends the promises still open with their job's start, which
+// must keep them.
+func (l *ledger) closeOpen() {
+	for seq, p := range l.open {
 		if !p.open {
 			continue
 		}
-		o := &v.res.Jobs[seq]
-		if !overran && o.Start > p.at {
-			v.fail("job %d: started at %d, later than its promise %d", o.ID, o.Start, p.at)
+		o := &l.v.res.Jobs[seq]
+		if !l.overran && o.Start > p.at {
+			l.v.fail("job %d: started at %d, later than its promise %d", o.ID, o.Start, p.at)
 		}
-		spans = append(spans, span{p.made, o.Start})
+		l.spans = append(l.spans, span{p.made, o.Start})
 	}
-	if chk.MaxOpen > 0 {
-		type edge struct {
-			at    sim.Time
-			delta int
-		}
-		var edges []edge
-		for _, s := range spans {
-			if s.to > s.from {
-				edges = append(edges, edge{s.from, 1}, edge{s.to, -1})
-			}
-		}
-		// Closing edges sort first, so a promise ending at t and one made at t
-		// do not overlap.
-		slices.SortFunc(edges, func(a, b edge) int {
-			return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta))
-		})
-		n := 0
-		for _, e := range edges {
-			n += e.delta
-			if n > chk.MaxOpen {
-				v.fail("t=%d: %d promises open at once, at most %d allowed", e.at, n, chk.MaxOpen)
-				break
-			}
+}
+
+// maxOpen fails if more than limit of spans overlap at any time.
+func (v *verifier) maxOpen(spans []span, limit int) {
+	type edge struct {
+		at    sim.Time
+		delta int
+	}
+	var edges []edge
+	for _, s := range spans {
+		if s.to > s.from {
+			edges = append(edges, edge{s.from, 1}, edge{s.to, -1})
 		}
 	}
-	if chk.PromiseOnWait {
-		for i := range v.res.Jobs {
-			o := &v.res.Jobs[i]
-			if o.State == sim.Rejected || o.Start == o.Submit {
-				continue
-			}
-			if t, ok := firstMade[i]; !ok || t != o.Submit {
-				v.fail("job %d: waited from %d to %d without a promise made on arrival", o.ID, o.Submit, o.Start)
-			}
+	// Closing edges sort first, so a promise ending at t and one made at t
+	// do not overlap.
+	slices.SortFunc(edges, func(a, b edge) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta))
+	})
+	n := 0
+	for _, e := range edges {
+		n += e.delta
+		if n > limit {
+			v.fail("t=%d: %d promises open at once, at most %d allowed", e.at, n, limit)
+			return
+		}
+	}
+}
+
+// promisedOnArrival fails for a job that waited without a promise made
+// when it arrived; first is when each job was first promised.
+func (v *verifier) promisedOnArrival(first map[int]sim.Time) {
+	for i := range v.res.Jobs {
+		o := &v.res.Jobs[i]
+		if o.State == sim.Rejected || o.Start == o.Submit {
+			continue
+		}
+		if t, ok := first[i]; !ok || t != o.Submit {
+			v.fail("job %d: waited from %d to %d without a promise made on arrival", o.ID, o.Submit, o.Start)
 		}
 	}
 }

@@ -27,6 +27,7 @@ type step struct {
 // script is a tier policy that does what it is told, when it is told; it
 // promises what it is told too.
 type script struct {
+	cfg      tier.Config // the machine it runs on
 	steps    []step
 	promises map[sim.Time][]sim.Reservation
 	last     sim.Time
@@ -35,12 +36,24 @@ type script struct {
 
 func (*script) Name() string { return "script" }
 
-func (s *script) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
+// Config returns the machine model the script runs on.
+func (s *script) Config() tier.Config { return s.cfg }
+
+// NewModel runs the script on the two-tier machine of its config.
+func (s *script) NewModel(c sim.Resources, seed uint64) (sim.Model, error) {
+	return tier.NewMachine(c, s.cfg, seed)
+}
+
+func (s *script) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
+	v, ok := tier.ViewOf(sv)
+	if !ok {
+		return sim.Decision{}, errors.New("not on the two-tier machine")
+	}
 	if now != s.last {
 		s.last, s.passes = now, 0
 	}
 	s.passes++
-	var d tier.Decision
+	var d sim.Decision
 	for _, st := range s.steps {
 		if st.at != now || st.again != (s.passes == 2) {
 			continue
@@ -83,17 +96,20 @@ func outcomes(res *sim.Result) map[sim.JobID]outcome {
 	return m
 }
 
-// newSim wraps a script with a rate table and migration cost.
-func newSim(t *testing.T, s *script, rates simtest.RateTable, cost sim.Time) *tier.Simulator {
+// newSim puts a script on a machine with a rate table and migration cost.
+func newSim(t *testing.T, s *script, rates simtest.RateTable, cost sim.Time) *script {
 	t.Helper()
 	cfg := tier.DefaultConfig()
 	cfg.MigrationCost = cost
 	cfg.Model = func(uint64) tier.Model { return rates }
-	ts, err := tier.New(s, cfg)
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return ts
+	if s == nil {
+		s = &script{}
+	}
+	s.cfg = cfg
+	return s
 }
 
 // TestMoves runs hand-worked two-processor cases, one per kind of move and
@@ -273,12 +289,9 @@ func TestRunErrors(t *testing.T) {
 	if _, err := sim.Run(sim.NewPool(simtest.Cluster(2, 1<<20)), idle, sim.NewSliceSource(nil), sim.Options{}); err == nil || !strings.Contains(err.Error(), "processors only") {
 		t.Errorf("a machine with memory: got %v; want a refusal", err)
 	}
-	if _, err := idle.Schedule(0, nil); !errors.Is(err, tier.ErrTwoTier) {
-		t.Errorf("Schedule: got %v; want %v", err, tier.ErrTwoTier)
-	}
 	cfg := tier.DefaultConfig()
 	cfg.Threshold = 1.5
-	if _, err := tier.New(&script{}, cfg); err == nil || !strings.Contains(err.Error(), `"threshold"`) {
+	if _, err := tier.NewMachine(simtest.Cluster(2, 0), cfg, 0); err == nil || !strings.Contains(err.Error(), `"threshold"`) {
 		t.Errorf("threshold 1.5: got %v; want an error naming the parameter", err)
 	}
 }

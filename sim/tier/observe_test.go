@@ -22,7 +22,7 @@ type watcher struct {
 
 var _ sim.Observer = (*watcher)(nil)
 
-func (w *watcher) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
+func (w *watcher) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	w.passes = append(w.passes, now)
 	d, err := w.script.Schedule(now, v)
 	d.WakeAt = w.wake[now]
@@ -63,10 +63,8 @@ func TestObserverAndTimer(t *testing.T) {
 	cfg.Model = func(uint64) tier.Model {
 		return simtest.RateTable{Background: map[[2]sim.JobID]float64{{4, 1}: 0.5}}
 	}
-	ts, err := tier.New(w, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w.script.cfg = cfg
+	ts := w
 	recs := []sim.Record{J(1, 0, 10, 20, 1, U(0.5)), J(2, 0, 4, 4, 1), J(4, 0, 4, 9, 1), J(3, 1, 9, 5, 1)}
 	res, err := sim.Run(sim.NewPool(simtest.Cluster(3, 0)), ts, sim.NewSliceSource(recs), sim.Options{})
 	if err != nil {
@@ -93,12 +91,9 @@ func TestObserverAndTimer(t *testing.T) {
 // TestBadTimer: a timer not after the pass fails the run.
 func TestBadTimer(t *testing.T) {
 	w := &watcher{script: &script{}, wake: map[sim.Time]sim.Time{3: 3}}
-	ts := newSim(t, nil, simtest.RateTable{}, 0)
-	ts, err := tier.New(w, ts.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = sim.Run(sim.NewPool(simtest.Cluster(1, 0)), ts, sim.NewSliceSource([]sim.Record{simtest.J(1, 3, 1, 1, 1)}), sim.Options{})
+	w.script = newSim(t, w.script, simtest.RateTable{}, 0)
+	ts := w
+	_, err := sim.Run(sim.NewPool(simtest.Cluster(1, 0)), ts, sim.NewSliceSource([]sim.Record{simtest.J(1, 3, 1, 1, 1)}), sim.Options{})
 	var de *sim.DecisionError
 	if !errors.Is(err, sim.ErrBadWake) || !errors.As(err, &de) || de.Time != 3 || de.Job != sim.Missing {
 		t.Errorf("WakeAt = now: got %v; want a *sim.DecisionError at t=3 wrapping %v", err, sim.ErrBadWake)

@@ -19,13 +19,19 @@ type planPolicy struct {
 
 func (*planPolicy) Name() string { return "plan" }
 
-func (p *planPolicy) Schedule(now sim.Time, v tier.View) (tier.Decision, error) {
+// NewModel runs the policy on the paper's two-tier machine.
+func (*planPolicy) NewModel(c sim.Resources, seed uint64) (sim.Model, error) {
+	return tier.NewMachine(c, tier.DefaultConfig(), seed)
+}
+
+func (p *planPolicy) Schedule(now sim.Time, sv sim.View) (sim.Decision, error) {
+	v, _ := tier.ViewOf(sv)
 	p.plan.Reset(v)
 	if p.done {
-		return tier.Decision{}, nil
+		return sim.Decision{}, nil
 	}
 	p.done = true
-	return tier.Decision{Actions: p.check(v, &p.plan)}, nil
+	return sim.Decision{Actions: p.check(v, &p.plan)}, nil
 }
 
 // TestPlan checks that a Plan applies moves as the engine does, refuses
@@ -67,11 +73,7 @@ func TestPlan(t *testing.T) {
 		}
 		return p.Actions()
 	}}
-	s, err := tier.New(pp, tier.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, _ := simtest.Run(t, simtest.Cluster(3, 0), s, jobs, sim.Options{}, simtest.Checks{})
+	res, _ := simtest.Run(t, simtest.Cluster(3, 0), pp, jobs, sim.Options{}, simtest.Checks{})
 	if res.Jobs[2].Start != 0 {
 		t.Errorf("job 3 started at %d; want 0 (in the background)", res.Jobs[2].Start)
 	}

@@ -7,104 +7,52 @@ import (
 	"github.com/schedsweep/schedsweep/sim"
 )
 
-// Tier is one of a processor's two VMs.
-type Tier uint8
+// Tier is one of a processor's two VMs: sim.Tier.
+type Tier = sim.Tier
 
 // The tiers. A job that is not running has tier 0.
 const (
-	Foreground Tier = iota + 1 // the high-priority VM
-	Background                 // the low-priority VM: it gets the cycles the foreground leaves
+	Foreground = sim.Foreground // the high-priority VM
+	Background = sim.Background // the low-priority VM: it gets the cycles the foreground leaves
 )
 
-func (t Tier) String() string {
-	switch t {
-	case Foreground:
-		return "foreground"
-	case Background:
-		return "background"
-	}
-	return fmt.Sprintf("tier(%d)", int(t))
-}
+// Move is what an Action does to a job: sim.Move.
+type Move = sim.Move
 
-// Move is what an Action does to a job.
-type Move uint8
-
-// The moves a policy may ask for.
+// The moves a two-tier policy may ask for (sim.Move's, here read on two
+// tiers).
 const (
 	// Start places a waiting job on Procs in Tier.
-	Start Move = iota + 1
+	Start = sim.Start
 	// Swap promotes a background job where it runs: the priorities of its
 	// processors' two VMs are swapped, so it runs in the foreground on the
 	// same processors, keeping its progress, at no cost. Every one of those
 	// foreground VMs must be idle.
-	Swap
+	Swap = sim.Swap
 	// Restart kills a background job and starts it again from scratch in
 	// the foreground VMs of Procs; its progress is lost (KEASY).
-	Restart
+	Restart = sim.Restart
 	// Migrate moves a background job to the foreground VMs of Procs,
 	// keeping its progress; it makes no progress for the migration cost
 	// (MEASY). Its background VMs are free at once.
-	Migrate
+	Migrate = sim.Migrate
 )
 
-var moveNames = [...]string{Start: "start", Swap: "swap", Restart: "restart", Migrate: "migrate"}
+// Action is one move of a decision (sim.Action): a two-tier policy puts
+// its moves in sim.Decision.Actions, with Tier set for a Start and Procs
+// naming one processor per process, 0 ≤ p < View.Procs(), no processor
+// twice (nil for Swap). Actions are applied in order; each must be valid
+// once those before it have been applied, or the run fails with a
+// *sim.DecisionError. Promises (sim.Decision.Promise) say a job will be
+// in the foreground (or have ended) by then.
+type Action = sim.Action
 
-func (m Move) String() string {
-	if int(m) < len(moveNames) && moveNames[m] != "" {
-		return moveNames[m]
-	}
-	return fmt.Sprintf("move(%d)", int(m))
-}
-
-// Action is one move of a decision.
-type Action struct {
-	Move Move
-	Job  *sim.Job
-	// Tier is where Start places the job; the other moves always lead to
-	// the foreground.
-	Tier Tier
-	// Procs names one processor per process, 0 ≤ p < View.Procs(), no
-	// processor twice: where Start, Restart and Migrate put the job. Swap
-	// leaves it nil. The engine copies it.
-	Procs []int
-}
-
-// Decision is a tier policy's answer for one scheduling pass.
-type Decision struct {
-	// Actions are applied in order; each must be valid once those before
-	// it have been applied, or the run fails with a *sim.DecisionError.
-	Actions []Action
-	// Promise lists reservations made or moved this pass: the job will be
-	// in the foreground (or have ended) no later than Start. The rules of
-	// sim.Decision apply: a later promise must not be later unless the
-	// promise was withdrawn in between.
-	Promise []sim.Reservation
-	// Withdraw lists jobs whose promise no longer holds; withdrawals apply
-	// before the promises of the same decision.
-	Withdraw []*sim.Job
-	// WakeAt asks for a scheduling pass at that time even if nothing
-	// happens then, as sim.Decision.WakeAt: each decision replaces the
-	// timer, 0 clears it, and a time not after the pass fails the run.
-	WakeAt sim.Time
-}
-
-// Policy decides where jobs run on a two-tier machine.
-//
-// Schedule is called once per distinct event time at which a job arrived
-// or ended or the policy's timer (Decision.WakeAt) fired (and again at the
-// same time if a job of no work ended there), whenever a job is waiting or
-// running in the background. It must not keep v, or the slices v returns,
-// past the call; the engine copies what it keeps of the decision. A
-// non-nil error fails the run.
-//
-// A policy that is also a sim.Observer is told of every job that joins the
-// queue and every job that ends, before the pass of that time, as sim.Run
-// tells its policies; the actual run time it is given is the job's work,
-// in dedicated-processor seconds (its run time, or its estimate if it was
-// killed there), whatever its tiers made of it in wall-clock time.
-type Policy interface {
-	Name() string
-	Schedule(now sim.Time, v View) (Decision, error)
+// ViewOf returns the two-tier view of a pass's sim.View: ok is false when
+// the run is not on a two-tier Machine. A two-tier policy calls it at the
+// start of Schedule.
+func ViewOf(v sim.View) (View, bool) {
+	tv, ok := v.Model().(View)
+	return tv, ok
 }
 
 // Running is a job in the foreground and when the engine believes it ends.
@@ -113,9 +61,11 @@ type Running struct {
 	End sim.Time
 }
 
-// View is the engine's state as a tier policy sees it. Like sim.View it
-// exposes estimates, never run times or progress. Slices belong to the
-// engine: read them, never modify or keep them.
+// View is the two-tier machine's state as a policy sees it: what
+// sim.View.Model returns on a Machine (tier.ViewOf asserts it), with the
+// loop's waiting queue. Like sim.View it exposes estimates, never run
+// times or progress. Slices belong to the machine: read them, never modify
+// or keep them.
 type View interface {
 	// Procs returns the number of processors.
 	Procs() int
@@ -147,7 +97,7 @@ type View interface {
 	// End returns when the engine believes a foreground job ends.
 	End(j *sim.Job) sim.Time
 	// Span returns how long the engine would believe j runs in the
-	// foreground if move m put it there now: see Simulator for the rule.
+	// foreground if move m put it there now: see Machine for the rule.
 	Span(j *sim.Job, m Move) sim.Time
 }
 

@@ -2,9 +2,9 @@ package tier
 
 import "github.com/schedsweep/schedsweep/sim"
 
-// Tracer receives what the two-tier engine does, in simulation order. The
-// engine looks for it behind sim.Options.Tracer (which also gets the
-// promises and withdrawals, as in sim.Run).
+// Tracer receives what the two-tier machine does, in simulation order. The
+// machine looks for it behind sim.Options.Tracer (which also gets the
+// promises and withdrawals from sim.Run's loop).
 type Tracer interface {
 	sim.Tracer
 	// Placed is called for every action applied: m moved j to tier t on

@@ -1,6 +1,6 @@
-// Package check holds what the verifiers of the two engines share:
-// simtest.Verify for sim.Run's engine and tier.Verify for the two-tier
-// engine. It sits apart because tier cannot import simtest, which imports
+// Package check holds what the verifiers of the two machine models share:
+// simtest.Verify for runs on the pool and tier.Verify for runs on the
+// two-tier machine. It sits apart because tier cannot import simtest, which imports
 // tier to verify two-tier runs.
 package check
 
