@@ -2,12 +2,13 @@ package policies_test
 
 // A differential oracle for the maui policy, in the manner of
 // oracle_test.go (whose event loop, admission and plan helpers it shares:
-// oracleAdmit, oracleSpan, fitsAll, freeOf, planned, earliestFit,
-// overcommitted, summaryLine). It keeps no profile between passes and
-// calls nothing in maui.go or mauiprio.go: at every pass it ranks the
-// queue from scratch, rebuilds the plan from the running jobs and the
-// reservations held, and walks the queue. oracle_maui_diff_test.go
-// compares it with the engine.
+// oracleAdmit, admitArrivals, splitLive, startAll, scheduleOf, oracleSpan,
+// fitsAll, freeOf and summaryLine there; planned, earliestFit,
+// overcommitted and freeAt in oracle_plan_test.go). It keeps no profile
+// between passes and calls nothing in maui.go or mauiprio.go: at every
+// pass it ranks the queue from scratch, rebuilds the plan from the running
+// jobs and the reservations held, and walks the queue.
+// oracle_maui_diff_test.go compares it with the engine.
 //
 // Semantics it follows, and where each comes from:
 //
@@ -271,124 +272,193 @@ func fairshareFactors(mc mauiOracleConfig, now sim.Time, c sim.Resources, admitt
 // then a passed reservation, or (overrun) reservations that no longer
 // fit, withdraw every reservation.
 func mauiPass(mc mauiOracleConfig, now sim.Time, c sim.Resources, ranked, running []*oracleJob, held *[]*oracleJob, rebuild, overrun bool) ([]*oracleJob, error) {
-	var plan []planned
-	for _, j := range running {
-		plan = append(plan, planned{j, j.start, max(j.start+oracleSpan(j.Estimate), now+1)})
+	w := &mauiWalk{mc: mc, now: now, c: c, last: now}
+	if err := w.layPlan(running, held, rebuild, overrun); err != nil {
+		return nil, err
 	}
-	claim := func(j *oracleJob, t sim.Time) planned { return planned{j, t, t + oracleSpan(j.Estimate)} }
+	w.pending = slices.Clone(*held)
+	for _, j := range ranked {
+		if j.resv >= 0 {
+			kept, err := w.keep(j)
+			if err != nil {
+				return nil, err
+			}
+			if kept {
+				continue
+			}
+		}
+		lifted := w.liftPending()
+		if err := w.place(j); err != nil {
+			return nil, err
+		}
+		w.relay(lifted)
+	}
+	*held = w.next
+	return w.start, nil
+}
+
+// mauiWalk is the state of one maui pass as it walks the ranked queue.
+type mauiWalk struct {
+	mc   mauiOracleConfig
+	now  sim.Time
+	c    sim.Resources
+	plan []planned
+
+	pending []*oracleJob // held reservations of jobs not reached yet
+	next    []*oracleJob // reservations kept or made in this pass, in walk order
+	start   []*oracleJob // jobs to start now
+	last    sim.Time     // the latest reservation kept or made, now if none
+	blocked bool         // a job reached so far could not start now
+}
+
+// layPlan lays the plan the walk begins from: the running jobs (an
+// overrunning one until now+1) and the reservations held, all of which
+// are withdrawn if rebuild finds them broken.
+func (w *mauiWalk) layPlan(running []*oracleJob, held *[]*oracleJob, rebuild, overrun bool) error {
+	for _, j := range running {
+		w.plan = append(w.plan, planned{j, j.start, max(j.start+oracleSpan(j.Estimate), w.now+1)})
+	}
 	stale := false
 	for _, j := range *held {
-		if j.resv < now {
+		if j.resv < w.now {
 			stale = true
 			continue
 		}
-		plan = append(plan, claim(j, j.resv))
+		w.plan = append(w.plan, w.claim(j, j.resv))
 	}
 	if stale && !rebuild {
-		return nil, fmt.Errorf("oracle: a reservation has passed at %d with no overrun", now)
+		return fmt.Errorf("oracle: a reservation has passed at %d with no overrun", w.now)
 	}
-	if rebuild && (stale || overrun && len(*held) > 0 && overcommitted(now, c, plan)) {
+	if rebuild && (stale || overrun && len(*held) > 0 && overcommitted(w.now, w.c, w.plan)) {
 		for _, j := range *held {
 			j.resv = -1
 		}
 		*held = nil
-		plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job.phase == oWaiting })
+		w.plan = slices.DeleteFunc(w.plan, func(p planned) bool { return p.job.phase == oWaiting })
 	}
-	unclaim := func(j *oracleJob) {
-		plan = slices.DeleteFunc(plan, func(p planned) bool { return p.job == j })
-	}
-	fitsAt := func(j *oracleJob, t sim.Time) bool {
-		if !fitsAll(j.Need, freeAt(c, plan, t)) {
-			return false
-		}
-		return earliestFit(t, oracleSpan(j.Estimate), j.Need, c, plan) == t
-	}
-	pending := slices.Clone(*held) // held reservations of jobs not reached yet
-	var next, start []*oracleJob
-	last, blocked := now, false
-	from := func() sim.Time {
-		if mc.backfill {
-			return now
-		}
-		return last
-	}
-	reserve := func(j *oracleJob, t sim.Time) {
-		j.resv = t
-		plan = append(plan, claim(j, t))
-		next = append(next, j)
-		last, blocked = max(last, t), true
-	}
-	for _, j := range ranked {
-		if j.resv >= 0 {
-			pending = slices.DeleteFunc(pending, func(p *oracleJob) bool { return p == j })
-			unclaim(j)
-			if len(next) < mc.depth {
-				old := j.resv
-				t := earliestFit(from(), oracleSpan(j.Estimate), j.Need, c, plan)
-				if t < 0 || from() <= old && t > old {
-					return nil, fmt.Errorf("oracle: job %d's reservation moved from %d to %d at %d", j.ID, old, t, now)
-				}
-				if mc.broken == "keep-in-place" && t < old {
-					t = old
-				}
-				if t == now {
-					j.resv = -1
-					plan = append(plan, claim(j, now))
-					start = append(start, j)
-				} else {
-					reserve(j, t)
-				}
-				continue
-			}
-			j.resv = -1 // reservation_depth jobs above it hold one
-		}
-		var lifted []*oracleJob
-		if len(pending) > 0 && mc.broken != "bound-by-lower" {
-			for _, p := range pending {
-				unclaim(p)
-			}
-			if len(next) >= mc.depth {
-				for _, p := range pending {
-					p.resv = -1
-				}
-			} else {
-				lifted = pending
-			}
-			pending = nil
-		}
-		switch {
-		case (mc.backfill || !blocked) && fitsAt(j, now):
-			plan = append(plan, claim(j, now))
-			start = append(start, j)
-		case len(next) < mc.depth:
-			t := earliestFit(from(), oracleSpan(j.Estimate), j.Need, c, plan)
-			if t <= now {
-				return nil, fmt.Errorf("oracle: job %d that cannot start now is reserved at %d (now %d)", j.ID, t, now)
-			}
-			reserve(j, t)
-		default:
-			blocked = true
-		}
-		for _, p := range lifted {
-			if fitsAt(p, p.resv) {
-				plan = append(plan, claim(p, p.resv))
-				pending = append(pending, p)
-			} else {
-				p.resv = -1
-			}
-		}
-	}
-	*held = next
-	return start, nil
+	return nil
 }
 
-// freeAt returns what the plan leaves free at instant t.
-func freeAt(c sim.Resources, plan []planned, t sim.Time) sim.Resources {
-	free := c
-	for _, p := range plan {
-		if p.from <= t && t < p.to {
-			free = free.Sub(p.job.Need)
+// claim is j's claim on the plan if it starts at t.
+func (w *mauiWalk) claim(j *oracleJob, t sim.Time) planned {
+	return planned{j, t, t + oracleSpan(j.Estimate)}
+}
+
+// unclaim takes j's claim off the plan.
+func (w *mauiWalk) unclaim(j *oracleJob) {
+	w.plan = slices.DeleteFunc(w.plan, func(p planned) bool { return p.job == j })
+}
+
+// fitsAt reports whether j fits the plan from t for its whole span.
+func (w *mauiWalk) fitsAt(j *oracleJob, t sim.Time) bool {
+	if !fitsAll(j.Need, freeAt(w.c, w.plan, t)) {
+		return false
+	}
+	return earliestFit(t, oracleSpan(j.Estimate), j.Need, w.c, w.plan) == t
+}
+
+// from is the earliest time a reservation may be sought: now with
+// backfill, else the latest reservation kept or made above.
+func (w *mauiWalk) from() sim.Time {
+	if w.mc.backfill {
+		return w.now
+	}
+	return w.last
+}
+
+// reserve gives j a reservation at t.
+func (w *mauiWalk) reserve(j *oracleJob, t sim.Time) {
+	j.resv = t
+	w.plan = append(w.plan, w.claim(j, t))
+	w.next = append(w.next, j)
+	w.last, w.blocked = max(w.last, t), true
+}
+
+// startNow starts j at now.
+func (w *mauiWalk) startNow(j *oracleJob) {
+	w.plan = append(w.plan, w.claim(j, w.now))
+	w.start = append(w.start, j)
+}
+
+// keep walks a job j holding a reservation: while fewer than
+// reservation_depth are kept or made, it is moved to its earliest fit
+// (starting if that is now) and keep reports true; otherwise j loses it
+// and keep reports false, for j to be placed as any other job.
+func (w *mauiWalk) keep(j *oracleJob) (bool, error) {
+	w.pending = slices.DeleteFunc(w.pending, func(p *oracleJob) bool { return p == j })
+	w.unclaim(j)
+	if len(w.next) >= w.mc.depth {
+		j.resv = -1 // reservation_depth jobs above it hold one
+		return false, nil
+	}
+	old := j.resv
+	t := earliestFit(w.from(), oracleSpan(j.Estimate), j.Need, w.c, w.plan)
+	if t < 0 || w.from() <= old && t > old {
+		return false, fmt.Errorf("oracle: job %d's reservation moved from %d to %d at %d", j.ID, old, t, w.now)
+	}
+	if w.mc.broken == "keep-in-place" && t < old {
+		t = old
+	}
+	if t == w.now {
+		j.resv = -1
+		w.startNow(j)
+	} else {
+		w.reserve(j, t)
+	}
+	return true, nil
+}
+
+// liftPending takes the reservations of jobs not reached yet off the plan,
+// since they do not bind the job being placed. It returns them, to be laid
+// back, or releases them outright (returning none) if reservation_depth
+// reservations are already kept or made.
+func (w *mauiWalk) liftPending() []*oracleJob {
+	if len(w.pending) == 0 || w.mc.broken == "bound-by-lower" {
+		return nil
+	}
+	var lifted []*oracleJob
+	for _, p := range w.pending {
+		w.unclaim(p)
+	}
+	if len(w.next) >= w.mc.depth {
+		for _, p := range w.pending {
+			p.resv = -1
+		}
+	} else {
+		lifted = w.pending
+	}
+	w.pending = nil
+	return lifted
+}
+
+// place places a job j holding no reservation: it starts if it fits now
+// (without backfill, only while no job above it waits); else it is
+// reserved if fewer than reservation_depth are; else it waits.
+func (w *mauiWalk) place(j *oracleJob) error {
+	switch {
+	case (w.mc.backfill || !w.blocked) && w.fitsAt(j, w.now):
+		w.startNow(j)
+	case len(w.next) < w.mc.depth:
+		t := earliestFit(w.from(), oracleSpan(j.Estimate), j.Need, w.c, w.plan)
+		if t <= w.now {
+			return fmt.Errorf("oracle: job %d that cannot start now is reserved at %d (now %d)", j.ID, t, w.now)
+		}
+		w.reserve(j, t)
+	default:
+		w.blocked = true
+	}
+	return nil
+}
+
+// relay lays the lifted reservations back, one by one in order, each where
+// it was if it still fits there; one that does not is withdrawn.
+func (w *mauiWalk) relay(lifted []*oracleJob) {
+	for _, p := range lifted {
+		if w.fitsAt(p, p.resv) {
+			w.plan = append(w.plan, w.claim(p, p.resv))
+			w.pending = append(w.pending, p)
+		} else {
+			p.resv = -1
 		}
 	}
-	return free
 }

@@ -67,7 +67,6 @@ package policies_test
 //     as the registry names it, with its settings (oraclePolicy).
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -151,103 +150,157 @@ func oracle(policy oraclePolicy, c sim.Resources, recs []sim.Record, opt sim.Opt
 	if err != nil {
 		return nil, err
 	}
-	jobs := make([]*oracleJob, len(recs))
-	for i, r := range recs {
-		jobs[i] = &oracleJob{Record: r, start: -1, end: -1, resv: -1}
+	r := &oracleRun{policy: policy, cfg: cfg, c: c, opt: opt, compress: true, first: true, now: -1}
+	r.jobs = make([]*oracleJob, len(recs))
+	for i, rec := range recs {
+		r.jobs[i] = &oracleJob{Record: rec, start: -1, end: -1, resv: -1}
 	}
-	next := 0             // jobs[:next] have arrived
-	var live []*oracleJob // arrived and not done, in arrival order
-	passes, filled, started := 0, 0, 0
-	compress := true // conservative: re-lay every reservation at the next pass
-	// guessing: conservative's last pass saw a job past its estimate
-	// (AllowOverrun); its reservations rest on a guess, so it set no timer
-	// and the next pass rebuilds the plan.
-	guessing := false
-	first := true
-	var wake sim.Time // pbs: the engine's timer, 0 for none
-	now := sim.Time(-1)
 	for {
-		// The next event: a completion, an arrival or a reservation coming.
-		t := sim.Time(math.MaxInt64)
-		for _, j := range live {
-			if j.phase == oRunning && j.end < t {
-				t = j.end
-			}
-			if cfg.disc == "conservative" && !guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
-				if j.resv <= now {
-					return nil, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, now)
-				}
-				t = j.resv
-			}
-		}
-		if next < len(jobs) && jobs[next].Submit < t {
-			t = jobs[next].Submit
-		}
-		if wake > 0 && wake < t {
-			t = wake
+		t, err := r.nextEvent()
+		if err != nil {
+			return nil, err
 		}
 		if t == math.MaxInt64 {
 			break
 		}
-		now = t
-		for _, j := range live {
-			if j.phase == oRunning && j.end == now {
-				j.phase = oDone
-				if now < j.start+oracleSpan(j.Estimate) {
-					compress = true
-				}
-			}
-		}
-		arrived, n := admitArrivals(jobs, &next, now, c, opt)
-		live, filled = append(live, arrived...), filled+n
-		if wake == now {
-			wake = 0
-		}
-		var waiting, running []*oracleJob
-		live, waiting, running = splitLive(live)
+		waiting, running := r.advance(t)
 		if len(waiting) == 0 {
 			continue
 		}
-		passes++
-		if err := cfg.rank(now, c, waiting, jobs[:next]); err != nil {
+		if err := r.pass(waiting, running); err != nil {
 			return nil, err
-		}
-		var start []*oracleJob
-		switch cfg.disc {
-		case "fcfs":
-			start = oracleFCFS(c, waiting, running)
-		case "easy":
-			start = oracleEASY(now, c, waiting, running)
-		case "pbs":
-			start, wake = oraclePBS(now, c, waiting, running, cfg.guard, cfg.maxStarve)
-			if wake != 0 && wake <= now {
-				return nil, fmt.Errorf("oracle: timer at %d, not after %d", wake, now)
-			}
-		case "bb", "ibb":
-			start = oracleBalanced(now, c, waiting, running, cfg.disc == "ibb", cfg.once)
-		case "conservative":
-			overrun := false
-			for _, j := range running {
-				overrun = overrun || j.start+j.Estimate <= now
-			}
-			rebuild := first || overrun || guessing
-			var err error
-			if start, err = oracleConservative(now, c, waiting, running, compress || rebuild, rebuild); err != nil {
-				return nil, err
-			}
-			compress, guessing = false, overrun
-		default:
-			return nil, fmt.Errorf("oracle: no discipline %q", cfg.disc)
-		}
-		first = false
-		if err := startAll(fmt.Sprint(policy), c, running, start, now, opt); err != nil {
-			return nil, err
-		}
-		for _, j := range start {
-			j.nth, started = started, started+1
 		}
 	}
-	return scheduleOf(jobs, passes, filled)
+	return scheduleOf(r.jobs, r.passes, r.filled)
+}
+
+// oracleRun is the state oracle carries from one event time to the next.
+type oracleRun struct {
+	policy oraclePolicy
+	cfg    oracleConfig
+	c      sim.Resources
+	opt    sim.Options
+
+	jobs                    []*oracleJob
+	next                    int          // jobs[:next] have arrived
+	live                    []*oracleJob // arrived and not done, in arrival order
+	passes, filled, started int
+	compress                bool // conservative: re-lay every reservation at the next pass
+	// guessing: conservative's last pass saw a job past its estimate
+	// (AllowOverrun); its reservations rest on a guess, so it set no timer
+	// and the next pass rebuilds the plan.
+	guessing bool
+	first    bool
+	wake     sim.Time // pbs: the engine's timer, 0 for none
+	now      sim.Time
+}
+
+// nextEvent returns the time of the next event: a completion, an arrival,
+// a reservation coming or the timer; math.MaxInt64 if there is none.
+func (r *oracleRun) nextEvent() (sim.Time, error) {
+	t := sim.Time(math.MaxInt64)
+	for _, j := range r.live {
+		if j.phase == oRunning && j.end < t {
+			t = j.end
+		}
+		if r.cfg.disc == "conservative" && !r.guessing && j.phase == oWaiting && j.resv >= 0 && j.resv < t {
+			if j.resv <= r.now {
+				return 0, fmt.Errorf("oracle: job %d's reservation %d has passed at %d", j.ID, j.resv, r.now)
+			}
+			t = j.resv
+		}
+	}
+	if r.next < len(r.jobs) && r.jobs[r.next].Submit < t {
+		t = r.jobs[r.next].Submit
+	}
+	if r.wake > 0 && r.wake < t {
+		t = r.wake
+	}
+	return t, nil
+}
+
+// advance moves the clock to now and applies its events: completions, then
+// arrivals, then the timer's clearing. It returns the jobs waiting and
+// running after them, in arrival order.
+func (r *oracleRun) advance(now sim.Time) (waiting, running []*oracleJob) {
+	r.now = now
+	for _, j := range r.live {
+		if j.phase == oRunning && j.end == now {
+			j.phase = oDone
+			if now < j.start+oracleSpan(j.Estimate) {
+				r.compress = true
+			}
+		}
+	}
+	arrived, n := admitArrivals(r.jobs, &r.next, now, r.c, r.opt)
+	r.live, r.filled = append(r.live, arrived...), r.filled+n
+	if r.wake == now {
+		r.wake = 0
+	}
+	r.live, waiting, running = splitLive(r.live)
+	return waiting, running
+}
+
+// pass is one scheduling pass at r.now: rank the waiting jobs, ask the
+// discipline which to start, and start them.
+func (r *oracleRun) pass(waiting, running []*oracleJob) error {
+	r.passes++
+	if err := r.cfg.rank(r.now, r.c, waiting, r.jobs[:r.next]); err != nil {
+		return err
+	}
+	start, err := r.decide(waiting, running)
+	if err != nil {
+		return err
+	}
+	r.first = false
+	if err := startAll(fmt.Sprint(r.policy), r.c, running, start, r.now, r.opt); err != nil {
+		return err
+	}
+	for _, j := range start {
+		j.nth, r.started = r.started, r.started+1
+	}
+	return nil
+}
+
+// decide returns the jobs the discipline starts at r.now.
+func (r *oracleRun) decide(waiting, running []*oracleJob) ([]*oracleJob, error) {
+	now, c := r.now, r.c
+	switch r.cfg.disc {
+	case "fcfs":
+		return oracleFCFS(c, waiting, running), nil
+	case "easy":
+		return oracleEASY(now, c, waiting, running), nil
+	case "pbs":
+		var start []*oracleJob
+		start, r.wake = oraclePBS(now, c, waiting, running, r.cfg.guard, r.cfg.maxStarve)
+		if r.wake != 0 && r.wake <= now {
+			return nil, fmt.Errorf("oracle: timer at %d, not after %d", r.wake, now)
+		}
+		return start, nil
+	case "bb", "ibb":
+		return oracleBalanced(now, c, waiting, running, r.cfg.disc == "ibb", r.cfg.once), nil
+	case "conservative":
+		return r.conservative(waiting, running)
+	default:
+		return nil, fmt.Errorf("oracle: no discipline %q", r.cfg.disc)
+	}
+}
+
+// conservative is one conservative pass: it decides whether the plan is
+// compressed or rebuilt (a first pass, an overrun now or at the last pass),
+// then lays it.
+func (r *oracleRun) conservative(waiting, running []*oracleJob) ([]*oracleJob, error) {
+	overrun := false
+	for _, j := range running {
+		overrun = overrun || j.start+j.Estimate <= r.now
+	}
+	rebuild := r.first || overrun || r.guessing
+	start, err := oracleConservative(r.now, r.c, waiting, running, r.compress || rebuild, rebuild)
+	if err != nil {
+		return nil, err
+	}
+	r.compress, r.guessing = false, overrun
+	return start, nil
 }
 
 // admitArrivals admits the jobs of jobs[*next:] submitted at now, moving
@@ -450,12 +503,6 @@ func oracleShadow(now sim.Time, need, free sim.Resources, held []runningJob) (si
 	panic("oracle: the EASY head never fits") // admitted jobs fit the empty machine
 }
 
-// planned is a job's claim on the conservative plan: need on [from, to).
-type planned struct {
-	job      *oracleJob
-	from, to sim.Time
-}
-
 func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracleJob, compress, rebuild bool) ([]*oracleJob, error) {
 	var plan []planned
 	for _, j := range running {
@@ -498,72 +545,4 @@ func oracleConservative(now sim.Time, c sim.Resources, waiting, running []*oracl
 		}
 	}
 	return start, nil
-}
-
-// overcommitted reports whether the plan asks for more than c at some
-// instant from now on. Use changes only where a claim begins, so those
-// instants (and now) are the ones to check.
-func overcommitted(now sim.Time, c sim.Resources, plan []planned) bool {
-	points := []sim.Time{now}
-	for _, p := range plan {
-		if p.from > now {
-			points = append(points, p.from)
-		}
-	}
-	for _, at := range points {
-		var used sim.Resources
-		for _, p := range plan {
-			if p.from <= at && at < p.to {
-				used = used.Add(p.job.Need)
-			}
-		}
-		if !fitsAll(used, c) {
-			return true
-		}
-	}
-	return false
-}
-
-// earliestFit returns the earliest time from now on at which need fits
-// for dur seconds beside everything in plan, or -1. The free resources
-// are rebuilt from scratch as steps: they change only where a claim
-// begins or ends, and a fit can begin only now or where one ends.
-func earliestFit(now, dur sim.Time, need, c sim.Resources, plan []planned) sim.Time {
-	type delta struct {
-		at   sim.Time
-		need sim.Resources
-		sign int64
-	}
-	ds := []delta{{at: now}}
-	for _, p := range plan {
-		if p.to <= now {
-			continue
-		}
-		ds = append(ds, delta{max(p.from, now), p.job.Need, -1}, delta{p.to, p.job.Need, +1})
-	}
-	slices.SortStableFunc(ds, func(a, b delta) int { return cmp.Compare(a.at, b.at) })
-	var at []sim.Time
-	var free []sim.Resources
-	cur := c
-	for i, d := range ds {
-		for k := range cur {
-			cur[k] += d.sign * d.need[k]
-		}
-		if i+1 == len(ds) || ds[i+1].at != d.at {
-			at, free = append(at, d.at), append(free, cur)
-		}
-	}
-	for i, t := range at {
-		ok := true
-		for k := i; k < len(at) && at[k] < t+dur; k++ {
-			if !fitsAll(need, free[k]) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return t
-		}
-	}
-	return -1
 }
