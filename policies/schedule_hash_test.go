@@ -42,8 +42,9 @@ var hashTraces = []hashTrace{
 	{name: "tiny", file: "tiny.swf", procs: 8},
 	{name: "KTH-SP2", file: "KTH-SP2-1996-2.1-cln.swf.gz", procs: 100},
 	{name: "lublin-256", file: "lublin_256.swf.gz", procs: 256},
-	// wagap-2013 as experiments/toth2014.hcl reads it: the capacity and
-	// memory of its .machines file, each job's requested memory.
+	// wagap-2013 as experiments/toth2014.hcl reads it with machine =
+	// "configured": the capacity and memory of its .machines file, each
+	// job's requested memory.
 	{name: "wagap-2013", file: "wagap-2013.swf.gz", machines: "wagap-2013.swf.machines",
 		opt: workloads.SWFOptions{NegativeAsMissing: true, Memory: workloads.RequestedMemory, MemoryUnit: workloads.BytesPerJob}},
 	// The same trace on its processors only, so the two-tier policies run on it.
