@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedsweep/schedsweep/internal/params"
+	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
@@ -269,7 +270,7 @@ func runCanon(r *Run) string {
 	fmt.Fprintf(&b, "cluster=%s %v\n", r.Cluster.Name, r.Cluster.Capacity)
 	fmt.Fprintf(&b, "policy=%s\ntype=%s\n", r.Policy.Name, r.Policy.Type)
 	if r.Policy.Params != nil {
-		fmt.Fprintf(&b, "policy_params=%s\n", params.String(r.Policy.Params))
+		fmt.Fprintf(&b, "policy_params=%s\n", params.Key(r.Policy.Params, policyDefaults(r.Policy.Type)))
 	}
 	// A run of a target offered load is keyed by the target: its factor is
 	// solved from its jobs, which the key's other lines determine.
@@ -279,6 +280,16 @@ func runCanon(r *Run) string {
 		fmt.Fprintf(&b, "load_factor=%s\nreplicate=%d\n", formatFloat(r.LoadFactor), r.Replicate)
 	}
 	return b.String()
+}
+
+// policyDefaults returns the default parameters of the registered policy
+// named typ, nil if there is none (Key then writes every field).
+func policyDefaults(typ string) any {
+	e, err := policies.Lookup(typ)
+	if err != nil || e.Params == nil {
+		return nil
+	}
+	return e.Params()
 }
 
 func hash(s string) string {

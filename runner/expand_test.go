@@ -2,8 +2,12 @@ package runner
 
 import (
 	"context"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results"
@@ -234,5 +238,37 @@ func TestVaryEmbeddedParamKeys(t *testing.T) {
 			t.Fatalf("runs %v and %v have one key %s", prev, r.Values(), r.Key)
 		}
 		keys[r.Key] = r.Values()
+	}
+}
+
+// TestKeysOfEarlierFolders: the quickstart's run keys are those that
+// schedsweep wrote before the shared policy knobs counted in keys
+// (d8f0803), so a results folder made then resumes instead of simulating
+// every run again beside its old files. A knob set to another value than
+// its default changes the key (TestVaryEmbeddedParamKeys).
+func TestKeysOfEarlierFolders(t *testing.T) {
+	src, err := os.ReadFile("../experiments/quickstart.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, diags := spec.Parse("quickstart.hcl", src, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	runs, err := Expand(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.Key)
+	}
+	slices.Sort(got)
+	want := strings.Fields(`3136ebb0faf730dc 3b95a8bf1c323f38 3fb0e80dcca0eec2 463c6f6febc50c25 59ac367d549dfa74
+		5bff965631b8a18a 775d106713af1cfc 9a86120dc858500e a7c753e5bd0bdff7 b12ac653a4559e5b
+		b90506fa6807818d c5a8618dfeafd5a6 c7417cc3f30c2e4d cdffac219f74afb0 e1ff97153ca754a5
+		f121bed73e9104dc f43323749af4df52 f4e46b4cda88cf03`)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("quickstart run keys (-before +now):\n%s", diff)
 	}
 }

@@ -102,12 +102,29 @@ func Clone(p any) any {
 // the fields of embedded structs in their place, the form SetAll reads
 // back. It leaves out the fields tagged `params:"omitzero"` whose value is
 // zero (SetAll then leaves them at zero too).
-func String(p any) string {
+func String(p any) string { return Key(p, nil) }
+
+// Key renders the parameters as String does, for a key that names a run:
+// a field of an embedded struct (the knobs several policies share) is left
+// out while it equals its value in base, the defaults, so that the keys of
+// runs made before those knobs counted in keys stay what they were; once
+// set to another value it is written like any field. base must point to
+// the same struct type as p; nil base writes every field.
+func Key(p, base any) string {
 	v := structValue(p)
+	var b reflect.Value
+	if base != nil {
+		if b = structValue(base); b.Type() != v.Type() {
+			panic(fmt.Sprintf("params: Key of %v against %v", v.Type(), b.Type()))
+		}
+	}
 	var parts []string
 	for _, f := range fieldsOf(v.Type()) {
 		fv := v.FieldByIndex(f.index)
-		if f.omitzero && fv.IsZero() {
+		switch {
+		case f.omitzero && fv.IsZero():
+			continue
+		case len(f.index) > 1 && base != nil && fv.Equal(b.FieldByIndex(f.index)):
 			continue
 		}
 		parts = append(parts, f.name+"="+format(fv))

@@ -164,3 +164,21 @@ func TestStringOmitZero(t *testing.T) {
 		})
 	}
 }
+
+// TestKey: against the defaults, an embedded struct's field is left out
+// while it keeps its default and written once it differs; the struct's own
+// fields are written as String writes them; a nil base writes every field.
+func TestKey(t *testing.T) {
+	base := &withShared{Order: "arrival", shared: shared{HalfLife: 86400, Usage: "procs"}, Depth: 1}
+	p := Clone(base).(*withShared)
+	if got, want := Key(p, base), "order=arrival depth=1"; got != want {
+		t.Errorf("Key at the defaults = %q; want %q", got, want)
+	}
+	p.HalfLife, p.Order = 60, "sjf"
+	if got, want := Key(p, base), "order=sjf half_life=60 depth=1"; got != want {
+		t.Errorf("Key with half_life set = %q; want %q", got, want)
+	}
+	if got, want := Key(p, nil), String(p); got != want {
+		t.Errorf("Key against nil = %q; want String's %q", got, want)
+	}
+}
