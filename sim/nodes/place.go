@@ -1,0 +1,238 @@
+package nodes
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// req is a job's request, its shape resolved.
+type req struct {
+	nodes, per int64 // nodes × cores per node; nodes 0: tasks
+	tasks      int64 // cores in all
+	mem, gpus  int64 // per node used
+	excl       bool
+}
+
+func reqOf(j *sim.Job) req {
+	s := j.Shape
+	if s.IsZero() {
+		return req{tasks: j.Need[sim.Procs], mem: j.Need[sim.Memory], gpus: j.Need[sim.GPUs]}
+	}
+	return req{nodes: int64(s.Nodes), per: int64(s.PerNode), tasks: j.Need[sim.Procs],
+		mem: s.MemPerNode, gpus: int64(s.GPUsPerNode), excl: s.Exclusive}
+}
+
+// state is the nodes' free resources.
+type state struct {
+	cap, cores, mem, gpus []int64
+	jobs                  []int32 // jobs on each node
+	held                  []bool  // held whole by an exclusive job
+	tree                  maxTree // usable free cores: 0 on a held node
+	avail                 int64   // free cores on nodes not held
+	scratch               []Use
+	cand                  []cand
+}
+
+type cand struct {
+	node int
+	left int64
+}
+
+func newState(cores, mem, gpus []int64) state {
+	s := state{cap: cores, cores: slices.Clone(cores), mem: mem, gpus: gpus,
+		jobs: make([]int32, len(cores)), held: make([]bool, len(cores)), tree: newMaxTree(cores)}
+	for _, v := range cores {
+		s.avail += v
+	}
+	return s
+}
+
+// usable reports whether r may use node n, its cores aside.
+func (s *state) usable(n int, r req) bool {
+	return !s.held[n] && (!r.excl || s.jobs[n] == 0) && s.mem[n] >= r.mem && s.gpus[n] >= r.gpus
+}
+
+// place finds r's nodes by fit, in node order; the slice is s's scratch.
+func (s *state) place(r req, fit Fit) ([]Use, bool) {
+	s.scratch = s.scratch[:0]
+	switch {
+	case r.tasks > s.avail:
+		return nil, false
+	case r.nodes > 0 && fit == BestFit:
+		return s.bestNodes(r)
+	case r.nodes > 0:
+		return s.firstNodes(r)
+	case fit == BestFit:
+		if n := s.bestOne(r); n >= 0 {
+			s.scratch = append(s.scratch, Use{int32(n), int32(r.tasks)})
+			return s.scratch, true
+		}
+	}
+	return s.firstTasks(r)
+}
+
+func (s *state) firstNodes(r req) ([]Use, bool) {
+	for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
+		if s.usable(n, r) {
+			s.scratch = append(s.scratch, Use{int32(n), int32(r.per)})
+			if int64(len(s.scratch)) == r.nodes {
+				return s.scratch, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (s *state) firstTasks(r req) ([]Use, bool) {
+	need := r.tasks
+	for n := s.tree.next(0, 1); n >= 0; n = s.tree.next(n+1, 1) {
+		if s.usable(n, r) {
+			take := min(s.cores[n], need)
+			s.scratch = append(s.scratch, Use{int32(n), int32(take)})
+			if need -= take; need == 0 {
+				return s.scratch, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// bestOne returns the usable node that holds all of r's tasks with the
+// fewest cores left, the first such in node order; -1 if none.
+func (s *state) bestOne(r req) int {
+	best := -1
+	for n := s.tree.next(0, r.tasks); n >= 0; n = s.tree.next(n+1, r.tasks) {
+		if s.usable(n, r) && (best < 0 || s.cores[n] < s.cores[best]) {
+			best = n
+		}
+	}
+	return best
+}
+
+func (s *state) bestNodes(r req) ([]Use, bool) {
+	s.cand = s.cand[:0]
+	for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
+		if s.usable(n, r) {
+			s.cand = append(s.cand, cand{n, s.cores[n] - r.per})
+		}
+	}
+	if int64(len(s.cand)) < r.nodes {
+		return nil, false
+	}
+	slices.SortFunc(s.cand, func(a, b cand) int { return cmp.Or(cmp.Compare(a.left, b.left), cmp.Compare(a.node, b.node)) })
+	for _, c := range s.cand[:r.nodes] {
+		s.scratch = append(s.scratch, Use{int32(c.node), int32(r.per)})
+	}
+	slices.SortFunc(s.scratch, func(a, b Use) int { return cmp.Compare(a.Node, b.Node) })
+	return s.scratch, true
+}
+
+// undo is one node's state before a trial took part of it.
+type undo struct {
+	node      int
+	cores     int64
+	mem, gpus int64
+	jobs      int32
+	held      bool
+}
+
+// take gives r the nodes of uses; with log non-nil it records how to undo
+// it.
+func (s *state) take(r req, uses []Use, log *[]undo) {
+	for _, u := range uses {
+		n := int(u.Node)
+		if log != nil {
+			*log = append(*log, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
+		}
+		s.cores[n] -= int64(u.Cores)
+		s.mem[n] -= r.mem
+		s.gpus[n] -= r.gpus
+		s.jobs[n]++
+		s.avail -= int64(u.Cores)
+		if r.excl {
+			s.held[n] = true
+			s.avail -= s.cores[n]
+		}
+		s.sync(n)
+	}
+}
+
+// release gives back what take gave r on uses.
+func (s *state) release(r req, uses []Use) {
+	for _, u := range uses {
+		n := int(u.Node)
+		if r.excl {
+			s.held[n] = false
+			s.avail += s.cores[n]
+		}
+		s.cores[n] += int64(u.Cores)
+		s.mem[n] += r.mem
+		s.gpus[n] += r.gpus
+		s.jobs[n]--
+		s.avail += int64(u.Cores)
+		s.sync(n)
+	}
+}
+
+// sync puts node n's usable free cores in the tree.
+func (s *state) sync(n int) {
+	v := s.cores[n]
+	if s.held[n] {
+		v = 0
+	}
+	s.tree.set(n, v)
+}
+
+// restore puts node u.node back as u recorded it.
+func (s *state) restore(u undo) {
+	if s.held[u.node] {
+		s.avail += s.cores[u.node]
+	}
+	s.avail += u.cores - s.cores[u.node]
+	if u.held {
+		s.avail -= u.cores
+	}
+	s.cores[u.node], s.mem[u.node], s.gpus[u.node] = u.cores, u.mem, u.gpus
+	s.jobs[u.node], s.held[u.node] = u.jobs, u.held
+	s.sync(u.node)
+}
+
+// trial is the cluster's sim.Trial: takes change the nodes' state and are
+// undone, newest first, before anything else touches it.
+type trial struct {
+	c    *Cluster
+	log  []undo
+	last *sim.Job // the job Fits last placed, its placement in c.st.scratch
+}
+
+func (t *trial) Fits(j *sim.Job) bool {
+	_, ok := t.c.st.place(reqOf(j), t.c.fit)
+	t.last = nil
+	if ok {
+		t.last = j
+	}
+	return ok
+}
+
+func (t *trial) Take(j *sim.Job) {
+	r := reqOf(j)
+	uses := t.c.st.scratch
+	if t.last != j {
+		var ok bool
+		if uses, ok = t.c.st.place(r, t.c.fit); !ok {
+			return
+		}
+	}
+	t.c.st.take(r, uses, &t.log)
+	t.last = nil
+}
+
+func (t *trial) rollback() {
+	for i := len(t.log) - 1; i >= 0; i-- {
+		t.c.st.restore(t.log[i])
+	}
+	t.log = t.log[:0]
+	t.last = nil
+}
