@@ -12,11 +12,13 @@ import (
 // at every instant and on every node, that the jobs there fit its cores,
 // memory and GPUs, that an exclusive job shares no node, and that each
 // placement is the job's shape. It rebuilds the node state from res alone,
-// not from the cluster's own.
+// not from the cluster's own. A job that ends where it starts holds its
+// nodes for no instant: its placement is checked for its shape only (the
+// engine passes again at that time, and the next pass may reuse them).
 func (c *Cluster) Verify(res *sim.Result) error {
 	type ev struct {
 		t    sim.Time
-		kind int // 0 an end, 1 a start, 2 the end of a job of no length
+		kind int // 0 an end, 1 a start
 		seq  int
 	}
 	var evs []ev
@@ -28,11 +30,9 @@ func (c *Cluster) Verify(res *sim.Result) error {
 		if err := c.checkShape(o); err != nil {
 			return fmt.Errorf("job %d: %w", o.ID, err)
 		}
-		endKind := 0
-		if o.End == o.Start {
-			endKind = 2
+		if o.End > o.Start {
+			evs = append(evs, ev{o.Start, 1, i}, ev{o.End, 0, i})
 		}
-		evs = append(evs, ev{o.Start, 1, i}, ev{o.End, endKind, i})
 	}
 	slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.kind, b.kind)) })
 	n := len(c.group)
