@@ -158,19 +158,23 @@ func (c *Cluster) Trial() sim.Trial {
 // Apply places and starts o's job; the cluster knows no other move and
 // chooses the placement itself.
 func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
-	c.tr.rollback()
 	switch {
 	case a.Move != sim.Start:
+		c.tr.rollback()
 		return fmt.Errorf("the node cluster cannot %v a job", a.Move)
 	case a.Procs != nil || a.Tier != 0:
+		c.tr.rollback()
 		return fmt.Errorf("the node cluster takes no placement from a policy")
 	}
-	r := reqOf(&o.Job)
-	uses, ok := c.st.place(r, c.fit)
+	uses, ok := c.tr.commit(&o.Job)
 	if !ok {
-		return fmt.Errorf("%w: no placement on the nodes for %v", sim.ErrOvercommit, o.Need)
+		c.tr.rollback()
+		r := reqOf(&o.Job)
+		if uses, ok = c.st.place(r, c.fit); !ok {
+			return fmt.Errorf("%w: no placement on the nodes for %v", sim.ErrOvercommit, o.Need)
+		}
+		c.st.take(r, uses, nil)
 	}
-	c.st.take(r, uses, nil)
 	for len(c.where) <= o.Seq {
 		c.where = append(c.where, nil)
 	}

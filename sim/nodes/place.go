@@ -199,17 +199,35 @@ func (s *state) restore(u undo) {
 	s.sync(u.node)
 }
 
-// trial is the cluster's sim.Trial: takes change the nodes' state and are
-// undone, newest first, before anything else touches it.
+// trial is the cluster's sim.Trial: its takes change the nodes' state,
+// each logged so it can be undone. When the loop then starts the jobs in
+// the order they were taken, Apply keeps each take as the job's placement
+// (commit); anything else first undoes the takes not kept (rollback).
 type trial struct {
-	c    *Cluster
-	log  []undo
-	last *sim.Job // the job Fits last placed, its placement in c.st.scratch
+	c     *Cluster
+	log   []undo  // one entry per Use of each take, in order
+	uses  []Use   // the takes' placements, parallel to log
+	takes []taken // in order
+	first int     // the first take not yet kept
+	last  *sim.Job
 }
 
+// taken is one take: its job and its entries of log and uses.
+type taken struct {
+	job      *sim.Job
+	from, to int
+}
+
+// Fits reports whether j can be placed now. A job of cores anywhere
+// without memory, GPUs or exclusivity fits when the free cores of the
+// nodes not held whole are enough; another job is placed to find out.
 func (t *trial) Fits(j *sim.Job) bool {
-	_, ok := t.c.st.place(reqOf(j), t.c.fit)
+	r := reqOf(j)
 	t.last = nil
+	if r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl {
+		return r.tasks <= t.c.st.avail
+	}
+	_, ok := t.c.st.place(r, t.c.fit)
 	if ok {
 		t.last = j
 	}
@@ -225,14 +243,40 @@ func (t *trial) Take(j *sim.Job) {
 			return
 		}
 	}
+	from := len(t.log)
+	t.uses = append(t.uses, uses...)
 	t.c.st.take(r, uses, &t.log)
+	t.takes = append(t.takes, taken{j, from, len(t.log)})
 	t.last = nil
 }
 
-func (t *trial) rollback() {
-	for i := len(t.log) - 1; i >= 0; i-- {
-		t.c.st.restore(t.log[i])
+// commit returns the placement of the first take not yet kept and keeps
+// it, if that take is j's.
+func (t *trial) commit(j *sim.Job) ([]Use, bool) {
+	if t.first == len(t.takes) || t.takes[t.first].job != j {
+		return nil, false
 	}
-	t.log = t.log[:0]
-	t.last = nil
+	tk := t.takes[t.first]
+	t.first++
+	uses := t.uses[tk.from:tk.to]
+	if t.first == len(t.takes) {
+		t.reset()
+	}
+	return uses, true
+}
+
+// rollback undoes the takes not kept, newest first.
+func (t *trial) rollback() {
+	if t.first < len(t.takes) {
+		stop := t.takes[t.first].from
+		for i := len(t.log) - 1; i >= stop; i-- {
+			t.c.st.restore(t.log[i])
+		}
+	}
+	t.reset()
+}
+
+func (t *trial) reset() {
+	t.log, t.uses, t.takes = t.log[:0], t.uses[:0], t.takes[:0]
+	t.first, t.last = 0, nil
 }

@@ -2,7 +2,7 @@ package nodes
 
 // maxTree is a segment tree of the nodes' usable free cores: it finds the
 // first node at or after an index with at least k free cores in
-// O(log² nodes), so placement skips full nodes without visiting them.
+// O(log nodes), so placement skips full nodes without visiting them.
 type maxTree struct {
 	size int     // leaves, a power of two
 	v    []int64 // v[1] is the root; leaves from v[size]
@@ -35,24 +35,31 @@ func (t *maxTree) set(i int, v int64) {
 }
 
 // next returns the first node at or after from with a value of at least
-// k, or -1.
+// k ≥ 1, or -1. It climbs from from's leaf to the first right sibling that
+// holds such a node and descends to its leftmost one, so finding the next
+// node costs O(1) when it is from itself and O(log nodes) at most.
 func (t *maxTree) next(from int, k int64) int {
 	if from >= t.size {
 		return -1
 	}
-	return t.find(1, 0, t.size, from, k)
-}
-
-func (t *maxTree) find(x, lo, hi, from int, k int64) int {
-	if hi <= from || t.v[x] < k {
-		return -1
+	x := t.size + from
+	if t.v[x] >= k {
+		return from
 	}
-	if hi-lo == 1 {
-		return lo
+	for {
+		for x%2 == 1 { // a right child: what follows it starts after its parent
+			if x /= 2; x == 0 {
+				return -1
+			}
+		}
+		if x++; t.v[x] >= k {
+			break
+		}
 	}
-	mid := (lo + hi) / 2
-	if r := t.find(2*x, lo, mid, from, k); r >= 0 {
-		return r
+	for x < t.size {
+		if x *= 2; t.v[x] < k {
+			x++
+		}
 	}
-	return t.find(2*x+1, mid, hi, from, k)
+	return x - t.size
 }
