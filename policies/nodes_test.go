@@ -106,8 +106,41 @@ func nodeWorkload(rng *rand.Rand, n int) []sim.Record {
 	return recs
 }
 
-// TestNodesFCFSOracle matches FCFS on a cluster of nodes with
-// internal/nodeoracle job for job: start, end, nodes, rejection.
+// toOracle converts shaped records to nodeoracle's jobs.
+func toOracle(recs []sim.Record) []nodeoracle.Job {
+	ojobs := make([]nodeoracle.Job, len(recs))
+	for i, r := range recs {
+		oj := nodeoracle.Job{Submit: int64(r.Submit), Run: int64(r.Runtime), Estimate: int64(r.Estimate),
+			Exclusive: r.Shape.Exclusive, MemPerNode: r.Shape.MemPerNode, GPUsPerNode: int64(r.Shape.GPUsPerNode)}
+		switch {
+		case r.Shape.IsZero():
+			oj.Tasks, oj.MemPerNode, oj.GPUsPerNode = r.Need[sim.Procs], r.Need[sim.Memory], r.Need[sim.GPUs]
+		case r.Shape.Nodes == 0:
+			oj.Tasks = r.Need[sim.Procs]
+		default:
+			oj.Nodes, oj.PerNode = int64(r.Shape.Nodes), int64(r.Shape.PerNode)
+		}
+		ojobs[i] = oj
+	}
+	return ojobs
+}
+
+// fromCluster is job i's outcome o on cl in nodeoracle's terms.
+func fromCluster(cl *nodes.Cluster, i int, o *sim.Outcome) nodeoracle.Outcome {
+	if o.State == sim.Rejected {
+		return nodeoracle.Outcome{Rejected: true}
+	}
+	got := nodeoracle.Outcome{Start: int64(o.Start), End: int64(o.End)}
+	for _, u := range cl.Where(i) {
+		got.Nodes = append(got.Nodes, int(u.Node))
+		got.Cores = append(got.Cores, int64(u.Cores))
+	}
+	return got
+}
+
+// TestNodesFCFSOracle matches FCFS on a cluster of nodes (first fit) with
+// internal/nodeoracle job for job: start, end, nodes and cores on each,
+// rejection; on 30 random workloads of every shape.
 func TestNodesFCFSOracle(t *testing.T) {
 	groups := []nodes.Group{{Name: "a", Count: 3, Cores: 4, Memory: 16}, {Name: "g", Count: 2, Cores: 8, Memory: 32, GPUs: 2}}
 	var onodes []nodeoracle.Node
@@ -117,51 +150,25 @@ func TestNodesFCFSOracle(t *testing.T) {
 		}
 	}
 	for seed := range uint64(30) {
-		for _, fit := range []nodes.Fit{nodes.FirstFit} {
-			recs := nodeWorkload(rand.New(rand.NewPCG(seed, 15)), 150)
-			ojobs := make([]nodeoracle.Job, len(recs))
-			for i, r := range recs {
-				oj := nodeoracle.Job{Submit: int64(r.Submit), Run: int64(r.Runtime), Estimate: int64(r.Estimate),
-					Exclusive: r.Shape.Exclusive, MemPerNode: r.Shape.MemPerNode, GPUsPerNode: int64(r.Shape.GPUsPerNode)}
-				switch {
-				case r.Shape.IsZero():
-					oj.Tasks, oj.MemPerNode, oj.GPUsPerNode = r.Need[sim.Procs], r.Need[sim.Memory], r.Need[sim.GPUs]
-				case r.Shape.Nodes == 0:
-					oj.Tasks = r.Need[sim.Procs]
-				default:
-					oj.Nodes, oj.PerNode = int64(r.Shape.Nodes), int64(r.Shape.PerNode)
-				}
-				ojobs[i] = oj
-			}
-			want, err := nodeoracle.Simulate(onodes, ojobs, nodeoracle.FCFS)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cl, err := nodes.New(groups, fit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := sim.Run(cl, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if err := cl.Verify(res); err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			for i, o := range res.Jobs {
-				w := want[i]
-				var got nodeoracle.Outcome
-				got.Rejected = o.State == sim.Rejected
-				if !got.Rejected {
-					got.Start, got.End = int64(o.Start), int64(o.End)
-					for _, u := range cl.Where(i) {
-						got.Nodes = append(got.Nodes, int(u.Node))
-						got.Cores = append(got.Cores, int64(u.Cores))
-					}
-				}
-				if d := cmp.Diff(w, got); d != "" {
-					t.Fatalf("seed %d job %d (%+v): (-oracle +nodes):\n%s", seed, o.ID, recs[i].Shape, d)
-				}
+		recs := nodeWorkload(rand.New(rand.NewPCG(seed, 15)), 150)
+		want, err := nodeoracle.Simulate(onodes, toOracle(recs), nodeoracle.FCFS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := nodes.New(groups, nodes.FirstFit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(cl, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if err := cl.Verify(res); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for i := range res.Jobs {
+			if d := cmp.Diff(want[i], fromCluster(cl, i, &res.Jobs[i])); d != "" {
+				t.Fatalf("seed %d job %d (%+v): (-oracle +nodes):\n%s", seed, res.Jobs[i].ID, recs[i].Shape, d)
 			}
 		}
 	}
