@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,10 +27,13 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 	return cl
 }
 
+// nodeAware are the policies that ask View.Trial, so run on nodes.
+var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true}
+
 // TestNodesEquivalence runs every policy on the pool and on a cluster of
 // one node holding all processors (shape tasks): the schedules must be the
 // same, on random workloads and on the first 3,000 jobs of every shared
-// trace.
+// trace, and for the node-aware policies on every whole shared trace.
 func TestNodesEquivalence(t *testing.T) {
 	type work struct {
 		name string
@@ -50,12 +54,14 @@ func TestNodesEquivalence(t *testing.T) {
 			continue
 		}
 		recs := readTrace(t, tr.file, tr.opt)
-		ws = append(ws, work{tr.name, tr.capacity(t), recs[:min(len(recs), 3000)]})
+		ws = append(ws, work{tr.name, tr.capacity(t), recs[:min(len(recs), 3000)]},
+			work{tr.name + "-whole", tr.capacity(t), recs})
 	}
 	for _, w := range ws {
+		whole := strings.HasSuffix(w.name, "-whole")
 		for _, gp := range hashPolicies() {
 			p := gp.new(t)
-			if _, own := p.(sim.ModelMaker); own || !gp.runs(w.c) {
+			if _, own := p.(sim.ModelMaker); own || !gp.runs(w.c) || whole && !nodeAware[gp.name] {
 				continue
 			}
 			want, err := sim.Run(sim.NewPool(w.c), p, sim.NewSliceSource(w.recs), sim.Options{})
@@ -140,7 +146,7 @@ func fromCluster(cl *nodes.Cluster, i int, o *sim.Outcome) nodeoracle.Outcome {
 
 // TestNodesFCFSOracle matches FCFS on a cluster of nodes (first fit) with
 // internal/nodeoracle job for job: start, end, nodes and cores on each,
-// rejection; on 30 random workloads of every shape.
+// rejection; on 200 random workloads of every shape.
 func TestNodesFCFSOracle(t *testing.T) {
 	groups := []nodes.Group{{Name: "a", Count: 3, Cores: 4, Memory: 16}, {Name: "g", Count: 2, Cores: 8, Memory: 32, GPUs: 2}}
 	var onodes []nodeoracle.Node
@@ -149,7 +155,7 @@ func TestNodesFCFSOracle(t *testing.T) {
 			onodes = append(onodes, nodeoracle.Node{Cores: g.Cores, Mem: g.Memory, GPUs: g.GPUs, Group: g.Name})
 		}
 	}
-	for seed := range uint64(30) {
+	for seed := range uint64(200) {
 		recs := nodeWorkload(rand.New(rand.NewPCG(seed, 15)), 150)
 		want, err := nodeoracle.Simulate(onodes, toOracle(recs), nodeoracle.FCFS)
 		if err != nil {
