@@ -177,5 +177,23 @@ func TestNodesFCFSOracle(t *testing.T) {
 				t.Fatalf("seed %d job %d (%+v): (-oracle +nodes):\n%s", seed, res.Jobs[i].ID, recs[i].Shape, d)
 			}
 		}
+		checkBestFit(t, groups, recs)
+	}
+}
+
+// checkBestFit runs FCFS with best fit on recs, which the oracle does not
+// model: every placement must pass Verify.
+func checkBestFit(t *testing.T, groups []nodes.Group, recs []sim.Record) {
+	t.Helper()
+	cl, err := nodes.New(groups, nodes.BestFit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(cl, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatalf("best fit: %v", err)
+	}
+	if err := cl.Verify(res); err != nil {
+		t.Fatalf("best fit: %v", err)
 	}
 }

@@ -101,6 +101,11 @@ func TestGoldens(t *testing.T) {
 		name: "never fits", groups: two4,
 		recs: []sim.Record{shaped(1, 0, 10, 1, 5, false, 0), shaped(2, 0, 10, 3, 1, false, 0), shaped(3, 0, 10, 1, 1, false, 11), tasks(4, 0, 1, 8, true)},
 		want: []string{"rejected:too-large", "rejected:too-large", "rejected:too-large", "0-1@n1:4,n2:4,"},
+	}, {
+		// A nodes shape must hold Need[Procs]: 2 × 2 is not 3.
+		name: "shape against need", groups: two4,
+		recs: []sim.Record{func() sim.Record { r := shaped(1, 0, 10, 2, 2, false, 0); r.Need[sim.Procs] = 3; return r }()},
+		want: []string{"rejected:negative-request"},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
