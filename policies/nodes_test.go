@@ -138,8 +138,10 @@ func fromCluster(cl *nodes.Cluster, i int, o *sim.Outcome) nodeoracle.Outcome {
 	}
 	got := nodeoracle.Outcome{Start: int64(o.Start), End: int64(o.End)}
 	for _, u := range cl.Where(i) {
-		got.Nodes = append(got.Nodes, int(u.Node))
-		got.Cores = append(got.Cores, int64(u.Cores))
+		for n := u.Node; n < u.Node+u.Nodes; n++ {
+			got.Nodes = append(got.Nodes, int(n))
+			got.Cores = append(got.Cores, int64(u.Cores))
+		}
 	}
 	return got
 }

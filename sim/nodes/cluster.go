@@ -28,9 +28,13 @@ const (
 	BestFit
 )
 
-// Use is one node's share of a job's placement.
+// Use is a run of a job's placement: Nodes consecutive nodes from Node,
+// with Cores cores of the job on each. A placement is its runs in node
+// order, each as long as it can be (a job of 64 tasks on eight idle nodes
+// of 8 cores is one run).
 type Use struct {
 	Node  int32 // index in node order: the groups' nodes, group by group
+	Nodes int32
 	Cores int32
 }
 

@@ -48,7 +48,9 @@ func runFCFS(t *testing.T, groups []nodes.Group, fit nodes.Fit, recs []sim.Recor
 		}
 		s := fmt.Sprintf("%d-%d@", o.Start, o.End)
 		for _, u := range c.Where(i) {
-			s += fmt.Sprintf("%s:%d,", c.NodeName(int(u.Node)), u.Cores)
+			for n := u.Node; n < u.Node+u.Nodes; n++ {
+				s += fmt.Sprintf("%s:%d,", c.NodeName(int(n)), u.Cores)
+			}
 		}
 		got = append(got, s)
 	}

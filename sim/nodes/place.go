@@ -66,18 +66,31 @@ func (s *state) place(r req, fit Fit) ([]Use, bool) {
 		return s.firstNodes(r)
 	case fit == BestFit:
 		if n := s.bestOne(r); n >= 0 {
-			s.scratch = append(s.scratch, Use{int32(n), int32(r.tasks)})
+			s.add(n, r.tasks)
 			return s.scratch, true
 		}
 	}
 	return s.firstTasks(r)
 }
 
+// add puts cores on node n at the end of the placement in s.scratch,
+// extending its last run when n follows it with as many cores.
+func (s *state) add(n int, cores int64) {
+	if k := len(s.scratch) - 1; k >= 0 {
+		if u := &s.scratch[k]; int(u.Node+u.Nodes) == n && int64(u.Cores) == cores {
+			u.Nodes++
+			return
+		}
+	}
+	s.scratch = append(s.scratch, Use{Node: int32(n), Nodes: 1, Cores: int32(cores)})
+}
+
 func (s *state) firstNodes(r req) ([]Use, bool) {
+	got := int64(0)
 	for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
 		if s.usable(n, r) {
-			s.scratch = append(s.scratch, Use{int32(n), int32(r.per)})
-			if int64(len(s.scratch)) == r.nodes {
+			s.add(n, r.per)
+			if got++; got == r.nodes {
 				return s.scratch, true
 			}
 		}
@@ -90,7 +103,7 @@ func (s *state) firstTasks(r req) ([]Use, bool) {
 	for n := s.tree.next(0, 1); n >= 0; n = s.tree.next(n+1, 1) {
 		if s.usable(n, r) {
 			take := min(s.cores[n], need)
-			s.scratch = append(s.scratch, Use{int32(n), int32(take)})
+			s.add(n, take)
 			if need -= take; need == 0 {
 				return s.scratch, true
 			}
@@ -122,10 +135,11 @@ func (s *state) bestNodes(r req) ([]Use, bool) {
 		return nil, false
 	}
 	slices.SortFunc(s.cand, func(a, b cand) int { return cmp.Or(cmp.Compare(a.left, b.left), cmp.Compare(a.node, b.node)) })
-	for _, c := range s.cand[:r.nodes] {
-		s.scratch = append(s.scratch, Use{int32(c.node), int32(r.per)})
+	best := s.cand[:r.nodes]
+	slices.SortFunc(best, func(a, b cand) int { return cmp.Compare(a.node, b.node) })
+	for _, c := range best {
+		s.add(c.node, r.per)
 	}
-	slices.SortFunc(s.scratch, func(a, b Use) int { return cmp.Compare(a.Node, b.Node) })
 	return s.scratch, true
 }
 
@@ -139,40 +153,44 @@ type undo struct {
 }
 
 // take gives r the nodes of uses; with log non-nil it records how to undo
-// it.
+// it, one entry per node.
 func (s *state) take(r req, uses []Use, log *[]undo) {
 	for _, u := range uses {
-		n := int(u.Node)
-		if log != nil {
-			*log = append(*log, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
+		c := int64(u.Cores)
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			if log != nil {
+				*log = append(*log, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
+			}
+			s.cores[n] -= c
+			s.mem[n] -= r.mem
+			s.gpus[n] -= r.gpus
+			s.jobs[n]++
+			s.avail -= c
+			if r.excl {
+				s.held[n] = true
+				s.avail -= s.cores[n]
+			}
+			s.sync(n)
 		}
-		s.cores[n] -= int64(u.Cores)
-		s.mem[n] -= r.mem
-		s.gpus[n] -= r.gpus
-		s.jobs[n]++
-		s.avail -= int64(u.Cores)
-		if r.excl {
-			s.held[n] = true
-			s.avail -= s.cores[n]
-		}
-		s.sync(n)
 	}
 }
 
 // release gives back what take gave r on uses.
 func (s *state) release(r req, uses []Use) {
 	for _, u := range uses {
-		n := int(u.Node)
-		if r.excl {
-			s.held[n] = false
-			s.avail += s.cores[n]
+		c := int64(u.Cores)
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			if r.excl {
+				s.held[n] = false
+				s.avail += s.cores[n]
+			}
+			s.cores[n] += c
+			s.mem[n] += r.mem
+			s.gpus[n] += r.gpus
+			s.jobs[n]--
+			s.avail += c
+			s.sync(n)
 		}
-		s.cores[n] += int64(u.Cores)
-		s.mem[n] += r.mem
-		s.gpus[n] += r.gpus
-		s.jobs[n]--
-		s.avail += int64(u.Cores)
-		s.sync(n)
 	}
 }
 
@@ -205,16 +223,18 @@ func (s *state) restore(u undo) {
 // (commit); anything else first undoes the takes not kept (rollback).
 type trial struct {
 	c     *Cluster
-	log   []undo  // one entry per Use of each take, in order
-	uses  []Use   // the takes' placements, parallel to log
+	log   []undo  // one entry per node of each take, in order
+	uses  []Use   // the takes' placements, in order
 	takes []taken // in order
 	first int     // the first take not yet kept
 	last  *sim.Job
 }
 
-// taken is one take: its job and its entries of log and uses.
+// taken is one take: its job, where its entries of log start, and its
+// runs in uses.
 type taken struct {
 	job      *sim.Job
+	log      int
 	from, to int
 }
 
@@ -243,10 +263,11 @@ func (t *trial) Take(j *sim.Job) {
 			return
 		}
 	}
-	from := len(t.log)
+	tk := taken{job: j, log: len(t.log), from: len(t.uses)}
 	t.uses = append(t.uses, uses...)
+	tk.to = len(t.uses)
 	t.c.st.take(r, uses, &t.log)
-	t.takes = append(t.takes, taken{j, from, len(t.log)})
+	t.takes = append(t.takes, tk)
 	t.last = nil
 }
 
@@ -268,7 +289,7 @@ func (t *trial) commit(j *sim.Job) ([]Use, bool) {
 // rollback undoes the takes not kept, newest first.
 func (t *trial) rollback() {
 	if t.first < len(t.takes) {
-		stop := t.takes[t.first].from
+		stop := t.takes[t.first].log
 		for i := len(t.log) - 1; i >= stop; i-- {
 			t.c.st.restore(t.log[i])
 		}

@@ -54,7 +54,7 @@ func TestTrialUndone(t *testing.T) {
 	for i := range res.Jobs {
 		got = append(got, c.Where(i))
 	}
-	want := [][]nodes.Use{{{Node: 1, Cores: 4}}, {{Node: 0, Cores: 4}}, {{Node: 0, Cores: 4}}}
+	want := [][]nodes.Use{{{Node: 1, Nodes: 1, Cores: 4}}, {{Node: 0, Nodes: 1, Cores: 4}}, {{Node: 0, Nodes: 1, Cores: 4}}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("placements (-want +got):\n%s", d)
 	}

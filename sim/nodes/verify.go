@@ -45,18 +45,19 @@ func (c *Cluster) Verify(res *sim.Result) error {
 			sign = -1
 		}
 		for _, u := range c.where[e.seq] {
-			k := int(u.Node)
-			cores[k] += sign * int64(u.Cores)
-			mem[k] += sign * r.mem
-			gpus[k] += sign * r.gpus
-			count[k] += int(sign)
-			if r.excl {
-				excl[k] += int(sign)
-			}
-			g := c.groups[c.group[k]]
-			if cores[k] > g.Cores || mem[k] > g.Memory || gpus[k] > g.GPUs || excl[k] > 0 && count[k] > 1 {
-				return fmt.Errorf("t=%d: node %s overcommitted by job %d: cores %d of %d, memory %d of %d, gpus %d of %d, %d jobs, %d exclusive",
-					e.t, c.NodeName(k), o.ID, cores[k], g.Cores, mem[k], g.Memory, gpus[k], g.GPUs, count[k], excl[k])
+			for k := int(u.Node); k < int(u.Node+u.Nodes); k++ {
+				cores[k] += sign * int64(u.Cores)
+				mem[k] += sign * r.mem
+				gpus[k] += sign * r.gpus
+				count[k] += int(sign)
+				if r.excl {
+					excl[k] += int(sign)
+				}
+				g := c.groups[c.group[k]]
+				if cores[k] > g.Cores || mem[k] > g.Memory || gpus[k] > g.GPUs || excl[k] > 0 && count[k] > 1 {
+					return fmt.Errorf("t=%d: node %s overcommitted by job %d: cores %d of %d, memory %d of %d, gpus %d of %d, %d jobs, %d exclusive",
+						e.t, c.NodeName(k), o.ID, cores[k], g.Cores, mem[k], g.Memory, gpus[k], g.GPUs, count[k], excl[k])
+				}
 			}
 		}
 	}
@@ -67,18 +68,17 @@ func (c *Cluster) Verify(res *sim.Result) error {
 func (c *Cluster) checkShape(o *sim.Outcome) error {
 	uses := c.Where(o.Seq)
 	r := reqOf(&o.Job)
-	var sum int64
+	var sum, nodes int64
 	for i, u := range uses {
-		if i > 0 && u.Node <= uses[i-1].Node {
-			return fmt.Errorf("placement %v not in node order", uses)
+		if u.Nodes < 1 || u.Cores < 1 || r.nodes > 0 && int64(u.Cores) != r.per ||
+			i > 0 && u.Node < uses[i-1].Node+uses[i-1].Nodes || int(u.Node+u.Nodes) > len(c.group) {
+			return fmt.Errorf("placement %v: run %d out of order, empty, off the nodes or not the shape", uses, i)
 		}
-		if r.nodes > 0 && int64(u.Cores) != r.per || u.Cores < 1 {
-			return fmt.Errorf("placement %v: %d cores on node %d", uses, u.Cores, u.Node)
-		}
-		sum += int64(u.Cores)
+		sum += int64(u.Nodes) * int64(u.Cores)
+		nodes += int64(u.Nodes)
 	}
-	if sum != r.tasks || r.nodes > 0 && int64(len(uses)) != r.nodes {
-		return fmt.Errorf("placement %v: %d cores on %d nodes, want %d cores (%d nodes)", uses, sum, len(uses), r.tasks, r.nodes)
+	if sum != r.tasks || r.nodes > 0 && nodes != r.nodes {
+		return fmt.Errorf("placement %v: %d cores on %d nodes, want %d cores (%d nodes)", uses, sum, nodes, r.tasks, r.nodes)
 	}
 	return nil
 }
