@@ -16,3 +16,4 @@ func (CapView) Running() []sim.Allocation { return nil }
 func (CapView) Free() sim.Resources       { return sim.Resources{} }
 func (c CapView) Capacity() sim.Resources { return sim.Resources(c) }
 func (CapView) Model() any                { return nil }
+func (CapView) Trial() sim.Trial          { return nil }

@@ -44,13 +44,13 @@ func (l *List) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 // Schedule starts the longest prefix of the ordered queue that fits.
 func (l *List) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	q := l.rank.jobs(now, v)
-	free := v.Free()
+	fit := v.Trial()
 	l.start = l.start[:0]
 	for _, j := range q {
-		if !j.Need.FitsIn(free) {
+		if !fit.Fits(j) {
 			break
 		}
-		free = free.Sub(j.Need)
+		fit.Take(j)
 		l.start = append(l.start, j)
 	}
 	l.rank.took(now, v, l.start)

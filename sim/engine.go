@@ -99,6 +99,7 @@ func Run(m Model, p Policy, src Source, opt Options) (*Result, error) {
 		jobs:   jobs.NewStore[Outcome, phase](opt.SizeHint, src),
 	}
 	e.obs, _ = p.(Observer)
+	e.placer, _ = m.(Placer)
 	if err := m.Open(e, opt); err != nil {
 		return nil, fmt.Errorf("policy %q: %w", p.Name(), err)
 	}
@@ -140,6 +141,9 @@ type engine struct {
 	wake    Time
 
 	waiting []*Job
+
+	placer Placer   // the model's placement, nil on a model without
+	agg    aggTrial // View.Trial when placer is nil
 }
 
 // View methods.
@@ -148,6 +152,15 @@ func (e *engine) Running() []Allocation { return e.m.Running() }
 func (e *engine) Free() Resources       { return e.m.Free() }
 func (e *engine) Capacity() Resources   { return e.m.Capacity() }
 func (e *engine) Model() any            { return e.m.View() }
+
+// Trial returns the model's trial, or the aggregate one over Free.
+func (e *engine) Trial() Trial {
+	if e.placer != nil {
+		return e.placer.Trial()
+	}
+	e.agg.free = e.m.Free()
+	return &e.agg
+}
 
 func (e *engine) run() error {
 	if err := e.readNext(); err != nil {
@@ -228,6 +241,9 @@ func (e *engine) arrive() {
 	*o = Outcome{Record: e.next, Start: -1, End: -1}
 	o.Seq = seq
 	r := Admit(o, e.m.Capacity(), e.opt.MissingEstimate)
+	if r == NoReason && e.placer != nil {
+		r = e.placer.Refuse(o)
+	}
 	if o.EstimateFilled {
 		e.res.EstimatesFilled++
 	}

@@ -20,6 +20,9 @@ type Job struct {
 	// replaced as Options.MissingEstimate says.
 	Estimate Time
 	Need     Resources // what the job holds while it runs
+	// Shape is how Need[Procs] is laid out on a machine of nodes; the
+	// zero shape is the pool's aggregate request.
+	Shape Shape
 	// CPUUsage is the mean per-process CPU usage, normally in (0, 1], for
 	// models that produce it (the two-tier policies use it); 0 means not
 	// known. In SWF it travels as field 6, average CPU time per processor,

@@ -31,6 +31,11 @@ type View interface {
 	// pool, a tier.View on the two-tier machine. A policy written for one
 	// model type-asserts it.
 	Model() any
+	// Trial starts a trial of which jobs fit now: on the pool a job fits
+	// when its Need fits Free, on a model of nodes when it can be placed.
+	// A policy asks it rather than comparing Need with Free, so that it
+	// starts only jobs the model can place. It ends the trial before.
+	Trial() Trial
 }
 
 // Allocation is a running job and when it started.

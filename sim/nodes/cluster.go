@@ -1,0 +1,246 @@
+package nodes
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/internal/jobs"
+)
+
+// Group is a set of identical nodes.
+type Group struct {
+	Name   string
+	Count  int
+	Cores  int64
+	Memory int64 // bytes per node
+	GPUs   int64
+}
+
+// Fit is a placement rule.
+type Fit uint8
+
+// The placement rules.
+const (
+	// FirstFit takes the first nodes in node order that hold the job.
+	FirstFit Fit = iota
+	// BestFit takes the nodes that leave the fewest free cores.
+	BestFit
+)
+
+// Use is a run of a job's placement: Nodes consecutive nodes from Node,
+// with Cores cores of the job on each. A placement is its runs in node
+// order, each as long as it can be (a job of 64 tasks on eight idle nodes
+// of 8 cores is one run).
+type Use struct {
+	Node  int32 // index in node order: the groups' nodes, group by group
+	Nodes int32
+	Cores int32
+}
+
+// Cluster is the node-level sim.Model. A Cluster serves one run.
+type Cluster struct {
+	fit    Fit
+	groups []Group
+	group  []int32 // each node's group
+	st     state   // the nodes' free resources, with the open trial's takes
+	tr     trial
+
+	capacity, free sim.Resources
+	overrun        bool
+	running        []sim.Allocation // by (estimated end, seq)
+	ends           jobs.Queue[sim.Time, *sim.Outcome]
+	ended          []*sim.Outcome
+	where          [][]Use // each job's placement, by Seq
+}
+
+var (
+	_ sim.Model  = (*Cluster)(nil)
+	_ sim.Placer = (*Cluster)(nil)
+)
+
+// New returns an empty cluster of the given node groups, in order, placing
+// jobs by fit. It fails on a group without nodes or cores, or with
+// negative memory or GPUs.
+func New(groups []Group, fit Fit) (*Cluster, error) {
+	if fit > BestFit {
+		return nil, fmt.Errorf("placement %d: want first fit (0) or best fit (1)", fit)
+	}
+	c := &Cluster{fit: fit, groups: append([]Group(nil), groups...)}
+	var cores, mem, gpus []int64
+	for i, g := range groups {
+		if g.Count < 1 || g.Cores < 1 || g.Cores > 1<<31-1 || g.Memory < 0 || g.GPUs < 0 {
+			return nil, fmt.Errorf("node group %d (%q): count %d, cores %d, memory %d, gpus %d: want count and cores ≥ 1 (cores < 2³¹), memory and gpus ≥ 0",
+				i, g.Name, g.Count, g.Cores, g.Memory, g.GPUs)
+		}
+		for range g.Count {
+			c.group = append(c.group, int32(i))
+			cores, mem, gpus = append(cores, g.Cores), append(mem, g.Memory), append(gpus, g.GPUs)
+		}
+		c.capacity = c.capacity.Add(sim.Resources{sim.Procs: int64(g.Count) * g.Cores,
+			sim.Memory: int64(g.Count) * g.Memory, sim.GPUs: int64(g.Count) * g.GPUs})
+	}
+	if len(c.group) == 0 {
+		return nil, fmt.Errorf("cluster has no nodes")
+	}
+	c.free = c.capacity
+	c.st = newState(cores, mem, gpus)
+	c.tr.c = c
+	return c, nil
+}
+
+// Nodes returns the number of nodes.
+func (c *Cluster) Nodes() int { return len(c.group) }
+
+// NodeName returns node n's name: its group's name and its number in the
+// group, from 1 (zewura3).
+func (c *Cluster) NodeName(n int) string {
+	g := c.group[n]
+	first := sort.Search(len(c.group), func(i int) bool { return c.group[i] >= g })
+	return fmt.Sprintf("%s%d", c.groups[g].Name, n-first+1)
+}
+
+// Where returns the placement of the job of sequence number seq, nil if it
+// never started. It stays valid after the run.
+func (c *Cluster) Where(seq int) []Use {
+	if seq < 0 || seq >= len(c.where) {
+		return nil
+	}
+	return c.where[seq]
+}
+
+// Capacity returns the cluster's total resources.
+func (c *Cluster) Capacity() sim.Resources { return c.capacity }
+
+// Free returns the capacity less the Need of every running job.
+func (c *Cluster) Free() sim.Resources { return c.free }
+
+// Running returns the running jobs by estimated end, then arrival.
+func (c *Cluster) Running() []sim.Allocation { return c.running }
+
+// View returns nil: policies see the cluster through View.Trial only, for
+// now.
+func (c *Cluster) View() any { return nil }
+
+// Open takes the run's overrun rule.
+func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
+	c.overrun = opt.AllowOverrun
+	return nil
+}
+
+// Admit does nothing: the cluster keeps nothing of waiting jobs.
+func (c *Cluster) Admit(*sim.Outcome) {}
+
+// Refuse returns why o's job can never run on the cluster, or NoReason.
+func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
+	r := reqOf(&o.Job)
+	if r.nodes > 0 && r.nodes*r.per != o.Need[sim.Procs] || r.mem < 0 || r.gpus < 0 || r.per < 0 {
+		return sim.NegativeRequest
+	}
+	var nodes, cores int64
+	for _, g := range c.groups {
+		if g.Memory < r.mem || g.GPUs < r.gpus {
+			continue
+		}
+		cores += int64(g.Count) * g.Cores
+		if g.Cores >= r.per {
+			nodes += int64(g.Count)
+		}
+	}
+	if r.nodes > 0 && nodes < r.nodes || r.nodes == 0 && cores < r.tasks {
+		return sim.TooLarge
+	}
+	return sim.NoReason
+}
+
+// Trial starts a trial on the cluster's nodes as they stand.
+func (c *Cluster) Trial() sim.Trial {
+	c.tr.rollback()
+	return &c.tr
+}
+
+// Apply places and starts o's job; the cluster knows no other move and
+// chooses the placement itself.
+func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
+	switch {
+	case a.Move != sim.Start:
+		c.tr.rollback()
+		return fmt.Errorf("the node cluster cannot %v a job", a.Move)
+	case a.Procs != nil || a.Tier != 0:
+		c.tr.rollback()
+		return fmt.Errorf("the node cluster takes no placement from a policy")
+	}
+	uses, ok := c.tr.commit(&o.Job)
+	if !ok {
+		c.tr.rollback()
+		r := reqOf(&o.Job)
+		if uses, ok = c.st.place(r, c.fit); !ok {
+			return fmt.Errorf("%w: no placement on the nodes for %v", sim.ErrOvercommit, o.Need)
+		}
+		c.st.take(r, uses, nil)
+	}
+	for len(c.where) <= o.Seq {
+		c.where = append(c.where, nil)
+	}
+	c.where[o.Seq] = append([]Use(nil), uses...)
+	c.free = c.free.Sub(o.Need)
+	run := o.Runtime
+	o.State = sim.Finished
+	if !c.overrun && run > o.Estimate {
+		run, o.State = o.Estimate, sim.Killed
+	}
+	o.End = now + run
+	c.ends.Push(o.End, o)
+	al := sim.Allocation{Job: &o.Job, Start: now}
+	i := sort.Search(len(c.running), func(i int) bool { return allocBefore(al, c.running[i]) })
+	c.running = append(c.running, sim.Allocation{})
+	copy(c.running[i+1:], c.running[i:])
+	c.running[i] = al
+	return nil
+}
+
+func allocBefore(a, b sim.Allocation) bool {
+	ea, eb := a.EstimatedEnd(), b.EstimatedEnd()
+	return ea < eb || ea == eb && a.Job.Seq < b.Job.Seq
+}
+
+// Next returns the earliest completion.
+func (c *Cluster) Next() (sim.Time, bool) {
+	if c.ends.Len() == 0 {
+		return 0, false
+	}
+	return c.ends.Min().At, true
+}
+
+// Advance releases the jobs that end at now, in the order they started.
+func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
+	c.tr.rollback()
+	c.ended = c.ended[:0]
+	for c.ends.Len() > 0 && c.ends.Min().At == now {
+		o := c.ends.Pop().V
+		c.free = c.free.Add(o.Need)
+		c.st.release(reqOf(&o.Job), c.where[o.Seq])
+		al := sim.Allocation{Job: &o.Job, Start: o.Start}
+		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
+		if i == len(c.running) || c.running[i].Job != &o.Job {
+			panic("nodes: running list lost a job") // broken internal invariant
+		}
+		c.running = append(c.running[:i], c.running[i+1:]...)
+		c.ended = append(c.ended, o)
+	}
+	return c.ended
+}
+
+// Movable reports false: the cluster moves no running job.
+func (c *Cluster) Movable() bool { return false }
+
+// CheckPromise accepts a promise for a job started in this very pass only.
+func (c *Cluster) CheckPromise(o *sim.Outcome, running bool, now sim.Time) error {
+	if running && o.Start == now {
+		return nil
+	}
+	return fmt.Errorf("%w: job is not waiting", sim.ErrBadPromise)
+}
+
+// Close does nothing: every job the cluster starts ends.
+func (c *Cluster) Close(*sim.Result) error { return nil }

@@ -1,0 +1,303 @@
+package nodes
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// req is a job's request, its shape resolved.
+type req struct {
+	nodes, per int64 // nodes × cores per node; nodes 0: tasks
+	tasks      int64 // cores in all
+	mem, gpus  int64 // per node used
+	excl       bool
+}
+
+func reqOf(j *sim.Job) req {
+	s := j.Shape
+	if s.IsZero() {
+		return req{tasks: j.Need[sim.Procs], mem: j.Need[sim.Memory], gpus: j.Need[sim.GPUs]}
+	}
+	return req{nodes: int64(s.Nodes), per: int64(s.PerNode), tasks: j.Need[sim.Procs],
+		mem: s.MemPerNode, gpus: int64(s.GPUsPerNode), excl: s.Exclusive}
+}
+
+// state is the nodes' free resources.
+type state struct {
+	cap, cores, mem, gpus []int64
+	jobs                  []int32 // jobs on each node
+	held                  []bool  // held whole by an exclusive job
+	tree                  maxTree // usable free cores: 0 on a held node
+	avail                 int64   // free cores on nodes not held
+	scratch               []Use
+	cand                  []cand
+}
+
+type cand struct {
+	node int
+	left int64
+}
+
+func newState(cores, mem, gpus []int64) state {
+	s := state{cap: cores, cores: slices.Clone(cores), mem: mem, gpus: gpus,
+		jobs: make([]int32, len(cores)), held: make([]bool, len(cores)), tree: newMaxTree(cores)}
+	for _, v := range cores {
+		s.avail += v
+	}
+	return s
+}
+
+// usable reports whether r may use node n, its cores aside.
+func (s *state) usable(n int, r req) bool {
+	return !s.held[n] && (!r.excl || s.jobs[n] == 0) && s.mem[n] >= r.mem && s.gpus[n] >= r.gpus
+}
+
+// place finds r's nodes by fit, in node order; the slice is s's scratch.
+func (s *state) place(r req, fit Fit) ([]Use, bool) {
+	s.scratch = s.scratch[:0]
+	switch {
+	case r.tasks > s.avail:
+		return nil, false
+	case r.nodes > 0 && fit == BestFit:
+		return s.bestNodes(r)
+	case r.nodes > 0:
+		return s.firstNodes(r)
+	case fit == BestFit:
+		if n := s.bestOne(r); n >= 0 {
+			s.add(n, r.tasks)
+			return s.scratch, true
+		}
+	}
+	return s.firstTasks(r)
+}
+
+// add puts cores on node n at the end of the placement in s.scratch,
+// extending its last run when n follows it with as many cores.
+func (s *state) add(n int, cores int64) {
+	if k := len(s.scratch) - 1; k >= 0 {
+		if u := &s.scratch[k]; int(u.Node+u.Nodes) == n && int64(u.Cores) == cores {
+			u.Nodes++
+			return
+		}
+	}
+	s.scratch = append(s.scratch, Use{Node: int32(n), Nodes: 1, Cores: int32(cores)})
+}
+
+func (s *state) firstNodes(r req) ([]Use, bool) {
+	got := int64(0)
+	for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
+		if s.usable(n, r) {
+			s.add(n, r.per)
+			if got++; got == r.nodes {
+				return s.scratch, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (s *state) firstTasks(r req) ([]Use, bool) {
+	need := r.tasks
+	for n := s.tree.next(0, 1); n >= 0; n = s.tree.next(n+1, 1) {
+		if s.usable(n, r) {
+			take := min(s.cores[n], need)
+			s.add(n, take)
+			if need -= take; need == 0 {
+				return s.scratch, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// bestOne returns the usable node that holds all of r's tasks with the
+// fewest cores left, the first such in node order; -1 if none.
+func (s *state) bestOne(r req) int {
+	best := -1
+	for n := s.tree.next(0, r.tasks); n >= 0; n = s.tree.next(n+1, r.tasks) {
+		if s.usable(n, r) && (best < 0 || s.cores[n] < s.cores[best]) {
+			best = n
+		}
+	}
+	return best
+}
+
+func (s *state) bestNodes(r req) ([]Use, bool) {
+	s.cand = s.cand[:0]
+	for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
+		if s.usable(n, r) {
+			s.cand = append(s.cand, cand{n, s.cores[n] - r.per})
+		}
+	}
+	if int64(len(s.cand)) < r.nodes {
+		return nil, false
+	}
+	slices.SortFunc(s.cand, func(a, b cand) int { return cmp.Or(cmp.Compare(a.left, b.left), cmp.Compare(a.node, b.node)) })
+	best := s.cand[:r.nodes]
+	slices.SortFunc(best, func(a, b cand) int { return cmp.Compare(a.node, b.node) })
+	for _, c := range best {
+		s.add(c.node, r.per)
+	}
+	return s.scratch, true
+}
+
+// undo is one node's state before a trial took part of it.
+type undo struct {
+	node      int
+	cores     int64
+	mem, gpus int64
+	jobs      int32
+	held      bool
+}
+
+// take gives r the nodes of uses; with log non-nil it records how to undo
+// it, one entry per node.
+func (s *state) take(r req, uses []Use, log *[]undo) {
+	for _, u := range uses {
+		c := int64(u.Cores)
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			if log != nil {
+				*log = append(*log, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
+			}
+			s.cores[n] -= c
+			s.mem[n] -= r.mem
+			s.gpus[n] -= r.gpus
+			s.jobs[n]++
+			s.avail -= c
+			if r.excl {
+				s.held[n] = true
+				s.avail -= s.cores[n]
+			}
+			s.sync(n)
+		}
+	}
+}
+
+// release gives back what take gave r on uses.
+func (s *state) release(r req, uses []Use) {
+	for _, u := range uses {
+		c := int64(u.Cores)
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			if r.excl {
+				s.held[n] = false
+				s.avail += s.cores[n]
+			}
+			s.cores[n] += c
+			s.mem[n] += r.mem
+			s.gpus[n] += r.gpus
+			s.jobs[n]--
+			s.avail += c
+			s.sync(n)
+		}
+	}
+}
+
+// sync puts node n's usable free cores in the tree.
+func (s *state) sync(n int) {
+	v := s.cores[n]
+	if s.held[n] {
+		v = 0
+	}
+	s.tree.set(n, v)
+}
+
+// restore puts node u.node back as u recorded it.
+func (s *state) restore(u undo) {
+	if s.held[u.node] {
+		s.avail += s.cores[u.node]
+	}
+	s.avail += u.cores - s.cores[u.node]
+	if u.held {
+		s.avail -= u.cores
+	}
+	s.cores[u.node], s.mem[u.node], s.gpus[u.node] = u.cores, u.mem, u.gpus
+	s.jobs[u.node], s.held[u.node] = u.jobs, u.held
+	s.sync(u.node)
+}
+
+// trial is the cluster's sim.Trial: its takes change the nodes' state,
+// each logged so it can be undone. When the loop then starts the jobs in
+// the order they were taken, Apply keeps each take as the job's placement
+// (commit); anything else first undoes the takes not kept (rollback).
+type trial struct {
+	c     *Cluster
+	log   []undo  // one entry per node of each take, in order
+	uses  []Use   // the takes' placements, in order
+	takes []taken // in order
+	first int     // the first take not yet kept
+	last  *sim.Job
+}
+
+// taken is one take: its job, where its entries of log start, and its
+// runs in uses.
+type taken struct {
+	job      *sim.Job
+	log      int
+	from, to int
+}
+
+// Fits reports whether j can be placed now. A job of cores anywhere
+// without memory, GPUs or exclusivity fits when the free cores of the
+// nodes not held whole are enough; another job is placed to find out.
+func (t *trial) Fits(j *sim.Job) bool {
+	r := reqOf(j)
+	t.last = nil
+	if r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl {
+		return r.tasks <= t.c.st.avail
+	}
+	_, ok := t.c.st.place(r, t.c.fit)
+	if ok {
+		t.last = j
+	}
+	return ok
+}
+
+func (t *trial) Take(j *sim.Job) {
+	r := reqOf(j)
+	uses := t.c.st.scratch
+	if t.last != j {
+		var ok bool
+		if uses, ok = t.c.st.place(r, t.c.fit); !ok {
+			return
+		}
+	}
+	tk := taken{job: j, log: len(t.log), from: len(t.uses)}
+	t.uses = append(t.uses, uses...)
+	tk.to = len(t.uses)
+	t.c.st.take(r, uses, &t.log)
+	t.takes = append(t.takes, tk)
+	t.last = nil
+}
+
+// commit returns the placement of the first take not yet kept and keeps
+// it, if that take is j's.
+func (t *trial) commit(j *sim.Job) ([]Use, bool) {
+	if t.first == len(t.takes) || t.takes[t.first].job != j {
+		return nil, false
+	}
+	tk := t.takes[t.first]
+	t.first++
+	uses := t.uses[tk.from:tk.to]
+	if t.first == len(t.takes) {
+		t.reset()
+	}
+	return uses, true
+}
+
+// rollback undoes the takes not kept, newest first.
+func (t *trial) rollback() {
+	if t.first < len(t.takes) {
+		stop := t.takes[t.first].log
+		for i := len(t.log) - 1; i >= stop; i-- {
+			t.c.st.restore(t.log[i])
+		}
+	}
+	t.reset()
+}
+
+func (t *trial) reset() {
+	t.log, t.uses, t.takes = t.log[:0], t.uses[:0], t.takes[:0]
+	t.first, t.last = 0, nil
+}

@@ -1,0 +1,84 @@
+package nodes
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// Verify replays res on the placements the cluster recorded and checks,
+// at every instant and on every node, that the jobs there fit its cores,
+// memory and GPUs, that an exclusive job shares no node, and that each
+// placement is the job's shape. It rebuilds the node state from res alone,
+// not from the cluster's own. A job that ends where it starts holds its
+// nodes for no instant: its placement is checked for its shape only (the
+// engine passes again at that time, and the next pass may reuse them).
+func (c *Cluster) Verify(res *sim.Result) error {
+	type ev struct {
+		t    sim.Time
+		kind int // 0 an end, 1 a start
+		seq  int
+	}
+	var evs []ev
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		if o.State == sim.Rejected || o.Start < 0 {
+			continue
+		}
+		if err := c.checkShape(o); err != nil {
+			return fmt.Errorf("job %d: %w", o.ID, err)
+		}
+		if o.End > o.Start {
+			evs = append(evs, ev{o.Start, 1, i}, ev{o.End, 0, i})
+		}
+	}
+	slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.kind, b.kind)) })
+	n := len(c.group)
+	cores, mem, gpus := make([]int64, n), make([]int64, n), make([]int64, n)
+	count, excl := make([]int, n), make([]int, n)
+	for _, e := range evs {
+		o := &res.Jobs[e.seq]
+		r, sign := reqOf(&o.Job), int64(1)
+		if e.kind != 1 {
+			sign = -1
+		}
+		for _, u := range c.where[e.seq] {
+			for k := int(u.Node); k < int(u.Node+u.Nodes); k++ {
+				cores[k] += sign * int64(u.Cores)
+				mem[k] += sign * r.mem
+				gpus[k] += sign * r.gpus
+				count[k] += int(sign)
+				if r.excl {
+					excl[k] += int(sign)
+				}
+				g := c.groups[c.group[k]]
+				if cores[k] > g.Cores || mem[k] > g.Memory || gpus[k] > g.GPUs || excl[k] > 0 && count[k] > 1 {
+					return fmt.Errorf("t=%d: node %s overcommitted by job %d: cores %d of %d, memory %d of %d, gpus %d of %d, %d jobs, %d exclusive",
+						e.t, c.NodeName(k), o.ID, cores[k], g.Cores, mem[k], g.Memory, gpus[k], g.GPUs, count[k], excl[k])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkShape checks that o's recorded placement is its shape.
+func (c *Cluster) checkShape(o *sim.Outcome) error {
+	uses := c.Where(o.Seq)
+	r := reqOf(&o.Job)
+	var sum, nodes int64
+	for i, u := range uses {
+		if u.Nodes < 1 || u.Cores < 1 || r.nodes > 0 && int64(u.Cores) != r.per ||
+			i > 0 && u.Node < uses[i-1].Node+uses[i-1].Nodes || int(u.Node+u.Nodes) > len(c.group) {
+			return fmt.Errorf("placement %v: run %d out of order, empty, off the nodes or not the shape", uses, i)
+		}
+		sum += int64(u.Nodes) * int64(u.Cores)
+		nodes += int64(u.Nodes)
+	}
+	if sum != r.tasks || r.nodes > 0 && nodes != r.nodes {
+		return fmt.Errorf("placement %v: %d cores on %d nodes, want %d cores (%d nodes)", uses, sum, nodes, r.tasks, r.nodes)
+	}
+	return nil
+}
