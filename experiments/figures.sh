@@ -110,7 +110,7 @@ took maui2000
 # model with the Tsafrir model's own estimates, jann-max70 the setting
 # before the refit. At the paper's sizes (200,000 and 100,000 jobs), five
 # replicates and load factors 0.8-1.2 (1.3 left out for time): 625 runs,
-# about 15 CPU-minutes. No report.html: its users' pages of 84 million
+# about 15 CPU-minutes. No report.html: its users' pages of 87 million
 # jobs take minutes more and no figure or table uses them.
 $ss run --quiet --force --report=false --out out/measy --var feitelson_jobs=200000 --var jann_jobs=100000 \
 	--var 'loads=[0.8,0.9,1,1.1,1.2]' experiments/measy.hcl
