@@ -240,7 +240,7 @@ func (e *engine) arrive() {
 	seq, o, ph := e.jobs.Add()
 	*o = Outcome{Record: e.next, Start: -1, End: -1}
 	o.Seq = seq
-	r := Admit(o, e.m.Capacity(), e.opt.MissingEstimate)
+	r := Admit(o, e.res.Capacity, e.opt.MissingEstimate) // the model's, read once in Run
 	if r == NoReason && e.placer != nil {
 		r = e.placer.Refuse(o)
 	}
