@@ -19,7 +19,7 @@ const profile = mkdtempSync(join(tmpdir(), 'chromium-'));
 const chrome = spawn('/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
   '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
   `--user-data-dir=${profile}`, '--window-size=1400,1300', '--remote-debugging-pipe', 'about:blank'],
-{ stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+{ stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true });
 const toChrome = chrome.stdio[3], fromChrome = chrome.stdio[4];
 
 let next = 1, buf = '';
@@ -105,11 +105,32 @@ try {
   failures.push(String(e));
   console.log('FAIL ' + e);
 } finally {
-  const exited = new Promise((r) => chrome.once('exit', r));
-  chrome.kill();
-  await Promise.race([exited, sleep(5000)]);
-  rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  await stopChromium();
 }
+
+// stopChromium asks the browser to close, then ends its whole process group
+// (chromium runs in its own group: detached above), waits until no process of
+// the group is left, and only then removes the profile: a renderer or helper
+// that outlives the browser process would otherwise still be writing into it.
+async function stopChromium() {
+  const exited = chrome.exitCode !== null ? Promise.resolve() : new Promise((r) => chrome.once('exit', r));
+  await Promise.race([send('Browser.close').catch(() => {}), sleep(2000)]);
+  await Promise.race([exited, sleep(5000)]);
+  for (const sig of ['SIGTERM', 'SIGKILL']) {
+    try { process.kill(-chrome.pid, sig); } catch { break; }
+    for (let i = 0; i < 50 && groupAlive(); i++) await sleep(100);
+  }
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (e) {
+    console.log(`note: left chromium's profile ${profile} behind: ${e.code}`);
+  }
+}
+
+function groupAlive() {
+  try { process.kill(-chrome.pid, 0); return true; } catch { return false; }
+}
+
 if (failures.length > 0) {
   console.log(`browser interaction check failed: ${failures.join(', ')}`);
   process.exit(1);
