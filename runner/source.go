@@ -454,8 +454,12 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := model(r)
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
-	res, err := sim.Run(sim.NewPool(r.Cluster.Capacity), p, src, simOptions(r, size))
+	res, err := sim.Run(m, p, src, simOptions(r, size))
 	wall := time.Since(start)
 	if err == nil && len(res.Jobs) == 0 {
 		// checkWorkloads read each workload under one replicate's seed; a
@@ -471,7 +475,13 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 		}
 		return nil, err
 	}
-	return &simulated{res: res, wall: wall, runtimesCut: tally.total()}, nil
+	return &simulated{res: res, model: m, wall: wall, runtimesCut: tally.total()}, nil
+}
+
+// model returns the machine model run r simulates on: the aggregate pool
+// of its cluster's capacity.
+func model(r *Run) (sim.Model, error) {
+	return sim.NewPool(r.Cluster.Capacity), nil
 }
 
 // simOptions returns the engine options of run r, whose job stream gives
@@ -498,6 +508,7 @@ func loadText(r *Run) string {
 // largest estimate.
 type simulated struct {
 	res         *sim.Result
+	model       sim.Model // the machine the run had, for what it placed where
 	wall        time.Duration
 	runtimesCut int
 }
