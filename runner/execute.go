@@ -84,8 +84,10 @@ type Summary struct {
 	// grid, and Pruned those of them removed (Options.Prune).
 	Outside, Pruned int
 	Jobs            int64 // jobs simulated by this call
-	// RunsFile and UsersFile are the tables written, "" if they were not.
-	RunsFile, UsersFile string
+	// RunsFile and UsersFile are the tables written, "" if they were not;
+	// GroupsFile the node groups table, written only by a sweep with runs
+	// on nodes.
+	RunsFile, UsersFile, GroupsFile string
 	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
 	// whole sweep's tables superseded and that were removed.
 	Replaced []string
@@ -346,10 +348,14 @@ func (s *sweep) writeTables(grid []Run, sel []*Run, runErr error) error {
 		}
 	}
 	runsFile, usersFile := s.out.tables().names(s.opt.Shard, s.opt.Shards)
-	if err := s.out.writeTables(grid, complete, s.meta, runsFile, usersFile); err != nil {
+	groupsFile := s.out.tables().groupsName(s.opt.Shard, s.opt.Shards)
+	if err := s.out.writeTables(grid, complete, s.meta, runsFile, usersFile, groupsFile); err != nil {
 		return errors.Join(runErr, err)
 	}
 	s.sum.RunsFile, s.sum.UsersFile = runsFile, usersFile
+	if s.out.nodes {
+		s.sum.GroupsFile = groupsFile
+	}
 	// The whole sweep's tables, once written, hold every complete run, even
 	// after an interruption: the tables of shards they supersede go.
 	if s.opt.Shards <= 1 {

@@ -105,6 +105,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, " of %d, %d jobs in %s\n", sum.Selected, sum.Jobs, took.Round(time.Millisecond))
 	if sum.RunsFile != "" {
 		written := []string{sum.RunsFile, sum.UsersFile}
+		if sum.GroupsFile != "" {
+			written = append(written, sum.GroupsFile)
+		}
 		var dirs []string
 		if e.Output.Jobs {
 			dirs = append(dirs, results.JobsDir)
