@@ -178,7 +178,7 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSchedules(c, one.header, out.Result); err != nil {
+	if err := writeSchedules(c, one.header, out.Result, results.PlacementOf(out.Model)); err != nil {
 		return err
 	}
 	printSummary(stdout, filepath.Base(path), one, out.Result, out.Wall)
@@ -194,27 +194,19 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 
 // writeSchedules writes the schedule res to the files --schedule and --swf
 // name, if they do; h is the trace's header, which the SWF file repeats.
-func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result) error {
+// p is where the run placed its jobs, nil for a run on the pool: on nodes
+// both files say which nodes each job ran on (writeScheduleCSV,
+// writeScheduleSWF).
+func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result, p results.Placement) error {
 	if c.schedule != "" {
-		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
+		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res, p) }); err != nil {
 			return fmt.Errorf("writing the schedule: %w", err)
 		}
 	}
 	if c.swf == "" {
 		return nil
 	}
-	err := atomicfile.WriteFile(c.swf, func(w io.Writer) error {
-		sw := workloads.NewSWFWriter(w)
-		if err := sw.WriteHeader(h); err != nil {
-			return err
-		}
-		for i := range res.Jobs {
-			if err := sw.WriteOutcome(&res.Jobs[i]); err != nil {
-				return err
-			}
-		}
-		return sw.Flush()
-	})
+	err := atomicfile.WriteFile(c.swf, func(w io.Writer) error { return writeScheduleSWF(w, h, res, p) })
 	if err != nil {
 		return fmt.Errorf("writing the SWF schedule: %w", err)
 	}
@@ -285,11 +277,19 @@ func printRepairs(w io.Writer, repairs []*workloads.ParseError) {
 
 // writeScheduleCSV writes one row per job: job_id,submit,start,end,procs,status.
 // Rejected jobs have empty start and end and status "rejected:<reason>".
-func writeScheduleCSV(w io.Writer, res *sim.Result) error {
-	if _, err := io.WriteString(w, "job_id,submit,start,end,procs,status\n"); err != nil {
+// A run on nodes (p not nil) adds a last column, nodes: the job's nodes in
+// hostlist notation (results.JobNodes), quoted as CSV quotes a value with
+// a comma ("a2,b1"); empty for a rejected job.
+func writeScheduleCSV(w io.Writer, res *sim.Result, p results.Placement) error {
+	head := "job_id,submit,start,end,procs,status\n"
+	if p != nil {
+		head = "job_id,submit,start,end,procs,status,nodes\n"
+	}
+	if _, err := io.WriteString(w, head); err != nil {
 		return err
 	}
 	var b []byte
+	var names []string
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		b = b[:0]
@@ -311,6 +311,14 @@ func writeScheduleCSV(w io.Writer, res *sim.Result) error {
 		if o.State == sim.Rejected {
 			b = append(b, ':')
 			b = append(b, o.Reason.String()...)
+		}
+		if p != nil {
+			var s string
+			var err error
+			if s, names, err = results.JobNodes(p, o.Seq, names); err != nil {
+				return fmt.Errorf("job %d: its nodes: %w", o.ID, err)
+			}
+			b = appendCSVField(append(b, ','), s)
 		}
 		b = append(b, '\n')
 		if _, err := w.Write(b); err != nil {
