@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -76,9 +77,56 @@ func WriteJobsOnNodes(path string, runKey string, res *sim.Result, e *EET, p Pla
 }
 
 // nodesColumn builds the nodes column of a jobs file, a batch at a time.
+// It keeps every node's name, asked of p once, and the hostlist of each
+// placement it formatted, up to maxCached of them: a trace's jobs come
+// back to the same nodes (most jobs of a node-level trace take one node),
+// and formatting is most of the column's cost.
 type nodesColumn struct {
-	p     Placement
-	names []string
+	p      Placement
+	names  []string // scratch: one job's node names
+	node   []string // each node's name, "" until asked
+	cached map[string]string
+	key    []byte // scratch: a placement as a cache key
+}
+
+// maxCached bounds nodesColumn's cache of formatted placements; it starts
+// again empty once full.
+const maxCached = 1 << 16
+
+// format returns the hostlist of uses, "" for none.
+func (c *nodesColumn) format(uses []nodes.Use) (string, error) {
+	if len(uses) == 0 {
+		return "", nil
+	}
+	c.key = c.key[:0]
+	for _, u := range uses {
+		c.key = binary.LittleEndian.AppendUint32(c.key, uint32(u.Node))
+		c.key = binary.LittleEndian.AppendUint32(c.key, uint32(u.Nodes))
+	}
+	if s, ok := c.cached[string(c.key)]; ok {
+		return s, nil
+	}
+	if c.node == nil {
+		c.node = make([]string, c.p.Nodes())
+	}
+	c.names = c.names[:0]
+	for _, u := range uses {
+		for n := u.Node; n < u.Node+u.Nodes; n++ {
+			if c.node[n] == "" {
+				c.node[n] = c.p.NodeName(int(n))
+			}
+			c.names = append(c.names, c.node[n])
+		}
+	}
+	s, err := hostlist.Format(c.names)
+	if err != nil {
+		return "", err
+	}
+	if c.cached == nil || len(c.cached) == maxCached {
+		c.cached = make(map[string]string)
+	}
+	c.cached[string(c.key)] = s
+	return s, nil
 }
 
 // build returns the nodes column of jobs, whose sequence numbers are
@@ -93,9 +141,7 @@ func (c *nodesColumn) build(jobs []sim.Outcome) (arrow.Array, error) {
 			b.AppendNull()
 			continue
 		}
-		var s string
-		var err error
-		s, c.names, err = JobNodes(c.p, o.Seq, c.names)
+		s, err := c.format(c.p.Where(o.Seq))
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("job %d: its nodes: %w", o.ID, err)
