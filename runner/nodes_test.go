@@ -68,35 +68,8 @@ func TestNodesInResults(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for i, r := range fcfs {
-		tbl := readTable(t, JobsPath(dir, r))
-		col := tbl.Column(tbl.Schema().FieldIndices("nodes")[0])
-		status := columnValues[string](t, tbl, "status")
-		ran, named := 0, 0
-		for _, s := range status {
-			if s != "rejected" {
-				ran++
-			}
-		}
-		for _, ch := range col.Data().Chunks() {
-			for k := range ch.Len() {
-				if ch.IsValid(k) {
-					named++
-					if v := ch.ValueStr(k); !strings.HasPrefix(v, "a") && !strings.HasPrefix(v, "b") {
-						t.Errorf("run %d: nodes %q; want names of groups a and b", i, v)
-					}
-				}
-			}
-		}
-		tbl.Release()
-		want := ran
-		if i == 1 {
-			want = 0 // the pool's run: NULL throughout
-		}
-		if named != want || ran == 0 {
-			t.Errorf("run %d: %d jobs with nodes of %d that ran; want %d", i, named, ran, want)
-		}
-	}
+	checkNodesColumn(t, JobsPath(dir, fcfs[0]), true)
+	checkNodesColumn(t, JobsPath(dir, fcfs[1]), false) // the pool's run: NULL throughout
 
 	groups := readTable(t, groupsPath)
 	defer groups.Release()
@@ -109,6 +82,40 @@ func TestNodesInResults(t *testing.T) {
 	runUtil := columnValues[float64](t, runsTbl, "utilization")[0]
 	if w := (util[0]*32 + util[1]*32) / 64; w < runUtil-1e-12 || w > runUtil+1e-12 || w == 0 {
 		t.Errorf("groups' utilization weighted by cores %v; the run's %v", w, runUtil)
+	}
+}
+
+// checkNodesColumn checks the nodes column of the jobs file at path: a
+// name of group a or b for every job that ran when onNodes, else NULL
+// throughout.
+func checkNodesColumn(t *testing.T, path string, onNodes bool) {
+	t.Helper()
+	tbl := readTable(t, path)
+	defer tbl.Release()
+	ran := 0
+	for _, s := range columnValues[string](t, tbl, "status") {
+		if s != "rejected" {
+			ran++
+		}
+	}
+	named := 0
+	for _, ch := range tbl.Column(tbl.Schema().FieldIndices("nodes")[0]).Data().Chunks() {
+		for k := range ch.Len() {
+			if !ch.IsValid(k) {
+				continue
+			}
+			named++
+			if v := ch.ValueStr(k); !strings.HasPrefix(v, "a") && !strings.HasPrefix(v, "b") {
+				t.Errorf("%s: nodes %q; want names of groups a and b", filepath.Base(path), v)
+			}
+		}
+	}
+	want := ran
+	if !onNodes {
+		want = 0
+	}
+	if named != want || ran == 0 {
+		t.Errorf("%s: %d jobs with nodes of %d that ran; want %d", filepath.Base(path), named, ran, want)
 	}
 }
 
