@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -80,6 +81,16 @@ func appendField19(b []byte, uses []nodes.Use) []byte {
 		}
 	}
 	return append(b, '}')
+}
+
+// groupsText describes the utilization of node groups for simulate's
+// summary: "a 96.88%, b 81.25% of cores".
+func groupsText(rows []results.GroupRow) string {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = fmt.Sprintf("%s %.2f%%", r.Group, 100*r.Utilization)
+	}
+	return strings.Join(parts, ", ") + " of cores"
 }
 
 // appendCSVField appends s as a CSV field: as it is, or in double quotes

@@ -88,6 +88,14 @@ func TestScheduleOnNodes(t *testing.T) {
 	}
 }
 
+func TestGroupsText(t *testing.T) {
+	res, c := nodeSchedule(t)
+	// Group a: 155 of 160 core-seconds; b: 130 of 160 (placement_test.go).
+	if got, want := groupsText(results.GroupRows("", res, c)), "a 96.88%, b 81.25% of cores"; got != want {
+		t.Errorf("groupsText = %q; want %q", got, want)
+	}
+}
+
 func TestAppendCSVField(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", ""}, {"a1", "a1"}, {"a[1-2]", "a[1-2]"}, {"a2,b1", `"a2,b1"`}, {`q"1`, `"q""1"`},

@@ -181,7 +181,7 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if err := writeSchedules(c, one.header, out.Result, results.PlacementOf(out.Model)); err != nil {
 		return err
 	}
-	printSummary(stdout, filepath.Base(path), one, out.Result, out.Wall)
+	printSummary(stdout, filepath.Base(path), one, out.Result, results.PlacementOf(out.Model), out.Wall)
 	if out.RuntimesCut > 0 {
 		fmt.Fprintf(stdout, "note: the tsafrir estimates cut the run times of %d jobs to the largest estimate\n", out.RuntimesCut)
 	}
@@ -213,7 +213,9 @@ func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result, p re
 	return nil
 }
 
-func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, took time.Duration) {
+// printSummary prints the run's metrics; p is where it placed its jobs,
+// nil on the pool: a run on nodes adds the utilization of each node group.
+func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, p results.Placement, took time.Duration) {
 	trim := results.Trim{Warmup: s.exp.Output.Warmup, Cooldown: s.exp.Output.Cooldown}
 	sum := results.SummarizeTrimmed(res, results.DefaultTau, trim)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -239,6 +241,9 @@ func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, took ti
 		fmt.Fprintf(tw, ", %.2f%% of memory", 100*sum.Utilization[sim.Memory])
 	}
 	fmt.Fprintln(tw)
+	if p != nil {
+		fmt.Fprintf(tw, "node groups\t%s\n", groupsText(results.GroupRows("", res, p)))
+	}
 	fmt.Fprintf(tw, "makespan\t%d s (%s)\n", sum.Makespan, humanSpan(sum.Makespan))
 	fmt.Fprintf(tw, "simulated in\t%s (%d scheduling passes)\n", took.Round(time.Millisecond), res.Passes)
 	tw.Flush()
