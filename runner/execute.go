@@ -127,7 +127,8 @@ type finished struct {
 
 // Execute simulates runs (as Expand returned them) and writes their results
 // under opt.Out: a jobs file per run, written as each run finishes, and the
-// runs and users tables at the end. Runs fan out over opt.Workers
+// runs and users tables at the end (and the node groups table, in a sweep
+// with runs on nodes, whose jobs files then say where each job ran). Runs fan out over opt.Workers
 // goroutines. Each worker also computes its run's table rows and writes its
 // jobs file (a file no other run touches: writing it is the largest cost
 // after simulating, and this spreads it over the cores); one writer

@@ -26,7 +26,8 @@ const runUsage = `Usage: schedsweep run [flags] [FILE]
 
 Runs the sweep an experiment file declares and writes its results: one
 Parquet file per run under jobs/ (Hive-partitioned by the sweep's axes),
-then runs.parquet and users.parquet. FILE is a path, or the name of an
+then runs.parquet and users.parquet (and node_groups.parquet when a run is
+on a cluster of nodes). FILE is a path, or the name of an
 experiment embedded in schedsweep; without one, run runs the embedded
 quickstart.
 
