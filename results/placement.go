@@ -41,8 +41,8 @@ func PlacementOf(m sim.Model) Placement {
 }
 
 // JobNodes returns the nodes the job of sequence number seq ran on, in
-// Slurm's hostlist notation ("zewura[3-4,7]"), and false if it ran on
-// none (it was rejected). Names are p's NodeName; names is scratch space,
+// Slurm's hostlist notation ("zewura[3-4,7]"), or "" if it ran on none
+// (it was rejected). Names are p's NodeName; names is scratch space,
 // returned for reuse. A node name the notation cannot carry (one holding
 // a comma, a bracket or white space) is an error.
 func JobNodes(p Placement, seq int, names []string) (string, []string, error) {

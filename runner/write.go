@@ -23,14 +23,14 @@ import (
 // the given order, reading their rows back from the journal one run at a
 // time; and, in a sweep with runs on nodes, the node groups table to
 // groupsPath (in a sweep without, it removes one an earlier version of the
-// experiment left there). Both tables stream, a row group of 16k rows at a time: the runs
-// table's parameter columns come from the runs themselves (runParams), not
-// from its rows, so no more than a row group's rows are held at once
-// however many runs there are. They are the columns of every run of the
-// grid, complete or not, selected by this shard or not, so that every
-// shard's table, and an interrupted sweep's, has the whole sweep's columns
-// in its order: readers of runs*.parquet (DuckDB) refuse files whose
-// columns differ.
+// experiment left there). The tables stream, a row group of 16k rows at a
+// time: the runs table's parameter columns come from the runs themselves
+// (runParams), not from its rows, so no more than a row group's rows are
+// held at once however many runs there are. They are the columns of every
+// run of the grid, complete or not, selected by this shard or not, so that
+// every shard's table, and an interrupted sweep's, has the whole sweep's
+// columns in its order: readers of runs*.parquet (DuckDB) refuse files
+// whose columns differ.
 func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata, runsPath, usersPath, groupsPath string) error {
 	var pc results.ParamColumns
 	for i := range grid {
