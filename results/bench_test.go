@@ -14,6 +14,7 @@ import (
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/sim/simtest"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -224,4 +225,43 @@ func BenchmarkWriteTables(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkWriteJobsOnNodes measures what the nodes column adds to a jobs
+// file: 100,000 jobs of shapedJobs scheduled by FCFS on 4096 cores as node
+// groups x (256 nodes of 8 cores) and y (128 of 16), written without the
+// column (WriteJobs), with it (WriteJobsOnNodes), and the run's node group
+// rows (GroupRows).
+func BenchmarkWriteJobsOnNodes(b *testing.B) {
+	const procs = 4096
+	c, err := nodes.New([]nodes.Group{{Name: "x", Count: 256, Cores: 8}, {Name: "y", Count: 128, Cores: 16}}, nodes.FirstFit)
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := sim.Run(c, policies.NewFCFS(), sim.NewSliceSource(shapedJobs(100_000, procs, 1)), sim.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "r.parquet")
+	meta := results.Metadata{ToolVersion: "bench", ExperimentFile: "bench.hcl", ExperimentHash: "0"}
+	for _, mode := range []string{"jobs", "jobs+nodes", "groups"} {
+		b.Run(mode, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				switch mode {
+				case "jobs":
+					err = results.WriteJobs(path, "r", res, nil, meta)
+				case "jobs+nodes":
+					err = results.WriteJobsOnNodes(path, "r", res, nil, c, meta)
+				default:
+					results.GroupRows("r", res, c)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*1e9/float64(len(res.Jobs)), "ns/job")
+		})
+	}
 }

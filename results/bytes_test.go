@@ -40,6 +40,17 @@ func TestWrittenBytes(t *testing.T) {
 			}
 			return results.WriteJobs(p, "big", res, e, testMeta)
 		}, "87ca7d331c6d28b6bae622d57b1ee0b35fef00e5511e319acccccec14311df56"},
+		{"jobs on nodes", func(p string) error {
+			res, c := nodeRun(t)
+			return results.WriteJobsOnNodes(p, "r0001", res, nil, c, testMeta)
+		}, "8e3cbd70f24addc2367dc0ee73941a6db854cb1e5937c720cf517dd1b4a523d5"},
+		{"jobs on the pool with nodes", func(p string) error {
+			return results.WriteJobsOnNodes(p, "r0001", handResult(), handEET(t), nil, testMeta)
+		}, "f7b817714d701414ea2f0ca69782c92de4b9846042206b5dfa2f3bbea8c002be"},
+		{"node groups", func(p string) error {
+			res, c := nodeRun(t)
+			return results.WriteGroups(p, results.GroupRows("r0001", res, c), testMeta)
+		}, "07e68e3be4b4fe253ece4d6e40b798385435a94518bec97d977f520eb1dee344"},
 		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }, "9bb23c400145564bd16e9d6d26cc96d25d45b424264dada64e436a44577316b5"},
 		{"runs 20k", func(p string) error { return results.WriteRuns(p, manyRunRows(20_000), testMeta) }, "1da52b8181e21de5b7bdfcbeef5ae000b1f3da80c86540264e663bf49f6229b6"},
 		{"runs empty", func(p string) error { return results.WriteRuns(p, nil, testMeta) }, "8d712333e7bbfc6a50c5fc93a2b26fccd4399ae8226610a7cfe302c6a5340e06"},

@@ -18,6 +18,12 @@
 //   - WriteRuns and WriteUsers (or a UsersWriter, which streams), the
 //     sweep's tables.
 //
+// A run on a machine of nodes (sim/nodes) also says where its jobs ran:
+// PlacementOf finds the Placement in the run's model, WriteJobsOnNodes
+// adds the nodes column (JobNodes, in Slurm's hostlist notation) to its
+// jobs file, and GroupRows its rows of node_groups.parquet (WriteGroups,
+// or a GroupsWriter), the utilization of each node group.
+//
 // ComputeEET adds the user-aware model of Tóth and Klusáček (JSSPP 2014):
 // every job's expected end time under a CapacityRule, its tardiness, and
 // each user's share of violated EETs and weighted tardiness. Hand its

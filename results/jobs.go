@@ -79,6 +79,11 @@ var jobsFields = [numJobColumns]arrow.Field{
 // temporary name beside path and renamed into place; missing parent
 // directories are created. Errors name path.
 func WriteJobs(path string, runKey string, res *sim.Result, e *EET, meta Metadata) error {
+	return writeJobs(path, runKey, res, e, nil, meta)
+}
+
+// writeJobs is WriteJobs, with the nodes column when nc is not nil.
+func writeJobs(path string, runKey string, res *sim.Result, e *EET, nc *nodesColumn, meta Metadata) error {
 	if e != nil && len(e.Jobs) != len(res.Jobs) {
 		panic(fmt.Sprintf("results: WriteJobs given the EET of %d jobs for a run of %d", len(e.Jobs), len(res.Jobs)))
 	}
@@ -86,11 +91,16 @@ func WriteJobs(path string, runKey string, res *sim.Result, e *EET, meta Metadat
 	if err != nil {
 		return errorFor(path, err)
 	}
-	sc := arrow.NewSchema(jobsFields[:], &md)
+	fields := jobsFields[:]
 	// Statistics of status and reason would cost a tenth of the write
 	// (arrow-go recomputes them from the dictionary per row group) and let
 	// a reader skip almost nothing: they hold a handful of values.
 	noStats := []string{"status", "reason"}
+	if nc != nil {
+		fields = append(fields[:len(fields):len(fields)], nodesField)
+		noStats = append(noStats, nodesField.Name)
+	}
+	sc := arrow.NewSchema(fields, &md)
 	return writeParquet(path, sc, noStats, func(fw *parquetFile) error {
 		b := newJobsBatch(runKey, min(len(res.Jobs), batchRows))
 		defer b.release()
@@ -100,7 +110,7 @@ func WriteJobs(path string, runKey string, res *sim.Result, e *EET, meta Metadat
 			if e != nil {
 				eets = e.Jobs[lo:hi]
 			}
-			rec, err := b.fill(sc, res.Jobs[lo:hi], eets)
+			rec, err := b.fill(sc, res.Jobs[lo:hi], eets, nc)
 			if err != nil {
 				return err
 			}
@@ -183,9 +193,10 @@ func (b *jobsBatch) release() {
 
 // fill loads jobs (at most the batch's capacity) and their EETs (aligned
 // with jobs, or nil) into the buffers and returns them as a record batch of
-// schema sc. A job whose state or reason sim does not name is an error: the
-// Result is corrupt.
-func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET) (arrow.RecordBatch, error) {
+// schema sc, with the nodes column nc builds when it is not nil. A job
+// whose state or reason sim does not name is an error: the Result is
+// corrupt.
+func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET, nc *nodesColumn) (arrow.RecordBatch, error) {
 	n := len(jobs)
 	nb := int(bitutil.BytesForBits(int64(n)))
 	for _, bm := range [][]byte{b.filled, b.ran, b.rejected, b.known[jUser], b.known[jRuntime], b.known[jRequested]} {
@@ -231,7 +242,14 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET) (a
 		}
 	}
 
-	cols := make([]arrow.Array, numJobColumns)
+	cols := make([]arrow.Array, numJobColumns, numJobColumns+1)
+	if nc != nil {
+		a, err := nc.build(jobs)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
 	for _, c := range jobInts {
 		var valid []byte
 		nulls := 0

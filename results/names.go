@@ -14,6 +14,7 @@ import (
 //
 //	runs.parquet, users.parquet              TableFile(RunsTable, 0, 1), TableFile(UsersTable, 0, 1)
 //	runs-I-of-N.parquet, users-I-of-N.parquet   the same tables of shard I of N
+//	node_groups.parquet                      TableFile(GroupsTable, 0, 1), in sweeps with runs on nodes
 //	jobs/<axis>=<value>/…/part-KEY.parquet   RunFile(JobsDir, axes, key)
 //	heatmap/…/part-KEY.parquet               RunFile(HeatmapDir, axes, key)
 //	utilization/…/part-KEY.parquet           RunFile(UtilizationDir, axes, key)
@@ -24,6 +25,9 @@ const (
 	RunsTable = "runs"
 	// UsersTable is the users table's base name (one row per user and run).
 	UsersTable = "users"
+	// GroupsTable is the node groups table's base name (one row per node
+	// group and run on nodes), written only by sweeps with runs on nodes.
+	GroupsTable = "node_groups"
 	// JobsDir holds one jobs file per run, Hive-partitioned by the sweep axes.
 	JobsDir = "jobs"
 	// HeatmapDir holds one violated-EET heatmap per run, partitioned as JobsDir.
@@ -37,9 +41,10 @@ const (
 	partPrefix = "part-"
 )
 
-// TableFile returns the file name of table (RunsTable or UsersTable) as
-// shard shard of shards writes it: "runs.parquet" when shards ≤ 1, else
-// "runs-2-of-4.parquet" for shard 2 of 4 (shards count from 0).
+// TableFile returns the file name of table (RunsTable, UsersTable or
+// GroupsTable) as shard shard of shards writes it: "runs.parquet" when
+// shards ≤ 1, else "runs-2-of-4.parquet" for shard 2 of 4 (shards count
+// from 0).
 func TableFile(table string, shard, shards int) string {
 	if shards <= 1 {
 		return table + parquetExt

@@ -97,6 +97,13 @@ func TestREADMEColumns(t *testing.T) {
 	if err := results.WriteJobs(path("jobs"), "r0001", handResult(), handEET(t), testMeta); err != nil {
 		t.Fatal(err)
 	}
+	if err := results.WriteJobsOnNodes(path("jobs-on-nodes"), "r0001", handResult(), handEET(t), nil, testMeta); err != nil {
+		t.Fatal(err)
+	}
+	res, c := nodeRun(t)
+	if err := results.WriteGroups(path("node_groups"), results.GroupRows("r0001", res, c), testMeta); err != nil {
+		t.Fatal(err)
+	}
 	if err := results.WriteUsers(path("users"), results.UserRows("r0001", handResult(), handEET(t)), testMeta); err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +115,12 @@ func TestREADMEColumns(t *testing.T) {
 	}
 	// runs.parquet's parameters (those of runRows) stand in the README as
 	// one row after experiment.
+	// The jobs files of a sweep with runs on nodes have the columns of
+	// the others, then those of the README's second table.
+	jobs, onNodes := readmeSchema(t, path("jobs")), readmeSchema(t, path("jobs-on-nodes"))
+	if !slices.Equal(onNodes[:len(jobs)], jobs) {
+		t.Fatalf("jobs files on nodes %v: want the columns %v first", onNodes, jobs)
+	}
 	runs := readmeSchema(t, path("runs"))
 	params := []string{"workload string", "policy string", "load_factor double", "replicate int64", "backfill boolean"}
 	if i := slices.Index(runs, params[0]); i < 0 || !slices.Equal(runs[i:i+len(params)], params) {
@@ -120,7 +133,8 @@ func TestREADMEColumns(t *testing.T) {
 		want    [][]string // the files' schemas, one per table under heading
 	}{
 		{"### runs.parquet", [][]string{runs}},
-		{"### jobs/…/*.parquet", [][]string{readmeSchema(t, path("jobs"))}},
+		{"### jobs/…/*.parquet", [][]string{jobs, onNodes[len(jobs):]}},
+		{"### node_groups.parquet", [][]string{readmeSchema(t, path("node_groups"))}},
 		{"### users.parquet", [][]string{readmeSchema(t, path("users"))}},
 		{"### Heatmaps and utilization series", [][]string{readmeSchema(t, path("heatmap")), readmeSchema(t, path("utilization"))}},
 	} {

@@ -84,8 +84,10 @@ type Summary struct {
 	// grid, and Pruned those of them removed (Options.Prune).
 	Outside, Pruned int
 	Jobs            int64 // jobs simulated by this call
-	// RunsFile and UsersFile are the tables written, "" if they were not.
-	RunsFile, UsersFile string
+	// RunsFile and UsersFile are the tables written, "" if they were not;
+	// GroupsFile the node groups table, written only by a sweep with runs
+	// on nodes.
+	RunsFile, UsersFile, GroupsFile string
 	// Replaced names the shards' tables (runs-I-of-N.parquet, …) that the
 	// whole sweep's tables superseded and that were removed.
 	Replaced []string
@@ -125,7 +127,8 @@ type finished struct {
 
 // Execute simulates runs (as Expand returned them) and writes their results
 // under opt.Out: a jobs file per run, written as each run finishes, and the
-// runs and users tables at the end. Runs fan out over opt.Workers
+// runs and users tables at the end (and the node groups table, in a sweep
+// with runs on nodes, whose jobs files then say where each job ran). Runs fan out over opt.Workers
 // goroutines. Each worker also computes its run's table rows and writes its
 // jobs file (a file no other run touches: writing it is the largest cost
 // after simulating, and this spreads it over the cores); one writer
@@ -346,10 +349,14 @@ func (s *sweep) writeTables(grid []Run, sel []*Run, runErr error) error {
 		}
 	}
 	runsFile, usersFile := s.out.tables().names(s.opt.Shard, s.opt.Shards)
-	if err := s.out.writeTables(grid, complete, s.meta, runsFile, usersFile); err != nil {
+	groupsFile := s.out.tables().groupsName(s.opt.Shard, s.opt.Shards)
+	if err := s.out.writeTables(grid, complete, s.meta, runsFile, usersFile, groupsFile); err != nil {
 		return errors.Join(runErr, err)
 	}
 	s.sum.RunsFile, s.sum.UsersFile = runsFile, usersFile
+	if s.out.nodes {
+		s.sum.GroupsFile = groupsFile
+	}
 	// The whole sweep's tables, once written, hold every complete run, even
 	// after an interruption: the tables of shards they supersede go.
 	if s.opt.Shards <= 1 {

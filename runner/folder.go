@@ -18,6 +18,7 @@ import (
 //
 //	runs.parquet, users.parquet        the tables (runs-I-of-N.parquet … for shard I of N;
 //	                                   of one split at a time: checkSplit)
+//	node_groups.parquet                the node groups table, when a run is on nodes (onNodes)
 //	jobs/<axis>=<value>/…/part-KEY.parquet   one file per run, Hive-partitioned
 //	heatmap/…, utilization/…           per run, the same partitions (Output.Heatmaps)
 //	.schedsweep/manifest.json          which experiment the folder belongs to
@@ -44,8 +45,13 @@ const (
 // (journal.go), the tables of the whole sweep and of shards (tables.go,
 // shardTables), and writing a run's files and the tables (write.go).
 type output struct {
-	dir     string
-	jobs    bool
+	dir  string
+	jobs bool
+	// nodes says that a run of the grid is on a machine of nodes: every
+	// jobs file then has the nodes column, and the sweep writes the node
+	// groups table (onNodes). A sweep on the pool alone writes its files
+	// as before nodes existed.
+	nodes   bool
 	journal map[string]bool // keys of the runs the journal holds as complete
 	// entries holds every journal entry that decodes, of any run, by key.
 	entries map[string]journaled
@@ -79,7 +85,11 @@ func openOutput(e *spec.Experiment, grid []Run, sel []*Run, opt Options) (_ *out
 	if dir == "" {
 		dir = e.Output.Dir
 	}
-	o := &output{dir: dir, jobs: e.Output.Jobs, journal: map[string]bool{}}
+	onNodes, err := onNodes(grid)
+	if err != nil {
+		return nil, err
+	}
+	o := &output{dir: dir, jobs: e.Output.Jobs, nodes: onNodes, journal: map[string]bool{}}
 	// Files under result names first, then the manifest: a sweep writes its
 	// manifest before any of them, so a shard starting beside another in a
 	// new folder sees the manifest of any results it sees.
@@ -284,7 +294,8 @@ func (o *output) removeTemporaries(sel []*Run, shard, shards int) error {
 		return nil
 	}
 	runsPath, usersPath := o.tables().names(shard, shards)
-	mine := map[string]bool{filepath.Base(runsPath): true, filepath.Base(usersPath): true}
+	mine := map[string]bool{filepath.Base(runsPath): true, filepath.Base(usersPath): true,
+		filepath.Base(o.tables().groupsName(shard, shards)): true}
 	for _, r := range sel {
 		mine[results.PartFile(r.Key)] = true
 		mine[r.Key+journalExt] = true

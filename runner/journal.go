@@ -46,6 +46,12 @@ type entry struct {
 	// computed under, which the run key does not cover; "" in entries
 	// written before it was recorded.
 	EETCapacity string
+	// Nodes says the entry was written for a sweep with runs on nodes
+	// (output.nodes): its jobs file has the nodes column, and Groups its
+	// rows of the node groups table (none for a run on the pool). False
+	// in entries written before nodes existed.
+	Nodes  bool
+	Groups []results.GroupRow
 	// RowVersion is the version of the runs-table row: rowVersion when the entry
 	// was written, 0 in entries written before the row had offered_load.
 	// An entry of an older version is simulated again rather than kept
@@ -100,6 +106,10 @@ func (o *output) verify(en *entry, e *spec.Experiment) string {
 	switch {
 	case en.RowVersion < rowVersion:
 		return "its runs-table row was written by an older schedsweep, without offered_load"
+	case o.nodes && !en.Nodes:
+		return "it was written without the nodes its jobs ran on, which the sweep now records as it has runs on nodes"
+	case !o.nodes && en.Nodes:
+		return "it was written with the nodes its jobs ran on, which the sweep no longer records as it has no run on nodes"
 	case o.jobs && en.JobsFile == "":
 		return "it has no jobs file, which the sweep now writes"
 	case e.Output.Heatmaps && (en.HeatmapFile == "" || en.UtilizationFile == ""):

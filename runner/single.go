@@ -12,6 +12,10 @@ import (
 // Single is what SimulateOne gives back for one run.
 type Single struct {
 	Result *sim.Result
+	// Model is the machine model the run was simulated on, as it stands
+	// after the run: a *nodes.Cluster keeps where each job ran
+	// (results.PlacementOf).
+	Model sim.Model
 	// Wall is how long the simulation took (sources.simulate says what
 	// is counted).
 	Wall time.Duration
@@ -47,7 +51,7 @@ func SimulateOne(ctx context.Context, r *Run, cacheDir string) (*Single, error) 
 	if err != nil {
 		return nil, err
 	}
-	one := &Single{Result: sr.res, Wall: sr.wall, RuntimesCut: sr.runtimesCut}
+	one := &Single{Result: sr.res, Model: sr.model, Wall: sr.wall, RuntimesCut: sr.runtimesCut}
 	srcs.mu.Lock()
 	defer srcs.mu.Unlock()
 	for _, w := range append([]*spec.Workload{r.Workload}, r.Workload.Merge...) {

@@ -23,10 +23,11 @@ import (
 
 // tablesIn returns the names of the table files in dir, of the whole sweep
 // and of every shard (results.TableFiles): the runs tables, then the users
-// tables, each sorted. A folder that does not exist holds none.
+// tables, then the node groups tables, each sorted. A folder that does not
+// exist holds none.
 func tablesIn(dir string) ([]string, error) {
 	var names []string
-	for _, table := range []string{results.RunsTable, results.UsersTable} {
+	for _, table := range []string{results.RunsTable, results.UsersTable, results.GroupsTable} {
 		files, err := results.TableFiles(dir, table)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, nil
@@ -47,7 +48,10 @@ func splitOf(name string) int {
 	if _, n, ok := results.TableShard(results.RunsTable, name); ok {
 		return n
 	}
-	_, n, _ := results.TableShard(results.UsersTable, name)
+	if _, n, ok := results.TableShard(results.UsersTable, name); ok {
+		return n
+	}
+	_, n, _ := results.TableShard(results.GroupsTable, name)
 	return n
 }
 
@@ -156,4 +160,9 @@ func (t shardTables) removeOtherSplits() ([]string, error) {
 func (t shardTables) names(shard, shards int) (string, string) {
 	return filepath.Join(t.dir, results.TableFile(results.RunsTable, shard, shards)),
 		filepath.Join(t.dir, results.TableFile(results.UsersTable, shard, shards))
+}
+
+// groupsName returns the node groups table's path for a shard.
+func (t shardTables) groupsName(shard, shards int) string {
+	return filepath.Join(t.dir, results.TableFile(results.GroupsTable, shard, shards))
 }

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -19,15 +21,17 @@ import (
 
 // writeTables writes the runs and users tables of the complete runs, in
 // the given order, reading their rows back from the journal one run at a
-// time. Both tables stream, a row group of 16k rows at a time: the runs
-// table's parameter columns come from the runs themselves (runParams), not
-// from its rows, so no more than a row group's rows are held at once
-// however many runs there are. They are the columns of every run of the
-// grid, complete or not, selected by this shard or not, so that every
-// shard's table, and an interrupted sweep's, has the whole sweep's columns
-// in its order: readers of runs*.parquet (DuckDB) refuse files whose
-// columns differ.
-func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata, runsPath, usersPath string) error {
+// time; and, in a sweep with runs on nodes, the node groups table to
+// groupsPath (in a sweep without, it removes one an earlier version of the
+// experiment left there). The tables stream, a row group of 16k rows at a
+// time: the runs table's parameter columns come from the runs themselves
+// (runParams), not from its rows, so no more than a row group's rows are
+// held at once however many runs there are. They are the columns of every
+// run of the grid, complete or not, selected by this shard or not, so that
+// every shard's table, and an interrupted sweep's, has the whole sweep's
+// columns in its order: readers of runs*.parquet (DuckDB) refuse files
+// whose columns differ.
+func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata, runsPath, usersPath, groupsPath string) error {
 	var pc results.ParamColumns
 	for i := range grid {
 		r := &grid[i]
@@ -45,6 +49,13 @@ func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata,
 		return err
 	}
 	defer uw.Abort()
+	gw, err := o.groupsWriter(groupsPath, meta)
+	if err != nil {
+		return err
+	}
+	if gw != nil {
+		defer gw.Abort()
+	}
 	for _, r := range complete {
 		data, err := os.ReadFile(filepath.Join(o.dir, stateDir, journalDir, r.Key+journalExt))
 		if err != nil {
@@ -60,11 +71,59 @@ func (o *output) writeTables(grid []Run, complete []*Run, meta results.Metadata,
 		if err := uw.Append(en.Users); err != nil {
 			return err
 		}
+		if gw != nil {
+			if err := gw.Append(en.Groups); err != nil {
+				return err
+			}
+		}
 	}
 	if err := rw.Close(); err != nil {
 		return err
 	}
-	return uw.Close()
+	if err := uw.Close(); err != nil {
+		return err
+	}
+	if gw != nil {
+		return gw.Close()
+	}
+	return nil
+}
+
+// groupsWriter starts the node groups table at path in a sweep with runs
+// on nodes; in one without it returns nil, having removed any such table
+// at path, which an earlier version of the experiment with runs on nodes
+// wrote (its rows belong to runs that are no longer on nodes).
+func (o *output) groupsWriter(path string, meta results.Metadata) (*results.GroupsWriter, error) {
+	if o.nodes {
+		return results.NewGroupsWriter(path, meta)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("removing the node groups table of runs no longer on nodes: %w", err)
+	}
+	return nil, nil
+}
+
+// onNodes reports whether a run of grid is simulated on a machine of
+// nodes (one that results.PlacementOf places jobs on). It builds the
+// model of the first run of each cluster, which is cheap: a model holds
+// no jobs before the run.
+func onNodes(grid []Run) (bool, error) {
+	seen := map[*spec.Cluster]bool{}
+	for i := range grid {
+		r := &grid[i]
+		if seen[r.Cluster] {
+			continue
+		}
+		seen[r.Cluster] = true
+		m, err := model(r)
+		if err != nil {
+			return false, fmt.Errorf("cluster %s: %w", r.Cluster.Name, err)
+		}
+		if results.PlacementOf(m) != nil {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // writeAtomic writes data to path through a temporary file in its folder.
@@ -102,9 +161,19 @@ func (o *output) finish(r *Run, e *spec.Experiment, sr *simulated, meta results.
 		}
 		en.UtilizationFile, _ = filepath.Rel(o.dir, path)
 	}
+	placed := results.PlacementOf(sr.model)
+	if o.nodes {
+		en.Nodes, en.Groups = true, results.GroupRows(r.Key, res, placed)
+	}
 	if o.jobs {
 		path := JobsPath(o.dir, r)
-		if err := results.WriteJobs(path, r.Key, res, eet, meta); err != nil {
+		write := results.WriteJobs
+		if o.nodes {
+			write = func(path, key string, res *sim.Result, e *results.EET, meta results.Metadata) error {
+				return results.WriteJobsOnNodes(path, key, res, e, placed, meta)
+			}
+		}
+		if err := write(path, r.Key, res, eet, meta); err != nil {
 			return nil, err
 		}
 		en.JobsFile, _ = filepath.Rel(o.dir, path)

@@ -21,7 +21,9 @@
 // run's status counts, makespan, utilizations, offered load and twelve
 // statistics (and, in a sweep of target offered loads, that each run
 // reached its target within 1 %), every user row, and, where the folder has them, every heatmap cell and
-// utilization bucket. --partition
+// utilization bucket; and, in a sweep with runs on nodes (its jobs files
+// have the nodes column), node_groups.parquet against runs.parquet and
+// each job's nodes against its status. --partition
 // (default policy=easy) picks one Hive partition; its job count must equal
 // the jobs of the runs it holds, and those runs must be the ones
 // runs.parquet gives that parameter value. Every reader checks every
@@ -114,6 +116,13 @@ const usersColumns = {
   mean_wait: 'DOUBLE', mean_response: 'DOUBLE', mean_bounded_slowdown: 'DOUBLE',
   eet_violated: 'BIGINT', veet_share: 'DOUBLE', weighted_tardiness: 'BIGINT', recent_accuracy: 'DOUBLE',
 }
+// The columns of node_groups.parquet, and the jobs files' extra column,
+// in sweeps with runs on nodes.
+const groupsColumns = {
+  run_key: 'VARCHAR', node_group: 'VARCHAR', nodes: 'BIGINT', cores: 'BIGINT', memory: 'BIGINT', gpus: 'BIGINT',
+  utilization: 'DOUBLE',
+}
+const jobsNodesColumns = { nodes: 'VARCHAR' }
 // polarsTypes maps DuckDB's column types to the Polars types the same
 // columns must load as.
 const polarsTypes = { BIGINT: 'Int64', DOUBLE: 'Float64', VARCHAR: 'String', BOOLEAN: 'Bool' }
@@ -122,6 +131,7 @@ const metadataKeys = ['schedsweep.tool_version', 'schedsweep.experiment_file', '
 
 const runsPath = join(opt.dir, 'runs.parquet')
 const usersPath = join(opt.dir, 'users.parquet')
+const groupsPath = join(opt.dir, 'node_groups.parquet')
 const jobsDir = join(opt.dir, 'jobs')
 for (const p of [runsPath, usersPath, jobsDir]) {
   if (!existsSync(p)) {
@@ -220,6 +230,7 @@ async function checkDuckDB() {
     console.log(`duckdb: ${await one('SELECT count(*) FROM runs WHERE target_offered_load IS NOT NULL')} runs at their target offered load`)
   }
   await checkSeries(con, rows, one)
+  await checkNodes(con, rows, one, types)
 
   // One Hive partition: its jobs, the runs they come from, and the runs
   // runs.parquet says have that parameter value.
@@ -330,6 +341,58 @@ async function checkDefinitions(rows, one) {
           (has_eet AND (eet_violated IS DISTINCT FROM violated OR weighted_tardiness IS DISTINCT FROM wt OR
                         ${differ('veet_share', 'CASE WHEN ran = 0 THEN NULL ELSE violated / ran END')})) OR
           (NOT has_eet AND ran > 0 AND (eet_violated IS NOT NULL OR weighted_tardiness IS NOT NULL OR veet_share IS NOT NULL))`)
+}
+
+// checkNodes checks what results/README.md says of the nodes column and
+// node_groups.parquet, which a sweep writes when it has runs on nodes, and
+// only then: a run with rows in node_groups.parquet gives the nodes of
+// every job that ran and of no rejected one, in hostlist notation whose
+// every item starts with one of the run's node groups; a run without rows
+// (on the pool) gives none; and the groups' utilizations, weighted by their
+// cores, are the run's, over as many cores as cluster_procs.
+async function checkNodes(con, rows, one, types) {
+  if (!('nodes' in types.jobs)) {
+    if (existsSync(groupsPath)) fail(`${groupsPath} exists, but the jobs files have no nodes column`)
+    return
+  }
+  expectEqual('duckdb: jobs column nodes type', types.jobs.nodes, jobsNodesColumns.nodes)
+  if (!existsSync(groupsPath)) {
+    fail(`${groupsPath} does not exist, but the jobs files have the nodes column`)
+    return
+  }
+  await con.run(`CREATE VIEW node_groups AS SELECT * FROM read_parquet(${lit(groupsPath)})`)
+  const gt = Object.fromEntries((await rows('DESCRIBE node_groups')).map(r => [r.column_name, r.column_type]))
+  for (const [col, type] of Object.entries(groupsColumns)) {
+    expectEqual(`duckdb: node_groups column ${col} type`, gt[col] ?? 'missing', type)
+  }
+  const none = noRows(rows, one)
+  await none('node_groups rows of runs runs.parquet does not hold',
+    'SELECT run_key, node_group FROM node_groups WHERE run_key NOT IN (SELECT run_key FROM runs)')
+  await none('jobs whose nodes disagree with their status and machine', `
+    SELECT run_key, job_id, status, nodes FROM jobs
+    WHERE CASE WHEN run_key IN (SELECT run_key FROM node_groups) THEN (nodes IS NULL) <> (status = 'rejected')
+               ELSE nodes IS NOT NULL END`)
+  // An item is a name, or a prefix and one bracket group of numbers and
+  // ranges; items are joined by commas.
+  const item = String.raw`[^,\[\]\s]+(\[[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*\])?`
+  await none('nodes not in hostlist notation', `
+    SELECT run_key, job_id, nodes FROM jobs
+    WHERE nodes IS NOT NULL AND NOT regexp_full_match(nodes, '${item}(,${item})*')`)
+  await none('nodes items that name no node group of their run', `
+    WITH items AS (
+      SELECT run_key, job_id, nodes, unnest(regexp_extract_all(nodes, '${item}')) AS item
+      FROM jobs WHERE nodes IS NOT NULL)
+    SELECT i.run_key, i.job_id, i.nodes, i.item FROM items i
+    WHERE NOT EXISTS (SELECT 1 FROM node_groups g
+                      WHERE g.run_key = i.run_key AND starts_with(i.item, g.node_group))`)
+  await none("runs whose node groups' utilization, weighted by cores, is not theirs", `
+    WITH g AS (
+      SELECT run_key, sum(utilization * nodes * cores) / sum(nodes * cores) AS util, sum(nodes * cores) AS cores
+      FROM node_groups GROUP BY run_key)
+    SELECT r.run_key, r.utilization, g.util, r.cluster_procs, g.cores FROM runs r JOIN g USING (run_key)
+    WHERE ${differ('r.utilization', 'g.util')} OR r.cluster_procs <> g.cores`)
+  console.log(`duckdb: nodes of ${await one('SELECT count(nodes) FROM jobs')} jobs and ` +
+    `${await one('SELECT count(*) FROM node_groups')} node groups of ${await one('SELECT count(DISTINCT run_key) FROM node_groups')} runs checked`)
 }
 
 // noRows returns a function that fails, naming what and showing a few of
@@ -443,6 +506,10 @@ function checkPolars(duck) {
   const jobs = pl.scanParquet(join(jobsDir, '**', '*.parquet'), { hivePartitioning: true })
   const all = jobs.collectSync()
   check('jobs', all, jobsColumns)
+  if (existsSync(groupsPath)) {
+    check('jobs', all, jobsNodesColumns)
+    check('node_groups.parquet', pl.readParquet(groupsPath), groupsColumns)
+  }
   expectEqual('polars: jobs rows', BigInt(all.height), duck.nJobs)
   const partType = all.schema[partKey]
   if (partType === undefined) {

@@ -26,7 +26,8 @@ const runUsage = `Usage: schedsweep run [flags] [FILE]
 
 Runs the sweep an experiment file declares and writes its results: one
 Parquet file per run under jobs/ (Hive-partitioned by the sweep's axes),
-then runs.parquet and users.parquet. FILE is a path, or the name of an
+then runs.parquet and users.parquet (and node_groups.parquet when a run is
+on a cluster of nodes). FILE is a path, or the name of an
 experiment embedded in schedsweep; without one, run runs the embedded
 quickstart.
 
@@ -105,6 +106,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, " of %d, %d jobs in %s\n", sum.Selected, sum.Jobs, took.Round(time.Millisecond))
 	if sum.RunsFile != "" {
 		written := []string{sum.RunsFile, sum.UsersFile}
+		if sum.GroupsFile != "" {
+			written = append(written, sum.GroupsFile)
+		}
 		var dirs []string
 		if e.Output.Jobs {
 			dirs = append(dirs, results.JobsDir)

@@ -178,10 +178,10 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSchedules(c, one.header, out.Result); err != nil {
+	if err := writeSchedules(c, one.header, out.Result, results.PlacementOf(out.Model)); err != nil {
 		return err
 	}
-	printSummary(stdout, filepath.Base(path), one, out.Result, out.Wall)
+	printSummary(stdout, filepath.Base(path), one, out.Result, results.PlacementOf(out.Model), out.Wall)
 	if out.RuntimesCut > 0 {
 		fmt.Fprintf(stdout, "note: the tsafrir estimates cut the run times of %d jobs to the largest estimate\n", out.RuntimesCut)
 	}
@@ -194,34 +194,28 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 
 // writeSchedules writes the schedule res to the files --schedule and --swf
 // name, if they do; h is the trace's header, which the SWF file repeats.
-func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result) error {
+// p is where the run placed its jobs, nil for a run on the pool: on nodes
+// both files say which nodes each job ran on (writeScheduleCSV,
+// writeScheduleSWF).
+func writeSchedules(c simulateConfig, h *workloads.Header, res *sim.Result, p results.Placement) error {
 	if c.schedule != "" {
-		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res) }); err != nil {
+		if err := atomicfile.WriteFile(c.schedule, func(w io.Writer) error { return writeScheduleCSV(w, res, p) }); err != nil {
 			return fmt.Errorf("writing the schedule: %w", err)
 		}
 	}
 	if c.swf == "" {
 		return nil
 	}
-	err := atomicfile.WriteFile(c.swf, func(w io.Writer) error {
-		sw := workloads.NewSWFWriter(w)
-		if err := sw.WriteHeader(h); err != nil {
-			return err
-		}
-		for i := range res.Jobs {
-			if err := sw.WriteOutcome(&res.Jobs[i]); err != nil {
-				return err
-			}
-		}
-		return sw.Flush()
-	})
+	err := atomicfile.WriteFile(c.swf, func(w io.Writer) error { return writeScheduleSWF(w, h, res, p) })
 	if err != nil {
 		return fmt.Errorf("writing the SWF schedule: %w", err)
 	}
 	return nil
 }
 
-func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, took time.Duration) {
+// printSummary prints the run's metrics; p is where it placed its jobs,
+// nil on the pool: a run on nodes adds the utilization of each node group.
+func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, p results.Placement, took time.Duration) {
 	trim := results.Trim{Warmup: s.exp.Output.Warmup, Cooldown: s.exp.Output.Cooldown}
 	sum := results.SummarizeTrimmed(res, results.DefaultTau, trim)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -247,6 +241,9 @@ func printSummary(w io.Writer, trace string, s *oneRun, res *sim.Result, took ti
 		fmt.Fprintf(tw, ", %.2f%% of memory", 100*sum.Utilization[sim.Memory])
 	}
 	fmt.Fprintln(tw)
+	if p != nil {
+		fmt.Fprintf(tw, "node groups\t%s\n", groupsText(results.GroupRows("", res, p)))
+	}
 	fmt.Fprintf(tw, "makespan\t%d s (%s)\n", sum.Makespan, humanSpan(sum.Makespan))
 	fmt.Fprintf(tw, "simulated in\t%s (%d scheduling passes)\n", took.Round(time.Millisecond), res.Passes)
 	tw.Flush()
@@ -285,11 +282,19 @@ func printRepairs(w io.Writer, repairs []*workloads.ParseError) {
 
 // writeScheduleCSV writes one row per job: job_id,submit,start,end,procs,status.
 // Rejected jobs have empty start and end and status "rejected:<reason>".
-func writeScheduleCSV(w io.Writer, res *sim.Result) error {
-	if _, err := io.WriteString(w, "job_id,submit,start,end,procs,status\n"); err != nil {
+// A run on nodes (p not nil) adds a last column, nodes: the job's nodes in
+// hostlist notation (results.JobNodes), quoted as CSV quotes a value with
+// a comma ("a2,b1"); empty for a rejected job.
+func writeScheduleCSV(w io.Writer, res *sim.Result, p results.Placement) error {
+	head := "job_id,submit,start,end,procs,status\n"
+	if p != nil {
+		head = "job_id,submit,start,end,procs,status,nodes\n"
+	}
+	if _, err := io.WriteString(w, head); err != nil {
 		return err
 	}
 	var b []byte
+	var names []string
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		b = b[:0]
@@ -311,6 +316,14 @@ func writeScheduleCSV(w io.Writer, res *sim.Result) error {
 		if o.State == sim.Rejected {
 			b = append(b, ':')
 			b = append(b, o.Reason.String()...)
+		}
+		if p != nil {
+			var s string
+			var err error
+			if s, names, err = results.JobNodes(p, o.Seq, names); err != nil {
+				return fmt.Errorf("job %d: its nodes: %w", o.ID, err)
+			}
+			b = appendCSVField(append(b, ','), s)
 		}
 		b = append(b, '\n')
 		if _, err := w.Write(b); err != nil {

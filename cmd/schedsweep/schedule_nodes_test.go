@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedsweep/schedsweep/policies"
+	"github.com/schedsweep/schedsweep/results"
+	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
+	"github.com/schedsweep/schedsweep/sim/simtest"
+	"github.com/schedsweep/schedsweep/workloads"
+)
+
+// nodeSchedule is FCFS, first fit, on node groups a (2 nodes of 4 cores)
+// and b (1 node of 8), worked by hand (results' placement_test.go has the
+// same run): job 1 on a1 and a2, job 2 on b1, job 3 on a1 at 10, job 4 on
+// a2 and b1 at 10, job 5 rejected (no node has 9 cores), job 6 on a1 at
+// 15.
+func nodeSchedule(t *testing.T) (*sim.Result, *nodes.Cluster) {
+	t.Helper()
+	c, err := nodes.New([]nodes.Group{{Name: "a", Count: 2, Cores: 4}, {Name: "b", Count: 1, Cores: 8}}, nodes.FirstFit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := func(r sim.Record, n, per int32) sim.Record {
+		r.Shape = sim.Shape{Nodes: n, PerNode: per}
+		return r
+	}
+	recs := []sim.Record{
+		shape(simtest.J(1, 0, 10, 10, 8), 2, 4),
+		simtest.J(2, 0, 20, 20, 6),
+		shape(simtest.J(3, 1, 5, 5, 4), 1, 4),
+		simtest.J(4, 1, 10, 10, 5),
+		shape(simtest.J(5, 2, 10, 10, 9), 1, 9),
+		simtest.J(6, 3, 5, 5, 3),
+	}
+	res, err := sim.Run(c, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, c
+}
+
+// TestScheduleOnNodes checks simulate's --schedule and --swf files of a
+// run on nodes against hand-written goldens, and that a run on the pool
+// writes neither the nodes column nor field 19.
+func TestScheduleOnNodes(t *testing.T) {
+	res, c := nodeSchedule(t)
+	h := &workloads.Header{}
+	if err := h.Set("MaxProcs", "16"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		golden string
+		write  func(*bytes.Buffer, results.Placement) error
+		pool   string // the header or first line of a run on the pool
+	}{
+		{"schedule.csv", func(b *bytes.Buffer, p results.Placement) error { return writeScheduleCSV(b, res, p) },
+			"job_id,submit,start,end,procs,status\n1,0,0,10,8,finished\n"},
+		{"schedule.swf", func(b *bytes.Buffer, p results.Placement) error { return writeScheduleSWF(b, h, res, p) },
+			"; MaxProcs: 16\n1 0 0 10 8 -1 -1 8 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n"},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", "nodes", tc.golden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := tc.write(&got, c); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(string(want), got.String()); d != "" {
+				t.Errorf("%s (-golden +got):\n%s", tc.golden, d)
+			}
+			got.Reset()
+			if err := tc.write(&got, nil); err != nil {
+				t.Fatal(err)
+			}
+			if s := got.String(); len(s) < len(tc.pool) || s[:len(tc.pool)] != tc.pool {
+				t.Errorf("on the pool %s starts %q; want %q", tc.golden, s[:min(len(s), len(tc.pool))], tc.pool)
+			}
+		})
+	}
+}
+
+func TestGroupsText(t *testing.T) {
+	res, c := nodeSchedule(t)
+	// Group a: 155 of 160 core-seconds; b: 130 of 160 (placement_test.go).
+	if got, want := groupsText(results.GroupRows("", res, c)), "a 96.88%, b 81.25% of cores"; got != want {
+		t.Errorf("groupsText = %q; want %q", got, want)
+	}
+}
+
+func TestAppendCSVField(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""}, {"a1", "a1"}, {"a[1-2]", "a[1-2]"}, {"a2,b1", `"a2,b1"`}, {`q"1`, `"q""1"`},
+	} {
+		if got := string(appendCSVField(nil, tc.in)); got != tc.want {
+			t.Errorf("appendCSVField(%q) = %s; want %s", tc.in, got, tc.want)
+		}
+	}
+}
