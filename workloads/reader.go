@@ -149,9 +149,9 @@ type SWFReader struct {
 	warnings   []*ParseError
 	jobs       int // job lines read
 	maxJobs    int
-	gz         bool // the stream is gzip-compressed
-	empty      bool // the stream, decompressed, has no bytes
-	extraSeen  bool // a job line with more than NumFields fields was seen
+	gz         bool                  // the stream is gzip-compressed
+	empty      bool                  // the stream, decompressed, has no bytes
+	extraSeen  bool                  // a job line with more than NumFields fields was seen
 	rest       []byte                // the last job line's tokens after field 18
 	wheres     map[string]*sim.Where // one per (queue, request), for shape
 }
