@@ -76,9 +76,7 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 	if n, st := d.intArg(attrs["gpus"], "Invalid GPU count", 0, math.MaxInt64); st == set {
 		c.Capacity[sim.GPUs] = n
 	}
-	if len(d.diags.Errs()) == before {
-		d.nodeLevel(c, b, attrs, blocks) // nodes.go
-	}
+	d.nodeLevel(c, b, attrs, blocks) // nodes.go
 	if len(d.diags.Errs()) > before {
 		return nil
 	}

@@ -38,6 +38,7 @@ const (
 // capacity is theirs. It reports errors for arguments that do not go
 // together.
 func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hclsyntax.Attribute, blocks []*hclsyntax.Block) {
+	before := len(d.diags.Errs())
 	var groups, parts []*hclsyntax.Block
 	for _, nb := range blocks {
 		if nb.Type == "node" {
@@ -60,7 +61,6 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 		a := lastOf(attrs["procs"], attrs["machines"])
 		d.errorf(a.NameRange, "Conflicting cluster size",
 			"Cluster %q has node blocks, which set its size: leave out %s.", c.Name, a.Name)
-		return
 	case len(groups) > 0:
 		for _, name := range []string{"memory", "gpus"} {
 			if a := attrs[name]; a != nil {
@@ -68,7 +68,7 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 					"Cluster %q has node blocks: give %s per node, in its node blocks.", c.Name, name)
 			}
 		}
-	case model == modelNodes && c.Machines == "":
+	case model == modelNodes && attrs["machines"] == nil:
 		d.errorf(attrs["model"].Expr.Range(), "Cluster without nodes",
 			"Cluster %q has model = \"nodes\" but neither node blocks nor a machines file to take its nodes from.", c.Name)
 		return
@@ -100,6 +100,9 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 			}
 		}
 	} else {
+		if c.Machines == "" {
+			return // the machines file's error is reported
+		}
 		g, err := machineGroups(c.Machines)
 		if err != nil {
 			d.errorf(attrs["machines"].Expr.Range(), "Unreadable machines file", "%s.", err)
@@ -126,7 +129,10 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 	if model == modelPool {
 		return
 	}
-	if _, err := nodes.NewConfig(*cfg); err != nil && len(d.diags.Errs()) == 0 {
+	if len(d.diags.Errs()) > before {
+		return
+	}
+	if _, err := nodes.NewConfig(*cfg); err != nil {
 		d.errorf(b.DefRange(), "Invalid cluster of nodes", "Cluster %q: %s.", c.Name, err)
 		return
 	}
