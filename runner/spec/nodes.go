@@ -47,21 +47,52 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 			parts = append(parts, nb)
 		}
 	}
+	model, ok := d.clusterModel(c, attrs, len(groups) > 0, parts)
+	if !ok || model == modelPool && len(groups) == 0 {
+		return // procs or a machines file: the pool as before
+	}
+	cfg, ok := d.nodeConfig(c, attrs, groups, parts)
+	if !ok {
+		return
+	}
+	capacity, ok := nodeCapacity(cfg.Groups)
+	switch {
+	case !ok:
+		d.errorf(b.DefRange(), "Cluster too large", "The node groups of cluster %q hold more than 2⁶³ processors, bytes or GPUs.", c.Name)
+		return
+	case len(groups) > 0:
+		c.Capacity = capacity
+	}
+	if model == modelPool || len(d.diags.Errs()) > before {
+		return
+	}
+	if _, err := nodes.NewConfig(*cfg); err != nil {
+		d.errorf(b.DefRange(), "Invalid cluster of nodes", "Cluster %q: %s.", c.Name, err)
+		return
+	}
+	c.Nodes = cfg
+}
+
+// clusterModel reads a cluster block's model (default: nodes when it has
+// node blocks, else the pool) and reports the arguments and partition
+// blocks that do not go with it; false when the block cannot be read
+// further.
+func (d *decoder) clusterModel(c *Cluster, attrs map[string]*hclsyntax.Attribute, hasNodes bool, parts []*hclsyntax.Block) (string, bool) {
 	model := modelPool
-	if len(groups) > 0 {
+	if hasNodes {
 		model = modelNodes
 	}
 	if i, st := d.choice(attrs["model"], modelPool, modelNodes); st == set {
 		model = []string{modelPool, modelNodes}[i]
 	} else if st == invalid {
-		return
+		return model, false
 	}
 	switch {
-	case len(groups) > 0 && (attrs["procs"] != nil || attrs["machines"] != nil):
+	case hasNodes && (attrs["procs"] != nil || attrs["machines"] != nil):
 		a := lastOf(attrs["procs"], attrs["machines"])
 		d.errorf(a.NameRange, "Conflicting cluster size",
 			"Cluster %q has node blocks, which set its size: leave out %s.", c.Name, a.Name)
-	case len(groups) > 0:
+	case hasNodes:
 		for _, name := range []string{"memory", "gpus"} {
 			if a := attrs[name]; a != nil {
 				d.errorf(a.NameRange, "Conflicting cluster size",
@@ -71,46 +102,46 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 	case model == modelNodes && attrs["machines"] == nil:
 		d.errorf(attrs["model"].Expr.Range(), "Cluster without nodes",
 			"Cluster %q has model = \"nodes\" but neither node blocks nor a machines file to take its nodes from.", c.Name)
-		return
+		return model, false
 	}
 	if model == modelPool {
-		for _, a := range []*hclsyntax.Attribute{attrs["fit"]} {
-			if a != nil {
-				d.errorf(a.NameRange, "Node option on a pool", "Cluster %q is an aggregate pool: %s applies to a cluster of nodes.", c.Name, a.Name)
-			}
+		if a := attrs["fit"]; a != nil {
+			d.errorf(a.NameRange, "Node option on a pool", "Cluster %q is an aggregate pool: %s applies to a cluster of nodes.", c.Name, a.Name)
 		}
 		for _, pb := range parts {
 			d.errorf(pb.DefRange(), "Partition on a pool", "Cluster %q is an aggregate pool: partitions need nodes (node blocks, or model = \"nodes\" with a machines file).", c.Name)
 		}
-		if len(groups) == 0 {
-			return // procs or a machines file: the pool as before
-		}
 	}
+	return model, true
+}
+
+// nodeConfig decodes fit, the node groups (node blocks, or else c's
+// machines file) and the partitions of a cluster block.
+func (d *decoder) nodeConfig(c *Cluster, attrs map[string]*hclsyntax.Attribute, groups, parts []*hclsyntax.Block) (*nodes.Config, bool) {
 	cfg := &nodes.Config{}
 	if i, st := d.choice(attrs["fit"], "first", "best"); st == set {
 		cfg.Fit = nodes.Fit(i)
 	}
-	if len(groups) > 0 {
-		seen := map[string]hcl.Range{}
-		for _, nb := range groups {
-			if d.name(nb) && d.unique(nb, seen) {
-				if g, ok := d.nodeGroup(nb); ok {
-					cfg.Groups = append(cfg.Groups, g)
-				}
+	seen := map[string]hcl.Range{}
+	for _, nb := range groups {
+		if d.name(nb) && d.unique(nb, seen) {
+			if g, ok := d.nodeGroup(nb); ok {
+				cfg.Groups = append(cfg.Groups, g)
 			}
 		}
-	} else {
+	}
+	if len(groups) == 0 {
 		if c.Machines == "" {
-			return // the machines file's error is reported
+			return nil, false // the machines file's error is reported
 		}
 		g, err := machineGroups(c.Machines)
 		if err != nil {
 			d.errorf(attrs["machines"].Expr.Range(), "Unreadable machines file", "%s.", err)
-			return
+			return nil, false
 		}
 		cfg.Groups = g
 	}
-	seen := map[string]hcl.Range{}
+	seen = map[string]hcl.Range{}
 	for _, pb := range parts {
 		if d.name(pb) && d.unique(pb, seen) {
 			if p, ok := d.partition(pb, cfg.Groups); ok {
@@ -118,25 +149,7 @@ func (d *decoder) nodeLevel(c *Cluster, b *hclsyntax.Block, attrs map[string]*hc
 			}
 		}
 	}
-	capacity, ok := nodeCapacity(cfg.Groups)
-	if !ok {
-		d.errorf(b.DefRange(), "Cluster too large", "The node groups of cluster %q hold more than 2⁶³ processors, bytes or GPUs.", c.Name)
-		return
-	}
-	if len(groups) > 0 {
-		c.Capacity = capacity
-	}
-	if model == modelPool {
-		return
-	}
-	if len(d.diags.Errs()) > before {
-		return
-	}
-	if _, err := nodes.NewConfig(*cfg); err != nil {
-		d.errorf(b.DefRange(), "Invalid cluster of nodes", "Cluster %q: %s.", c.Name, err)
-		return
-	}
-	c.Nodes = cfg
+	return cfg, true
 }
 
 // nodeGroup decodes a node block.
