@@ -41,7 +41,8 @@ output {
 
 // TestRunOnNodes runs a sweep on a cluster of nodes end to end: its jobs
 // table shows job 3, which fits in aggregate at time 1, waiting for a node
-// until 100; on the pool of the same 8 cores it starts at once.
+// until 100; on the pool of the same 8 cores it starts at once; in a
+// partition of one node the jobs run one after another.
 func TestRunOnNodes(t *testing.T) {
 	for _, tc := range []struct {
 		name, cluster string
@@ -49,6 +50,21 @@ func TestRunOnNodes(t *testing.T) {
 	}{
 		{"nodes", "cluster \"c\" {\n  node \"n\" {\n    count = 2\n    cores = 4\n  }\n}\n", []int64{0, 0, 99}},
 		{"pool", "cluster \"c\" {\n  procs = 8\n}\n", []int64{0, 0, 0}},
+		// Field 20's queue q is the partition of node b only: job 2 waits
+		// for job 1, job 3 for job 2's end at 300.
+		{"partition", `cluster "c" {
+  node "a" {
+    count = 1
+    cores = 4
+  }
+  node "b" {
+    count = 1
+    cores = 4
+  }
+  partition "other" { groups = ["a"] }
+  partition "q" { groups = ["b"] }
+}
+`, []int64{0, 100, 299}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
