@@ -92,17 +92,18 @@ func (d *decoder) clusterModel(c *Cluster, attrs map[string]*hclsyntax.Attribute
 		a := lastOf(attrs["procs"], attrs["machines"])
 		d.errorf(a.NameRange, "Conflicting cluster size",
 			"Cluster %q has node blocks, which set its size: leave out %s.", c.Name, a.Name)
-	case hasNodes:
-		for _, name := range []string{"memory", "gpus"} {
-			if a := attrs[name]; a != nil {
-				d.errorf(a.NameRange, "Conflicting cluster size",
-					"Cluster %q has node blocks: give %s per node, in its node blocks.", c.Name, name)
-			}
-		}
-	case model == modelNodes && attrs["machines"] == nil:
+	case model == modelNodes && !hasNodes && attrs["machines"] == nil:
 		d.errorf(attrs["model"].Expr.Range(), "Cluster without nodes",
 			"Cluster %q has model = \"nodes\" but neither node blocks nor a machines file to take its nodes from.", c.Name)
 		return model, false
+	}
+	if hasNodes || model == modelNodes {
+		for _, name := range []string{"memory", "gpus"} {
+			if a := attrs[name]; a != nil {
+				d.errorf(a.NameRange, "Conflicting cluster size",
+					"Cluster %q is a cluster of nodes: its %s is per node, in its node blocks or machines file.", c.Name, name)
+			}
+		}
 	}
 	if model == modelPool {
 		if a := attrs["fit"]; a != nil {

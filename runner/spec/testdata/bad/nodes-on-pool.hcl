@@ -12,6 +12,12 @@ cluster "empty" {
   model = "nodes" # ERROR: Cluster without nodes
 }
 
+cluster "file" {
+  machines = "../tiny.machines"
+  model    = "nodes"
+  memory   = "1GiB" # ERROR: its memory is per node
+}
+
 cluster "other" {
   procs = 64
   model = "both" # ERROR: Invalid value for "model"
