@@ -31,6 +31,10 @@ cluster "main" {
   memory = "64GiB"                             # optional: a size string or a number of bytes; memory is simulated when > 0
   gpus   = 0                                   # optional accelerators, default 0
   # machines = "data/cluster.machines" # instead of procs: an Alea machines file, relative to this file; sets procs and memory
+  # model    = "nodes"                 # with machines: its node groups as nodes, not the pool (docs/experiments.md#clusters-of-nodes)
+  # node "cpu" { … }                  # instead of procs: a node group of count nodes, each cores, memory, gpus, features
+  # partition "batch" { … }            # with nodes: groups, features, max_time, max_nodes; the first is the default
+  # fit      = "first"                 # with nodes: first (default) or best fit
 }
 
 # Workloads: at least one, each a model or a trace.
@@ -54,6 +58,8 @@ workload "kth" {
   estimates           = "keep"            # as for models
   allow_overrun       = false             # any workload: let a job run past its requested time (default: killed there)
   missing_estimate    = "runtime"         # any workload: a job without requested time gets its run time (default) or "reject"s it; a merge's parts must agree with the merge
+  # shape       = "tasks" # on nodes: tasks (default), whole-nodes or per-node:K
+  # alea_fields = false   # read fields 20 (queue: partition) and 21 (node request) of Alea's data sets
 }
 
 workload "mixed" {

@@ -13,6 +13,7 @@ import (
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/workloads"
 )
 
 // Run is one fully resolved cell of a sweep: everything needed to simulate
@@ -252,6 +253,9 @@ func workloadCanon(w *spec.Workload) string {
 		}
 	default:
 		fmt.Fprintf(&b, "trace=%s\nswf=%d,%d,%d,%t\n", w.Trace, w.SWF.Procs, w.SWF.Memory, w.SWF.MemoryUnit, w.SWF.NegativeAsMissing)
+		if w.SWF.Shape != (workloads.ShapeMode{}) || w.SWF.AleaFields { // only then: earlier keys stay
+			fmt.Fprintf(&b, "shape=%s\nalea_fields=%t\n", w.SWF.Shape, w.SWF.AleaFields)
+		}
 	}
 	fmt.Fprintf(&b, "window=%d,%d\nusers=%v\ntake=%d\nestimates=%s\ncpu_usage=%s\n",
 		w.From, w.To, w.Users, w.Take, w.Estimates, w.CPUUsage)
@@ -268,6 +272,9 @@ func runCanon(r *Run) string {
 	var b strings.Builder
 	b.WriteString(workloadCanon(r.Workload))
 	fmt.Fprintf(&b, "cluster=%s %v\n", r.Cluster.Name, r.Cluster.Capacity)
+	if r.Cluster.Nodes != nil { // only then: the pool's keys stay
+		b.WriteString(nodesCanon(r.Cluster.Nodes))
+	}
 	fmt.Fprintf(&b, "policy=%s\ntype=%s\n", r.Policy.Name, r.Policy.Type)
 	if r.Policy.Params != nil {
 		fmt.Fprintf(&b, "policy_params=%s\n", params.Key(r.Policy.Params, policyDefaults(r.Policy.Type)))

@@ -14,6 +14,7 @@ import (
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
@@ -478,9 +479,17 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 	return &simulated{res: res, model: m, wall: wall, runtimesCut: tally.total()}, nil
 }
 
-// model returns the machine model run r simulates on: the aggregate pool
-// of its cluster's capacity.
+// model returns the machine model run r simulates on: its cluster's nodes
+// (sim/nodes) when it declares them, else the aggregate pool of its
+// capacity.
 func model(r *Run) (sim.Model, error) {
+	if cfg := r.Cluster.Nodes; cfg != nil {
+		c, err := nodes.NewConfig(*cfg)
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", r.Cluster.Name, err)
+		}
+		return c, nil
+	}
 	return sim.NewPool(r.Cluster.Capacity), nil
 }
 

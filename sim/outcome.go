@@ -27,11 +27,11 @@ type Reason uint8
 // Rejection reasons. A rejected job is counted in Result, never dropped.
 const (
 	NoReason        Reason = iota
-	TooLarge               // its need exceeds the cluster's capacity on some kind
+	TooLarge               // its need exceeds the cluster's capacity on some kind; on nodes, no placement it may use holds it, or its partition is unknown or its limits refuse it
 	NoProcessors           // it asks for no processors (no positive processor count in the trace)
 	NoRuntime              // the trace does not give its run time
 	NoEstimate             // it has no estimate and Options.MissingEstimate is RejectMissingEstimate
-	NegativeRequest        // a need or the estimate is negative
+	NegativeRequest        // a need or the estimate is negative; on nodes, also a shape that does not hold its need or a node request that could not be read
 	numReasons
 )
 

@@ -20,6 +20,9 @@ type Shape struct {
 	Exclusive bool
 	// MemPerNode is the memory in bytes asked on every node the job uses.
 	MemPerNode int64
+	// Where restricts the nodes the job may use (partition, node groups,
+	// features); nil: any node of the machine's default partition.
+	Where *Where
 }
 
 // IsZero reports whether s is the zero shape, the pool's request.

@@ -17,13 +17,17 @@
 //     on, its queue, and its PBS node request ([ParseRequest], [Request]);
 //   - job shapes for machines of nodes ([Shape]): [ShapeMode] maps SWF
 //     processors to one, [RequestShape] maps a node request (shape.go;
-//     docs/design/nodes.md says what each SWF field becomes).
+//     docs/design/nodes.md says what each SWF field becomes). The reader
+//     gives records their sim.Shape by SWFOptions.Shape and, with
+//     SWFOptions.AleaFields, from fields 20 and 21 (swfshape.go).
 //
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
 // skipped silently; the one repair, SWFOptions.NegativeAsMissing, is opt-in
 // and lists every value it changes, and what the reader reads past (fields
-// after the 18th) it reports once through [SWFReader.Warnings].
+// after the 18th) it reports once through [SWFReader.Warnings], as it does
+// each node request that does not parse (kept as sim.Where.Invalid, for a
+// machine of nodes to reject).
 //
 // Bounds (bounds.go): times are at most [MaxTime] (2^32 − 1 s), processors
 // [MaxProcs] (2^30), a workload [MaxJobs] (2^30) jobs and a line

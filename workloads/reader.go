@@ -90,6 +90,15 @@ type SWFOptions struct {
 	// time −(submit time + 1). Such a job then has no run time, and the
 	// engine rejects and counts it.
 	NegativeAsMissing bool
+	// Shape maps a job's processors to its sim.Shape for a machine of
+	// nodes: tasks (the zero value: the pool's request), whole nodes or
+	// K per node (ShapeMode.Shape); under per-node:K, Need[Procs] becomes
+	// the processors the nodes hold. Models without nodes ignore shapes.
+	Shape ShapeMode
+	// AleaFields reads fields 20 (queue: the job's partition) and 21
+	// (node request) of Alea's data sets where a line has them: a request
+	// replaces Shape's mapping for its job (see swfshape.go).
+	AleaFields bool
 }
 
 const (
@@ -140,9 +149,11 @@ type SWFReader struct {
 	warnings   []*ParseError
 	jobs       int // job lines read
 	maxJobs    int
-	gz         bool // the stream is gzip-compressed
-	empty      bool // the stream, decompressed, has no bytes
-	extraSeen  bool // a job line with more than NumFields fields was seen
+	gz         bool                  // the stream is gzip-compressed
+	empty      bool                  // the stream, decompressed, has no bytes
+	extraSeen  bool                  // a job line with more than NumFields fields was seen
+	rest       []byte                // the last job line's tokens after field 18
+	wheres     map[string]*sim.Where // one per (queue, request), for shape
 }
 
 var _ sim.Source = (*SWFReader)(nil)
@@ -260,7 +271,8 @@ func (r *SWFReader) NextLine() (Line, error) {
 			r.err = perr
 			return Line{}, perr
 		}
-		if !r.extraSeen {
+		r.rest = restAfter(b, end)
+		if !r.extraSeen && !r.opt.AleaFields {
 			if rest := trimLeftSpace(b[end:]); len(rest) > 0 {
 				r.extraSeen = true
 				r.warnings = append(r.warnings, &ParseError{File: r.name, Line: r.jobLine,
@@ -298,6 +310,8 @@ func (r *SWFReader) start() error {
 		return fmt.Errorf("%s: invalid SWFOptions.Memory %d", r.name, r.opt.Memory)
 	case r.opt.MemoryUnit > KBPerJob:
 		return fmt.Errorf("%s: invalid SWFOptions.MemoryUnit %d", r.name, r.opt.MemoryUnit)
+	case r.opt.Shape.Kind > ShapePerNode || r.opt.Shape.Kind == ShapePerNode && (r.opt.Shape.K < 1 || r.opt.Shape.K > 1<<31-1):
+		return fmt.Errorf("%s: invalid SWFOptions.Shape %v", r.name, r.opt.Shape)
 	}
 	raw := bufio.NewReaderSize(r.src, bufSize)
 	magic, err := raw.Peek(2)
@@ -499,6 +513,11 @@ func (r *SWFReader) record(l *Line) (sim.Record, *ParseError) {
 		return sim.Record{}, perr
 	}
 	rec.Need[sim.Memory] = mem
+	if r.opt.shapes() {
+		if perr := r.shape(&rec, r.rest); perr != nil {
+			return sim.Record{}, perr
+		}
+	}
 	return rec, nil
 }
 

@@ -148,6 +148,9 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s\n\n", folderLine(st))
+	if err := printNodes(stdout, e.Sweep.Cluster); err != nil { // plan_nodes.go
+		return err
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

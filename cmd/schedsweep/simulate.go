@@ -60,6 +60,10 @@ type simulateConfig struct {
 	memoryField     string
 	memoryUnit      string
 	machines        string
+	model           string
+	fit             string
+	shape           string
+	aleaFields      bool
 	gpus            int64
 	allowOverrun    bool
 	missingEstimate string
@@ -125,6 +129,10 @@ func (c *simulateConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
 	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF), bytes-per-job (Alea data sets) or kb-per-job (METACENTRUM-2009-2's used memory)")
 	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
+	fs.StringVar(&c.model, "model", "pool", "machine model: the aggregate `pool`, or nodes (the node groups of --machines)")
+	fs.StringVar(&c.fit, "fit", "first", "placement on nodes (--model nodes): `first` fit in node order, or best fit")
+	fs.StringVar(&c.shape, "shape", "tasks", "job shape on nodes: `tasks` (processors anywhere), whole-nodes, or per-node:K")
+	fs.BoolVar(&c.aleaFields, "alea-fields", false, "read SWF fields 20 (queue: partition) and 21 (node request) of Alea's data sets")
 	fs.Int64Var(&c.gpus, "gpus", 0, "`number` of GPUs of the machine")
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")

@@ -17,6 +17,7 @@ import (
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
@@ -67,6 +68,11 @@ func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*on
 	cl, source, err := c.cluster(w.SWF.Memory != workloads.NoMemory)
 	if err != nil {
 		return nil, err
+	}
+	if cl.Nodes != nil {
+		if err := spec.NodeAware(p.Type, p.Params); err != nil {
+			return nil, usagef("--policy: %v", err)
+		}
 	}
 	h, err := traceHeader(path, w.SWF)
 	if err != nil {
@@ -142,6 +148,12 @@ func choose(arg, name string) (int, error) {
 func (c *simulateConfig) workload(trace string) (*spec.Workload, error) {
 	w := &spec.Workload{Name: simulateWorkload, Trace: trace, Take: c.jobs, AllowOverrun: c.allowOverrun}
 	w.SWF.NegativeAsMissing = c.negativeMissing
+	w.SWF.AleaFields = c.aleaFields
+	m, err := workloads.ParseShapeMode(c.shape)
+	if err != nil {
+		return nil, usagef("--shape: %v", err)
+	}
+	w.SWF.Shape = m
 	named := []struct {
 		arg, value string
 		set        func(int)
@@ -166,7 +178,6 @@ func (c *simulateConfig) workload(trace string) (*spec.Workload, error) {
 	if c.jobs < 0 {
 		return nil, usagef("--jobs: %d is negative", c.jobs)
 	}
-	var err error
 	if w.From, w.To, err = parseWindow(c.window); err != nil {
 		return nil, err
 	}
@@ -243,7 +254,11 @@ func (c *simulateConfig) cluster(memoryRead bool) (*spec.Cluster, string, error)
 		}
 		cl.Capacity[sim.Memory] = m
 	}
+	if err := c.nodes(cl); err != nil {
+		return nil, "", err
+	}
 	switch {
+	case cl.Nodes != nil: // the nodes' own memory
 	case memoryRead && cl.Capacity[sim.Memory] == 0:
 		return nil, "", usagef("--memory-field %s needs the machine's memory: give --memory or --machines", c.memoryField)
 	case !memoryRead:
@@ -288,5 +303,35 @@ func checkTrim(warmup, cooldown float64) error {
 	if warmup+cooldown >= 1 {
 		return usagef("--warmup %v and --cooldown %v leave out every job; their sum must be under 1", warmup, cooldown)
 	}
+	return nil
+}
+
+// nodes makes cl a cluster of nodes when --model says so: the node groups
+// of --machines, placed by --fit.
+func (c *simulateConfig) nodes(cl *spec.Cluster) error {
+	switch {
+	case c.model != "pool" && c.model != "nodes":
+		return usagef("--model: %q is not pool or nodes", c.model)
+	case c.fit != "first" && c.fit != "best":
+		return usagef("--fit: %q is not first or best", c.fit)
+	case c.model == "pool":
+		if c.fit != "first" {
+			return usagef("--fit applies to --model nodes")
+		}
+		return nil
+	case c.machines == "":
+		return usagef("--model nodes needs --machines, the Alea .machines file of the nodes")
+	case c.procs > 0 || c.memory != "" || c.gpus > 0:
+		return usagef("--model nodes takes the machine's size from --machines: leave out --procs, --memory and --gpus")
+	}
+	fit := nodes.FirstFit
+	if c.fit == "best" {
+		fit = nodes.BestFit
+	}
+	cfg, capacity, err := spec.NodesFromMachines(c.machines, fit)
+	if err != nil {
+		return err
+	}
+	cl.Nodes, cl.Capacity = cfg, capacity
 	return nil
 }

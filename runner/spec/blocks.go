@@ -44,11 +44,12 @@ func (d *decoder) experiment(exp *Experiment, b *hclsyntax.Block) {
 	}
 }
 
-var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus"}}
+var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus", "model", "fit"},
+	blocks: map[string]int{"node": 1, "partition": 1}}
 
 // cluster decodes a cluster block; nil if it has errors.
 func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
-	attrs, _ := d.content(b.Body, clusterSchema)
+	attrs, blocks := d.content(b.Body, clusterSchema)
 	c := &Cluster{Name: b.Labels[0], Range: b.DefRange()}
 	before := len(d.diags.Errs())
 	procs, pst := d.intArg(attrs["procs"], "Invalid processor count", 1, math.MaxInt64)
@@ -62,9 +63,10 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 		c.Capacity[sim.Procs] = procs
 	case mst == set:
 		d.machines(c, path, attrs["machines"])
+	case hasNodeBlock(blocks): // nodes.go sets the size
 	default:
 		d.errorf(b.DefRange(), "Missing cluster size",
-			"Cluster %q needs procs = N (processors) or machines = \"FILE\" (an Alea .machines file).", c.Name)
+			"Cluster %q needs procs = N (processors), machines = \"FILE\" (an Alea .machines file) or node \"NAME\" { … } blocks.", c.Name)
 	}
 	if it, st := d.value(attrs["memory"]); st == set {
 		if n, ok := d.size(it, `"memory"`); ok {
@@ -74,6 +76,7 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 	if n, st := d.intArg(attrs["gpus"], "Invalid GPU count", 0, math.MaxInt64); st == set {
 		c.Capacity[sim.GPUs] = n
 	}
+	d.nodeLevel(c, b, attrs, blocks) // nodes.go
 	if len(d.diags.Errs()) > before {
 		return nil
 	}

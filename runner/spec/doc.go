@@ -20,6 +20,7 @@
 //	vars.go      variables and their types, command-line overrides, locals in dependency order
 //	values.go    strict conversion of values to Go types
 //	blocks.go    experiment, cluster, policy and output blocks
+//	nodes.go     a cluster's node and partition blocks, fit, model; which policies run on nodes
 //	workload.go  workload blocks: model or trace, cuts, estimates, how the engine treats the jobs
 //	options.go   the arguments whose values are names, parsed here for files and simulate's flags alike
 //	merge.go     merge workloads: their parts, once every workload is read

@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
@@ -42,7 +43,12 @@ type Cluster struct {
 	// (already read; kept for the record), resolved against
 	// Experiment.Dir.
 	Machines string
-	Range    hcl.Range
+	// Nodes is the cluster's node groups, partitions and placement when
+	// it is a cluster of nodes (node blocks, or a machines file with
+	// model = "nodes"); nil for the aggregate pool of Capacity. Capacity
+	// is then the nodes' total.
+	Nodes *nodes.Config
+	Range hcl.Range
 }
 
 // Workload is a source of jobs: a synthetic model or a trace, with the

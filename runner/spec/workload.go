@@ -18,11 +18,11 @@ import (
 var workloadSchema = schema{what: "a workload block", attrs: []string{
 	"model", "trace", "merge", "params", "jobs", "estimates", "cpu_usage",
 	"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users",
-	"allow_overrun", "missing_estimate",
+	"allow_overrun", "missing_estimate", "shape", "alea_fields",
 }}
 
 // traceOnly are the arguments that only a trace workload takes.
-var traceOnly = []string{"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users"}
+var traceOnly = []string{"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users", "shape", "alea_fields"}
 
 // workload decodes a workload block; nil if it has errors.
 func (d *decoder) workload(b *hclsyntax.Block) *Workload {
@@ -187,6 +187,16 @@ func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute)
 	}
 	if v, st := d.boolean(attrs["negative_as_missing"]); st == set {
 		w.SWF.NegativeAsMissing = v
+	}
+	if v, st := d.str(attrs["shape"]); st == set {
+		m, err := workloads.ParseShapeMode(v)
+		if err != nil {
+			d.errorf(attrs["shape"].Expr.Range(), "Invalid value for \"shape\"", "%s.", upperFirst(err.Error()))
+		}
+		w.SWF.Shape = m
+	}
+	if v, st := d.boolean(attrs["alea_fields"]); st == set {
+		w.SWF.AleaFields = v
 	}
 	if items, st := d.list(attrs["window"]); st == set {
 		if len(items) != 2 {

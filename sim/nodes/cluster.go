@@ -10,11 +10,12 @@ import (
 
 // Group is a set of identical nodes.
 type Group struct {
-	Name   string
-	Count  int
-	Cores  int64
-	Memory int64 // bytes per node
-	GPUs   int64
+	Name     string
+	Count    int
+	Cores    int64
+	Memory   int64 // bytes per node
+	GPUs     int64
+	Features []string // what jobs may ask of its nodes; see rules.go
 }
 
 // Fit is a placement rule.
@@ -85,6 +86,8 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 	}
 	c.free = c.capacity
 	c.st = newState(cores, mem, gpus)
+	c.st.grp = c.group
+	c.st.rs = baseRules(c.groups) // rules.go
 	c.tr.c = c
 	return c, nil
 }
@@ -137,20 +140,7 @@ func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
 	if r.nodes > 0 && r.nodes*r.per != o.Need[sim.Procs] || r.mem < 0 || r.gpus < 0 || r.per < 0 {
 		return sim.NegativeRequest
 	}
-	var nodes, cores int64
-	for _, g := range c.groups {
-		if g.Memory < r.mem || g.GPUs < r.gpus {
-			continue
-		}
-		cores += int64(g.Count) * g.Cores
-		if g.Cores >= r.per {
-			nodes += int64(g.Count)
-		}
-	}
-	if r.nodes > 0 && nodes < r.nodes || r.nodes == 0 && cores < r.tasks {
-		return sim.TooLarge
-	}
-	return sim.NoReason
+	return c.refuse(r, o.Estimate) // rules.go
 }
 
 // Trial starts a trial on the cluster's nodes as they stand.

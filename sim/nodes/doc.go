@@ -20,9 +20,20 @@
 //     Need[GPUs] (so a cluster of one node schedules as the pool).
 //   - An exclusive job uses only idle nodes and holds each whole: nothing
 //     else runs there until it ends.
+//   - A job may use only the nodes its Shape.Where allows (rules.go):
+//     those of its partition (the first partition when it names none;
+//     every node when the cluster has no partitions), of the node groups
+//     it names and not of those it refuses, with every feature it asks
+//     that some node group declares and none it refuses. A required
+//     feature no node group declares is ignored: it says nothing about
+//     this machine. A partition's time limit bounds the estimate, its node
+//     limit the nodes a job uses.
 //   - A job that no placement on the empty cluster can hold is rejected
-//     at arrival with reason too-large; a nodes shape whose Nodes ×
-//     PerNode is not Need[Procs] with reason negative-request.
+//     at arrival with reason too-large, and so is a job over its
+//     partition's limits or naming a partition the cluster does not have;
+//     a nodes shape whose Nodes × PerNode is not Need[Procs], or whose
+//     node request could not be read (Where.Invalid), with reason
+//     negative-request.
 //
 // Placement is deterministic. A job ends at start + run time, or is
 // killed at start + estimate unless overruns are allowed, as on the pool.

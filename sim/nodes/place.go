@@ -13,6 +13,7 @@ type req struct {
 	tasks      int64 // cores in all
 	mem, gpus  int64 // per node used
 	excl       bool
+	where      *sim.Where // the nodes it may use; see rules
 }
 
 func reqOf(j *sim.Job) req {
@@ -21,7 +22,7 @@ func reqOf(j *sim.Job) req {
 		return req{tasks: j.Need[sim.Procs], mem: j.Need[sim.Memory], gpus: j.Need[sim.GPUs]}
 	}
 	return req{nodes: int64(s.Nodes), per: int64(s.PerNode), tasks: j.Need[sim.Procs],
-		mem: s.MemPerNode, gpus: int64(s.GPUsPerNode), excl: s.Exclusive}
+		mem: s.MemPerNode, gpus: int64(s.GPUsPerNode), excl: s.Exclusive, where: s.Where}
 }
 
 // state is the nodes' free resources.
@@ -33,6 +34,8 @@ type state struct {
 	avail                 int64   // free cores on nodes not held
 	scratch               []Use
 	cand                  []cand
+	grp                   []int32 // each node's group
+	rs                    *rules  // partitions, node groups and features; nil: none
 }
 
 type cand struct {
@@ -51,7 +54,7 @@ func newState(cores, mem, gpus []int64) state {
 
 // usable reports whether r may use node n, its cores aside.
 func (s *state) usable(n int, r req) bool {
-	return !s.held[n] && (!r.excl || s.jobs[n] == 0) && s.mem[n] >= r.mem && s.gpus[n] >= r.gpus
+	return !s.held[n] && (!r.excl || s.jobs[n] == 0) && s.mem[n] >= r.mem && s.gpus[n] >= r.gpus && s.may(n, r)
 }
 
 // place finds r's nodes by fit, in node order; the slice is s's scratch.
@@ -99,9 +102,12 @@ func (s *state) firstNodes(r req) ([]Use, bool) {
 }
 
 func (s *state) firstTasks(r req) ([]Use, bool) {
-	need := r.tasks
+	need, lim, used := r.tasks, s.maxNodes(r), int64(0)
 	for n := s.tree.next(0, 1); n >= 0; n = s.tree.next(n+1, 1) {
 		if s.usable(n, r) {
+			if used++; lim > 0 && used > lim {
+				return nil, false
+			}
 			take := min(s.cores[n], need)
 			s.add(n, take)
 			if need -= take; need == 0 {
@@ -244,7 +250,7 @@ type taken struct {
 func (t *trial) Fits(j *sim.Job) bool {
 	r := reqOf(j)
 	t.last = nil
-	if r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl {
+	if r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl && t.c.st.rs.plain(r.where) {
 		return r.tasks <= t.c.st.avail
 	}
 	_, ok := t.c.st.place(r, t.c.fit)

@@ -80,5 +80,5 @@ func (c *Cluster) checkShape(o *sim.Outcome) error {
 	if sum != r.tasks || r.nodes > 0 && nodes != r.nodes {
 		return fmt.Errorf("placement %v: %d cores on %d nodes, want %d cores (%d nodes)", uses, sum, nodes, r.tasks, r.nodes)
 	}
-	return nil
+	return c.checkWhere(r, uses)
 }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/runner/spec"
+)
+
+// TestPlanNodes checks what plan shows of a cluster of nodes against
+// testdata/plan/nodes.golden (worked out by hand: 10 × 64 + 2 × 32 = 704
+// cores, 10 × 256 GiB + 2 × 1.5 TiB = 5.5 TiB, 2 × 4 GPUs; batch holds the
+// cpu group, all every group), and that plan prints it before the runs.
+func TestPlanNodes(t *testing.T) {
+	path := filepath.Join("testdata", "plan", "nodes.hcl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, diags := spec.Parse(path, src, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var b bytes.Buffer
+	if err := printNodes(&b, e.Sweep.Cluster); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "plan", "nodes.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("cluster of nodes: got\n%s\nwant\n%s", b.String(), want)
+	}
+	code, out, errOut := runCLI("plan", "--out", t.TempDir(), path)
+	if code != exitOK || !strings.Contains(out, string(want)) {
+		t.Errorf("plan %s: exit %d, stderr %q; output does not hold the cluster:\n%s", path, code, errOut, out)
+	}
+	b.Reset()
+	e.Sweep.Cluster.Nodes = nil
+	if err := printNodes(&b, e.Sweep.Cluster); err != nil || b.Len() != 0 {
+		t.Errorf("a pool: printNodes wrote %q, %v; want nothing", b.String(), err)
+	}
+}

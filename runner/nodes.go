@@ -1,0 +1,22 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedsweep/schedsweep/sim/nodes"
+)
+
+// nodesCanon is the canonical text of a cluster of nodes, for run keys:
+// every node group, partition and the placement rule, in order.
+func nodesCanon(c *nodes.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fit=%d\n", c.Fit)
+	for _, g := range c.Groups {
+		fmt.Fprintf(&b, "node=%q %d %d %d %d %q\n", g.Name, g.Count, g.Cores, g.Memory, g.GPUs, g.Features)
+	}
+	for _, p := range c.Partitions {
+		fmt.Fprintf(&b, "partition=%q %q %q %d %d\n", p.Name, p.Groups, p.Features, p.MaxTime, p.MaxNodes)
+	}
+	return b.String()
+}
