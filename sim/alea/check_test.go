@@ -5,24 +5,41 @@ import (
 	"os"
 	"testing"
 
+	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/alea"
 )
 
 // TestAgainstAlea compares FCFS under compat alea on wagap-2013 with the
 // per-job output of Alea's own run, job for job, when ALEA_JOBS names
-// that file (tools/alea-check.sh builds Alea, runs it and sets it).
+// that file (.ci/alea builds Alea, runs it and sets it), and Alea's EASY
+// likewise when ALEA_EASY_JOBS names its output.
 // Alea's times are shifted so that the first job arrives at its SWF
 // submit time. Alea's start (its clock when the cluster placed the job,
 // printed to 0.1 s) must lie in the second the loop started the job, and
 // within 0.05 s of the machine's own start tick.
 func TestAgainstAlea(t *testing.T) {
-	path := os.Getenv("ALEA_JOBS")
-	if path == "" {
-		t.Skip("ALEA_JOBS is not set; tools/alea-check.sh sets it")
+	for _, tc := range []struct {
+		name, env string
+		p         sim.Policy
+	}{
+		{"fcfs", "ALEA_JOBS", policies.NewFCFS()},
+		{"easy", "ALEA_EASY_JOBS", alea.NewEASY()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := os.Getenv(tc.env)
+			if path == "" {
+				t.Skip(tc.env + " is not set; .ci/alea sets it")
+			}
+			res, m, _ := runWagap(t, tc.p)
+			matchAlea(t, res, m, readAleaJobs(t, path))
+		})
 	}
-	res, m, _ := runWagapFCFS(t)
-	want := readAleaJobs(t, path)
+}
+
+// matchAlea matches a run with Alea's per-job output.
+func matchAlea(t *testing.T, res *sim.Result, m *alea.Machine, want map[sim.JobID]aleaJob) {
+	t.Helper()
 	var first *sim.Outcome
 	for i := range res.Jobs {
 		if first == nil || res.Jobs[i].Submit < first.Submit {

@@ -50,6 +50,14 @@ type Machine struct {
 	rejected       []Rejection
 	tr             trial
 
+	rt    []int64   // by Seq: the run time Alea plans with, min(run time, limit), in ticks
+	at    []int64   // by Seq: when placed, in ticks (set by a take)
+	procs []int64   // by Seq: processors asked
+	rsv   int       // EASY's reserved cluster at its last pick
+	pes   peBook    // EASY's view of processors, as Alea's ResourceInfo keeps it
+	onCl  [][]int32 // by cluster: the Seqs of the jobs holding its nodes
+
+	fresh  bool     // an event is due at the machine's clock: an arrival, a completion, a placement
 	sec    sim.Time // the second the loop is at
 	tau    int64    // the machine's own clock, in ticks, within sec
 	starts int      // jobs placed so far
@@ -177,14 +185,27 @@ func (m *Machine) Free() sim.Resources { return m.free }
 // Running returns the running jobs by estimated end, then arrival.
 func (m *Machine) Running() []sim.Allocation { return m.running }
 
-// View returns nil: policies see the machine through View.Trial.
-func (m *Machine) View() any { return nil }
+// View returns the machine itself, for EASY; the List policies see it
+// through View.Trial.
+func (m *Machine) View() any { return m }
 
 // Open ignores the run's options: Alea always cuts a job at its limit.
 func (m *Machine) Open(sim.View, sim.Options) error { return nil }
 
-// Admit does nothing: Refuse has noted the job's clusters.
-func (m *Machine) Admit(*sim.Outcome) {}
+// Admit notes the run time Alea's EASY plans the job with: its true run
+// time, cut at its limit (Alea's configuration estimate=false).
+func (m *Machine) Admit(o *sim.Outcome) {
+	m.fresh = true // jobs arrive at the start of the second
+	for len(m.rt) <= o.Seq {
+		m.rt = append(m.rt, 0)
+	}
+	m.rt[o.Seq] = int64(max(min(o.Runtime, o.Estimate), 1)) * Ticks
+	for len(m.procs) <= o.Seq {
+		m.procs = append(m.procs, 0)
+	}
+	m.procs[o.Seq] = o.Need[sim.Procs]
+	m.pes.admit(o)
+}
 
 // Refuse returns TooLarge for a job no cluster can ever hold (Alea's
 // isGridletExecutable: the request's cluster names allow the cluster and
@@ -294,6 +315,26 @@ func (m *Machine) allocate(c int, r req) place {
 	return p
 }
 
+// hold notes that the job of sequence number seq holds nodes of cluster c.
+func (m *Machine) hold(c int, seq int) {
+	for len(m.onCl) < len(m.cl) {
+		m.onCl = append(m.onCl, nil)
+	}
+	m.onCl[c] = append(m.onCl[c], int32(seq))
+}
+
+// unhold forgets it.
+func (m *Machine) unhold(c int, seq int) {
+	l := m.onCl[c]
+	for i, s := range l {
+		if int(s) == seq {
+			m.onCl[c] = append(l[:i], l[i+1:]...)
+			return
+		}
+	}
+	panic("alea: a job lost its cluster") // broken internal invariant
+}
+
 func (m *Machine) free1(r req, p place) {
 	for _, n := range p.nodes {
 		m.cpu[n] += r.ppn
@@ -314,6 +355,7 @@ func (m *Machine) freeUpTo(at int64) {
 	for m.release.Len() > 0 && int64(m.release.Min().At) <= at {
 		o := m.release.Pop().V
 		m.free1(reqOf(&o.Job), m.where[o.Seq])
+		m.unhold(int(m.where[o.Seq].cl), o.Seq)
 	}
 	m.tau = max(m.tau, at)
 }
@@ -391,7 +433,7 @@ func (m *Machine) Next() (sim.Time, bool) {
 func (m *Machine) Advance(now sim.Time) []*sim.Outcome {
 	m.tr.rollback()
 	m.freeUpTo(int64(now)*Ticks - 1)
-	m.sec, m.tau = now, int64(now)*Ticks
+	m.sec, m.tau, m.fresh = now, int64(now)*Ticks, false
 	m.ended = m.ended[:0]
 	for m.report.Len() > 0 && m.report.Min().At == now {
 		o := m.report.Pop().V
@@ -458,20 +500,31 @@ func (t *trial) Fits(j *sim.Job) bool {
 
 // Take places j as Alea's cluster does when the message reaches it.
 func (t *trial) Take(j *sim.Job) {
-	m := t.m
-	r := reqOf(j)
-	c := m.choose(j, r)
+	c := t.m.choose(j, reqOf(j))
 	if c < 0 {
 		panic("alea: Take of a job that does not fit") // programmer error: Fits said no
 	}
+	t.takeOn(j, c)
+}
+
+// takeOn places j on cluster c, which can start it now.
+func (t *trial) takeOn(j *sim.Job, c int) {
+	m := t.m
+	r := reqOf(j)
 	delay := int64(SubmitDelay)
 	if m.starts == 0 {
 		delay = FirstSubmitDelay
 	}
 	m.starts++
 	m.freeUpTo(m.tau + delay)
+	m.fresh = true // the cluster's acknowledgement: the scheduler picks again
 	p := m.allocate(c, r)
 	p.at = m.tau
+	for len(m.at) <= j.Seq {
+		m.at = append(m.at, 0)
+	}
+	m.at[j.Seq] = p.at
+	m.hold(c, j.Seq)
 	t.taken = append(t.taken, taken{seq: j.Seq, r: r, p: p})
 }
 
@@ -488,6 +541,7 @@ func (t *trial) commit(j *sim.Job) (place, bool) {
 func (t *trial) rollback() {
 	for i := len(t.taken) - 1; i >= t.done; i-- {
 		t.m.free1(t.taken[i].r, t.taken[i].p)
+		t.m.unhold(int(t.taken[i].p.cl), t.taken[i].seq)
 		t.m.starts--
 	}
 	t.taken, t.done = t.taken[:0], 0

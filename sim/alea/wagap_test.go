@@ -57,12 +57,18 @@ func wagap(t *testing.T) (*alea.Trace, []alea.Group) {
 // runWagapFCFS runs strict FCFS on wagap-2013 under compat alea.
 func runWagapFCFS(t *testing.T) (*sim.Result, *alea.Machine, *alea.Trace) {
 	t.Helper()
+	return runWagap(t, policies.NewFCFS())
+}
+
+// runWagap runs p on wagap-2013 under compat alea.
+func runWagap(t *testing.T, p sim.Policy) (*sim.Result, *alea.Machine, *alea.Trace) {
+	t.Helper()
 	tr, groups := wagap(t)
 	m, err := alea.New(groups, alea.Options{Props: tr.Props})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Run(m, policies.NewFCFS(), sim.NewSliceSource(tr.Jobs), sim.Options{})
+	res, err := sim.Run(m, p, sim.NewSliceSource(tr.Jobs), sim.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
