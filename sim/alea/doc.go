@@ -7,8 +7,9 @@
 // Read turns a wagap-style data set into jobs as Alea's SWFLoader does;
 // New builds the Machine, a sim.Model and sim.Placer, from the data set's
 // ".machines" clusters and the jobs' request strings. Strict FCFS
-// (policies.NewFCFS) on a Machine is Alea's multi_queue FCFS; Alea's
-// EASY is not here yet.
+// (policies.NewFCFS) on a Machine is Alea's multi_queue FCFS; EASY
+// (NewEASY) is Alea's EASY_Backfilling. Both start every job of
+// wagap-2013 when and where Alea's own runs do (.ci/alea).
 //
 // The machine's rules:
 //
@@ -26,6 +27,17 @@
 //     needed longer than its limit is cut there (Killed).
 //   - A job no cluster can ever hold is rejected at arrival with
 //     sim.TooLarge; Machine.Rejections says why in words.
+//   - Time runs on the machine's own clock of Ticks per second, as
+//     Alea's float clock does: the scheduler submits one job at a time,
+//     and the cluster places it SubmitDelay ticks later (GridSim's message
+//     delay), after the completions due by then; only then is the next
+//     job picked. A job started by a completion is placed after it, an
+//     arrival precedes the completions of its second, and chains of
+//     starts drift by fractions of a second. The loop sees whole seconds:
+//     a job starts in the second the machine placed it (StartTick has the
+//     tick) and ends in the second of its last tick. This order is exact
+//     for strict list scheduling (FCFS) and EASY; other policies run on
+//     the machine but are not Alea's.
 //
 // Alea's resource-side rule (AdvancedSpaceSharedWithRAM.gridletSubmit:
 // a job of more than one processor starts only when the cluster's free
@@ -33,9 +45,9 @@
 // scheduler only sends a job its cluster can start now by the node test
 // above, whose nodes × ppn free processors imply the aggregate test, and
 // it sends the next job only once the cluster has acknowledged the last,
-// so the local queue stays empty. Alea's own run of FCFS on wagap-2013
-// queues no job there.
+// so the local queue stays empty. Alea's own runs of FCFS and EASY on
+// wagap-2013 queue no job there.
 //
-// The differences from the default node semantics (sim/nodes) are listed
-// in sim/README.md.
+// sim/alea/README.md lists every difference from the default node
+// semantics (sim/nodes) and how to wire the profile.
 package alea
