@@ -152,3 +152,41 @@ func TestMachine(t *testing.T) {
 		})
 	}
 }
+
+func TestRejections(t *testing.T) {
+	groups := []alea.Group{{Name: "zewura", Nodes: 2, CPUs: 80, Memory: 500 * kb}, {Name: "zegox", Nodes: 4, CPUs: 12, Memory: 90 * kb}}
+	recs := []sim.Record{job(1, 0, 10, 100, 1, 80, 600), job(2, 0, 10, 100, 1, 16, 1), job(3, 0, 10, 100, 1, 4, 1)}
+	props := map[sim.JobID]string{2: "1:ppn=16:cl_zegox", 3: "1:ppn=4:^cl_zewura:^cl_zegox"}
+	_, m := run(t, groups, recs, props)
+	want := []alea.Rejection{
+		{ID: 1, Why: "zewura: 2 nodes of 80 processors and 512000 bytes, asked 1 nodes of 80 processors and 614400 bytes; " +
+			"zegox: 4 nodes of 12 processors and 92160 bytes, asked 1 nodes of 80 processors and 614400 bytes"},
+		{ID: 2, Why: "zewura: refused by the request; zegox: 4 nodes of 12 processors and 92160 bytes, asked 1 nodes of 16 processors and 1024 bytes"},
+		{ID: 3, Why: "zewura: refused by the request; zegox: refused by the request"},
+	}
+	if d := cmp.Diff(want, m.Rejections()); d != "" {
+		t.Errorf("rejections (-want +got):\n%s", d)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		groups []alea.Group
+		want   string
+	}{
+		{"none", nil, "0 clusters"},
+		{"no nodes", []alea.Group{{Name: "a", CPUs: 1}}, `cluster 0 ("a"): 0 nodes`},
+		{"no name", []alea.Group{{Nodes: 1, CPUs: 1}}, `cluster 0 ("")`},
+		{"negative memory", []alea.Group{{Name: "a", Nodes: 1, CPUs: 1, Memory: -1}}, "memory ≥ 0"},
+		{"repeated", []alea.Group{{Name: "a", Nodes: 1, CPUs: 1}, {Name: "a", Nodes: 1, CPUs: 1}}, `cluster 1: name "a" repeats`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := alea.New(tc.groups, alea.Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
