@@ -39,8 +39,10 @@ type Trace struct {
 	// Capped counts the jobs whose processor count was cut to MaxPE;
 	// Raised the jobs whose field 5 was below ppn and raised to it;
 	// BadProcs the jobs whose field 5 is not an integer, which Alea
-	// reads as 1 processor.
-	Capped, Raised, BadProcs int
+	// reads as 1 processor; ShortTimes the jobs whose run time or limit
+	// was below 1 s and raised to it; NoMemory the jobs whose field 10 is
+	// -1, which Alea reads as 1 KB.
+	Capped, Raised, BadProcs, ShortTimes, NoMemory int
 }
 
 // Read reads the SWF lines of a wagap-style data set (21 fields: SWF's
@@ -145,6 +147,7 @@ func (t *Trace) job(f []string, opt ReadOptions) (sim.Record, string, error) {
 	kb := v[10]
 	if kb == -1 {
 		kb = 1
+		t.NoMemory++
 	} else if containsAny(ds, "zewura", "wagap", "meta", "ncbr") {
 		kb = int64(math.Floor(float64(kb)/1024 + 0.5)) // Java's Math.round
 		queue = f[19]
@@ -191,6 +194,9 @@ func (t *Trace) job(f []string, opt ReadOptions) (sim.Record, string, error) {
 		return sim.Record{}, "", fmt.Errorf("field 10 (requested memory) %q or field 5 (processors) %q is out of range", f[9], f[4])
 	}
 	mem := kb * 1024
+	if v[4] < 1 || limit < 1 {
+		t.ShortTimes++
+	}
 	rec := sim.Record{
 		Job: sim.Job{
 			ID: sim.JobID(v[1]), User: intOr(f[11]), Group: intOr(f[12]), Queue: -1, Partition: -1,

@@ -19,8 +19,9 @@ import (
 // 0.13 s shorter.
 func TestWagapFCFS(t *testing.T) {
 	res, m, tr := runWagapFCFS(t)
-	if len(tr.Dropped) != 0 || tr.Raised != 0 || tr.Capped != 0 || tr.BadProcs != 0 {
-		t.Errorf("reading: dropped %v, raised %d, capped %d, bad %d; want none", tr.Dropped, tr.Raised, tr.Capped, tr.BadProcs)
+	if len(tr.Dropped) != 0 || tr.Raised != 0 || tr.Capped != 0 || tr.BadProcs != 0 || tr.NoMemory != 0 || tr.ShortTimes != 2 {
+		t.Errorf("reading: dropped %v, raised %d, capped %d, bad %d, no memory %d, short times %d; want none but 2 short times (the two negative run times)",
+			tr.Dropped, tr.Raised, tr.Capped, tr.BadProcs, tr.NoMemory, tr.ShortTimes)
 	}
 	var waitTicks, waitSec, n int64
 	cut := map[string]int{}
