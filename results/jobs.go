@@ -102,7 +102,7 @@ func writeJobs(path string, runKey string, res *sim.Result, e *EET, nc *nodesCol
 	}
 	sc := arrow.NewSchema(fields, &md)
 	return writeParquet(path, sc, noStats, func(fw *parquetFile) error {
-		b := newJobsBatch(runKey, min(len(res.Jobs), batchRows))
+		b := newJobsBatch(runKey, min(len(res.Jobs), batchRows), reasonsOf(res))
 		defer b.release()
 		for lo := 0; lo < len(res.Jobs); lo += batchRows {
 			hi := min(lo+batchRows, len(res.Jobs))
@@ -161,7 +161,22 @@ var statusNames, reasonNames = func() (st, rs []string) {
 	return st, rs
 }()
 
-func newJobsBatch(runKey string, capacity int) *jobsBatch {
+// reasonsOf returns the reason dictionary of res's jobs file: the reasons
+// up to negative-request, as every jobs file had before the node model's
+// reasons came, and further only as far as res's rejections reach, so that
+// a run that meets none of the newer reasons writes the bytes it wrote
+// before.
+func reasonsOf(res *sim.Result) []string {
+	n := int(sim.NegativeRequest) + 1
+	for r, k := range res.RejectedBy {
+		if k > 0 {
+			n = max(n, r+1)
+		}
+	}
+	return reasonNames[:min(n, len(reasonNames))]
+}
+
+func newJobsBatch(runKey string, capacity int, reasons []string) *jobsBatch {
 	b := &jobsBatch{}
 	for _, c := range jobInts {
 		b.ints[c] = make([]int64, capacity)
@@ -179,7 +194,7 @@ func newJobsBatch(runKey string, capacity int) *jobsBatch {
 	}
 	b.dicts[jRunKey] = stringArray([]string{runKey})
 	b.dicts[jStatus] = stringArray(statusNames)
-	b.dicts[jReason] = stringArray(reasonNames)
+	b.dicts[jReason] = stringArray(reasons)
 	return b
 }
 
@@ -217,7 +232,7 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET, nc
 		if o.EstimateFilled {
 			bitutil.SetBit(b.filled, i)
 		}
-		if o.State < sim.Finished || o.State > sim.Rejected || int(o.Reason) >= len(reasonNames) {
+		if o.State < sim.Finished || o.State > sim.Rejected || int(o.Reason) >= b.dicts[jReason].Len() {
 			return nil, fmt.Errorf("job %d: invalid %v or %v", o.ID, o.State, o.Reason)
 		}
 		ix[jStatus][i] = int32(o.State) - 1 // ix[jRunKey] stays all 0

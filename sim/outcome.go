@@ -27,11 +27,17 @@ type Reason uint8
 // Rejection reasons. A rejected job is counted in Result, never dropped.
 const (
 	NoReason        Reason = iota
-	TooLarge               // its need exceeds the cluster's capacity on some kind; on nodes, no placement it may use holds it, or its partition is unknown or its limits refuse it
+	TooLarge               // its need exceeds the cluster's capacity on some kind; on nodes, no placement on the nodes it may use holds it
 	NoProcessors           // it asks for no processors (no positive processor count in the trace)
 	NoRuntime              // the trace does not give its run time
 	NoEstimate             // it has no estimate and Options.MissingEstimate is RejectMissingEstimate
-	NegativeRequest        // a need or the estimate is negative; on nodes, also a shape that does not hold its need or a node request that could not be read
+	NegativeRequest        // a need or the estimate is negative; on nodes, also a shape that does not hold its need
+	// The reasons of a machine of nodes. They follow the others so that a
+	// reason's number, and the jobs files of runs that meet none of them,
+	// stay as they were.
+	NoPartition // it asks for a partition the cluster does not have
+	OverLimit   // its estimate or node count exceeds its partition's limit
+	BadRequest  // its node request (Alea's field 21) could not be read
 	numReasons
 )
 
@@ -42,6 +48,9 @@ var reasonNames = [numReasons]string{
 	NoRuntime:       "no-runtime",
 	NoEstimate:      "no-estimate",
 	NegativeRequest: "negative-request",
+	NoPartition:     "no-partition",
+	OverLimit:       "over-limit",
+	BadRequest:      "bad-request",
 }
 
 func (r Reason) String() string {

@@ -69,7 +69,7 @@ func (r *SWFReader) requestShape(rec *sim.Record, request, queue string) *ParseE
 	if err != nil {
 		perr := &ParseError{File: r.name, Line: r.jobLine, Field: FieldRequest, Name: aleaFieldNames[FieldRequest], Err: err}
 		r.warnings = append(r.warnings, &ParseError{File: r.name, Line: r.jobLine, Field: FieldRequest,
-			Name: aleaFieldNames[FieldRequest], Err: fmt.Errorf("%w: the job is rejected on nodes (negative-request)", err)})
+			Name: aleaFieldNames[FieldRequest], Err: fmt.Errorf("%w: the job is rejected on nodes (bad-request)", err)})
 		rec.Shape = sim.Shape{Where: r.where(queue, request, func() *sim.Where {
 			return &sim.Where{Partition: queue, Invalid: perr.Error()}
 		})}

@@ -29,11 +29,11 @@
 //     this machine. A partition's time limit bounds the estimate, its node
 //     limit the nodes a job uses.
 //   - A job that no placement on the empty cluster can hold is rejected
-//     at arrival with reason too-large, and so is a job over its
-//     partition's limits or naming a partition the cluster does not have;
-//     a nodes shape whose Nodes × PerNode is not Need[Procs], or whose
-//     node request could not be read (Where.Invalid), with reason
-//     negative-request.
+//     at arrival with reason too-large; a job over its partition's
+//     limits with over-limit, one naming a partition the cluster does not
+//     have with no-partition, one whose node request could not be read
+//     (Where.Invalid) with bad-request, and a nodes shape whose Nodes ×
+//     PerNode is not Need[Procs] with negative-request.
 //
 // Placement is deterministic. A job ends at start + run time, or is
 // killed at start + estimate unless overruns are allowed, as on the pool.

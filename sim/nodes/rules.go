@@ -156,14 +156,14 @@ func (rs *rules) of(w *sim.Where) *rule {
 // data sets ask for "x86_64", "brno" and host names, and the .machines
 // file declares no feature). A partition name on a cluster without
 // partitions is ignored too (a trace's queues); one that is not among the
-// cluster's partitions makes the job impossible (TooLarge).
+// cluster's partitions makes the job impossible (NoPartition).
 func (rs *rules) resolve(w *sim.Where) *rule {
 	r := &rule{ok: make([]bool, len(rs.groups))}
 	if w == nil {
 		w = &sim.Where{}
 	}
 	if w.Invalid != "" {
-		r.bad = sim.NegativeRequest
+		r.bad = sim.BadRequest
 		return r
 	}
 	part := -1
@@ -173,7 +173,7 @@ func (rs *rules) resolve(w *sim.Where) *rule {
 			part = slices.IndexFunc(rs.parts, func(p Partition) bool { return p.Name == w.Partition })
 		}
 		if part < 0 {
-			r.bad = sim.TooLarge
+			r.bad = sim.NoPartition
 			return r
 		}
 		r.maxNodes, r.maxTime = int64(rs.parts[part].MaxNodes), rs.parts[part].MaxTime
@@ -216,7 +216,7 @@ func (c *Cluster) refuse(r req, est sim.Time) sim.Reason {
 			return ru.bad
 		}
 		if ru.maxTime > 0 && est > ru.maxTime || ru.maxNodes > 0 && r.nodes > ru.maxNodes {
-			return sim.TooLarge
+			return sim.OverLimit
 		}
 	}
 	need, used := r.tasks, int64(0) // a tasks job's first fit on the empty nodes
@@ -241,7 +241,7 @@ func (c *Cluster) refuse(r req, est sim.Time) sim.Reason {
 	case r.nodes > 0 && nodes < r.nodes || r.nodes == 0 && cores < r.tasks:
 		return sim.TooLarge
 	case r.nodes == 0 && ru != nil && ru.maxNodes > 0 && used > ru.maxNodes:
-		return sim.TooLarge
+		return sim.OverLimit
 	}
 	return sim.NoReason
 }

@@ -103,18 +103,18 @@ func TestRules(t *testing.T) {
 			where(shaped(5, 0, 10, 1, 1, false, 0), &sim.Where{Partition: "debug"}),
 			where(shaped(6, 0, 10, 1, 4, false, 0), &sim.Where{Partition: "all"}),
 			where(tasks(7, 0, 10, 8, false), &sim.Where{Partition: "gpu"})},
-		want: []string{"0-10@a1:4,a2:4,", "0-10@b1:4,", "rejected:too-large", "rejected:too-large",
-			"rejected:too-large", "0-10@b2:4,", "rejected:too-large"},
+		want: []string{"0-10@a1:4,a2:4,", "0-10@b1:4,", "rejected:over-limit", "rejected:over-limit",
+			"rejected:no-partition", "0-10@b2:4,", "rejected:over-limit"},
 	}, {
 		// A tasks job limited to one node waits for a node that holds it
 		// whole, although 4 cores are free on two nodes.
 		name: "max nodes for tasks", cfg: nodes.Config{Groups: ab, Partitions: []nodes.Partition{{Name: "p", MaxNodes: 1}}},
 		recs: []sim.Record{tasks(1, 0, 10, 2, false), tasks(2, 0, 20, 14, false), tasks(3, 1, 5, 4, false)},
-		want: []string{"0-10@a1:2,", "rejected:too-large", "10-15@a1:4,"},
+		want: []string{"0-10@a1:2,", "rejected:over-limit", "10-15@a1:4,"},
 	}, {
 		name: "invalid request", cfg: nodes.Config{Groups: ab},
 		recs: []sim.Record{where(shaped(1, 0, 10, 1, 1, false, 0), &sim.Where{Invalid: `x.swf:3: field 21 (node request): "1:ppn=1.5"`})},
-		want: []string{"rejected:negative-request"},
+		want: []string{"rejected:bad-request"},
 	}, {
 		// A queue on a cluster without partitions says nothing.
 		name: "partition without partitions", cfg: nodes.Config{Groups: ab},
