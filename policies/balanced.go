@@ -239,8 +239,9 @@ func (u *usage) measure(w *window) {
 // with returns the largest value and the sum of x = S + R^j, the use once
 // j has started too; each x_i is computed in one division.
 func (u *usage) with(w *window, j *sim.Job) (peak, sum float64) {
+	need := w.need(j)
 	for _, k := range u.kinds[:u.n] {
-		x := float64(w.capacity[k]-w.free[k]+j.Need[k]) / float64(w.capacity[k])
+		x := float64(w.capacity[k]-w.free[k]+need[k]) / float64(w.capacity[k])
 		peak, sum = max(peak, x), sum+x
 	}
 	return peak, sum
@@ -263,8 +264,9 @@ func (u *usage) small(w *window, j *sim.Job, f float64) bool {
 	if f <= 0 {
 		return false
 	}
+	need := w.need(j)
 	for _, k := range u.kinds[:u.n] {
-		if float64(j.Need[k]) > f*float64(w.capacity[k]) {
+		if float64(need[k]) > f*float64(w.capacity[k]) {
 			return false
 		}
 	}

@@ -71,49 +71,22 @@ func (e *EASY) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	e.rank.finished(now, j, actual)
 }
 
-// Schedule runs one EASY pass.
+// Schedule runs one EASY pass: in aggregate on the pool, on the nodes
+// (easyNodes) when the model's trial is a sim.Lookahead.
 func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	q := e.rank.jobs(now, v)
-	free := v.Free()
 	e.start, e.started = e.start[:0], e.started[:0]
 	e.promise, e.withdraw = e.promise[:0], e.withdraw[:0]
 
-	i := 0
-	for ; i < len(q) && q[i].Need.FitsIn(free); i++ {
-		free = free.Sub(q[i].Need)
-		e.begin(now, q[i])
-	}
+	var i int
 	var head *sim.Job
-	if i < len(q) {
-		head = q[i]
-		shadow, extra := e.shadow(now, head, free, v.Running())
-		if e.fill != nil {
-			e.win = window{now: now, shadow: shadow, free: free, extra: extra, capacity: v.Capacity(), start: e.start}
-			e.fill(&e.win, q[i+1:])
-			e.start = e.win.start
-			e.win.start = nil
-		} else {
-			// EASY's own backfilling: first fit in queue order. This is
-			// window's admits and take with the window in locals: it runs
-			// at nearly every pass, and through e.win it was measurably
-			// slower on sim's BenchmarkSimulate (most on KTH-SP2).
-			for _, j := range q[i+1:] {
-				if free[sim.Procs] == 0 {
-					break // every admitted job needs a processor
-				}
-				if !j.Need.FitsIn(free) {
-					continue
-				}
-				if now+j.Estimate > shadow {
-					if !j.Need.FitsIn(extra) {
-						continue
-					}
-					extra = extra.Sub(j.Need)
-				}
-				free = free.Sub(j.Need)
-				e.start = append(e.start, j)
-			}
-		}
+	var shadow sim.Time
+	if lk, ok := v.Trial().(sim.Lookahead); ok {
+		i, head, shadow = e.passNodes(now, v, q, lk)
+	} else {
+		i, head, shadow = e.pass(now, v, q)
+	}
+	if head != nil {
 		// Jobs started ahead of the head this pass outrank it (a new job
 		// under a priority order): they may take what its reservation
 		// counted on, so the old promise is withdrawn and made again.
@@ -134,25 +107,130 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
 }
 
+// pass starts jobs in aggregate: the queue's prefix that fits, then the
+// backfilled ones. It returns the head's index in q, the head (nil if
+// none) and its shadow time.
+func (e *EASY) pass(now sim.Time, v sim.View, q []*sim.Job) (int, *sim.Job, sim.Time) {
+	free := v.Free()
+	i := 0
+	for ; i < len(q) && q[i].Need.FitsIn(free); i++ {
+		free = free.Sub(q[i].Need)
+		e.begin(now, q[i])
+	}
+	if i == len(q) {
+		return i, nil, 0
+	}
+	head := q[i]
+	shadow, extra := e.shadow(now, head, free, v.Running())
+	if e.fill != nil {
+		e.win = window{now: now, shadow: shadow, free: free, extra: extra, capacity: v.Capacity(), start: e.start}
+		e.fill(&e.win, q[i+1:])
+		e.start = e.win.start
+		e.win.start = nil
+		return i, head, shadow
+	}
+	// EASY's own backfilling: first fit in queue order. This is window's
+	// admits and take with the window in locals: it runs at nearly every
+	// pass, and through e.win it was measurably slower on sim's
+	// BenchmarkSimulate (most on KTH-SP2).
+	for _, j := range q[i+1:] {
+		if free[sim.Procs] == 0 {
+			break // every admitted job needs a processor
+		}
+		if !j.Need.FitsIn(free) {
+			continue
+		}
+		if now+j.Estimate > shadow {
+			if !j.Need.FitsIn(extra) {
+				continue
+			}
+			extra = extra.Sub(j.Need)
+		}
+		free = free.Sub(j.Need)
+		e.start = append(e.start, j)
+	}
+	return i, head, shadow
+}
+
+// passNodes is pass on a machine of nodes, asked through lk: a job starts
+// when it can be placed now; the head's shadow time is the earliest
+// estimated end at which it can be placed on what the jobs still running
+// then leave; a later job backfills if it can be placed now and either
+// ends by the shadow time or leaves the head able to be placed then, its
+// own nodes and those of every earlier backfilled job that runs past the
+// shadow time still held. The reservation does not pin nodes: it only has
+// to be feasible at its time (see sim.Lookahead).
+func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
+	i := 0
+	for ; i < len(q) && lk.Fits(q[i]); i++ {
+		lk.Take(q[i])
+		e.start = append(e.start, q[i])
+	}
+	if i == len(q) {
+		return i, nil, 0
+	}
+	head := q[i]
+	shadow := lk.Shadow(now, head)
+	if e.fill != nil {
+		e.win = window{now: now, shadow: shadow, free: lk.Free(), capacity: v.Capacity(), start: e.start, lk: lk}
+		e.fill(&e.win, q[i+1:])
+		e.start = e.win.start
+		e.win.start, e.win.lk = nil, nil
+		return i, head, shadow
+	}
+	for _, j := range q[i+1:] {
+		if lk.Fits(j) && (now+j.Estimate <= shadow || lk.Keeps(j)) {
+			lk.Take(j)
+			e.start = append(e.start, j)
+		}
+	}
+	return i, head, shadow
+}
+
 // window is what backfilling must respect in a pass once the head is
 // blocked: the resources free now, the head's shadow time and the extra
 // resources left over at the shadow time. take keeps it up to date.
+//
+// On a machine of nodes (lk set) the nodes decide instead: a job is
+// admitted when lk can place it now and either it ends by the shadow time
+// or lk.Keeps it, and free is the node-level free resources (lk.Free:
+// nodes held whole by an exclusive job count as used), which take lowers
+// by what the job holds there (lk.Cost); extra is unused.
 type window struct {
 	now, shadow sim.Time
 	free, extra sim.Resources
 	capacity    sim.Resources
 	start       []*sim.Job // the pass's starts so far, backfilled jobs last
+	lk          sim.Lookahead
 }
 
 // admits reports whether j may start now without delaying the head: it fits
 // the free resources and either ends by the shadow time or fits the extra.
 func (w *window) admits(j *sim.Job) bool {
+	if w.lk != nil {
+		return w.lk.Fits(j) && (w.now+j.Estimate <= w.shadow || w.lk.Keeps(j))
+	}
 	return j.Need.FitsIn(w.free) && (w.now+j.Estimate <= w.shadow || j.Need.FitsIn(w.extra))
+}
+
+// need is what j takes of free if it starts now: its Need, or on nodes
+// what it holds there. On nodes, call it after admits(j).
+func (w *window) need(j *sim.Job) sim.Resources {
+	if w.lk != nil {
+		return w.lk.Cost(j)
+	}
+	return j.Need
 }
 
 // take starts j, which admits has passed. A job that runs past the shadow
 // time uses the extra resources.
 func (w *window) take(j *sim.Job) {
+	if w.lk != nil {
+		w.free = w.free.Sub(w.lk.Cost(j))
+		w.lk.Take(j)
+		w.start = append(w.start, j)
+		return
+	}
 	if w.now+j.Estimate > w.shadow {
 		w.extra = w.extra.Sub(j.Need)
 	}

@@ -27,8 +27,12 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 	return cl
 }
 
-// nodeAware are the policies that ask View.Trial, so run on nodes.
-var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true}
+// nodeAware are the policies that ask View.Trial, so run on nodes: the
+// List policies, and EASY and those built on its pass (which use the
+// trial's sim.Lookahead).
+var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true,
+	"easy": true, "fairshare-easy": true, "psp": true, "backfill-balanced": true,
+	"improved-backfill-balanced": true, "pbs-fifo": true}
 
 // TestNodesEquivalence runs every policy on the pool and on a cluster of
 // one node holding all processors (shape tasks): the schedules must be the

@@ -45,6 +45,7 @@ type Cluster struct {
 	group  []int32 // each node's group
 	st     state   // the nodes' free resources, with the open trial's takes
 	tr     trial
+	lk     look // tr looking ahead, View.Trial's answer
 
 	capacity, free sim.Resources
 	overrun        bool
@@ -86,6 +87,7 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 	c.free = c.capacity
 	c.st = newState(cores, mem, gpus)
 	c.tr.c = c
+	c.lk = look{c: c, t: &c.tr}
 	return c, nil
 }
 
@@ -153,10 +155,12 @@ func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
 	return sim.NoReason
 }
 
-// Trial starts a trial on the cluster's nodes as they stand.
+// Trial starts a trial on the cluster's nodes as they stand; it is a
+// sim.Lookahead (ahead.go).
 func (c *Cluster) Trial() sim.Trial {
 	c.tr.rollback()
-	return &c.tr
+	c.lk.begin()
+	return &c.lk
 }
 
 // Apply places and starts o's job; the cluster knows no other move and
@@ -183,6 +187,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.where = append(c.where, nil)
 	}
 	c.where[o.Seq] = append([]Use(nil), uses...)
+	c.lk.started(reqOf(&o.Job), uses)
 	c.free = c.free.Sub(o.Need)
 	run := o.Runtime
 	o.State = sim.Finished
@@ -220,6 +225,7 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		o := c.ends.Pop().V
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
+		c.lk.released(reqOf(&o.Job), c.where[o.Seq])
 		al := sim.Allocation{Job: &o.Job, Start: o.Start}
 		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
 		if i == len(c.running) || c.running[i].Job != &o.Job {
