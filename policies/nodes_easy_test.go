@@ -83,11 +83,12 @@ func TestNodesEASYOracle(t *testing.T) {
 }
 
 // TestNodesEASYOracleWagap matches node-level EASY with the oracle on
-// wagap-2013 on its .machines nodes: the first 4,000 lines, or the whole
-// trace (17,866 jobs) without -short.
+// wagap-2013 on its .machines nodes: the first 4,000 lines (3,980 jobs),
+// or with -oracle.long the whole trace (17,866 jobs; about a minute, most
+// of it the oracle's).
 func TestNodesEASYOracleWagap(t *testing.T) {
 	n := 4000
-	if !testing.Short() {
+	if *oracleLong {
 		n = math.MaxInt
 	}
 	groups := wagapNodes(t)
@@ -105,4 +106,41 @@ func TestNodesEASYOracleWagap(t *testing.T) {
 		}
 	}
 	t.Logf("%d jobs, %d rejected, mean wait %.0f s", len(recs), res.Rejected, wait/float64(len(recs)-res.Rejected))
+}
+
+// nodePolicies are the EASY-like policies that run on nodes, under every
+// queue order EASY takes and with their variants, with EASY's checks.
+var nodePolicies = []goldenPolicy{
+	{"easy", "easy", nil, simtest.Checks{MaxOpen: 1}},
+	{"easy-sjf", "easy", []string{"order=sjf"}, simtest.Checks{MaxOpen: 1}},
+	{"fairshare-easy", "easy", []string{"order=fairshare"}, simtest.Checks{MaxOpen: 1}},
+	{"easy-accuracy", "easy", []string{"order=accuracy"}, simtest.Checks{MaxOpen: 1}},
+	{"psp", "psp", nil, simtest.Checks{MaxOpen: 1}},
+	{"psp-age", "psp", []string{"age_scale=2", "max_age=30"}, simtest.Checks{MaxOpen: 1}},
+	{"bb", "backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	{"bb-once", "backfill-balanced", []string{"backfill=once"}, simtest.Checks{MaxOpen: 1}},
+	{"ibb", "improved-backfill-balanced", nil, simtest.Checks{MaxOpen: 1}},
+	{"ibb-small", "improved-backfill-balanced", []string{"small=0.0625"}, simtest.Checks{MaxOpen: 1}},
+	{"pbs-fifo", "pbs-fifo", nil, simtest.Checks{MaxOpen: 1}},
+	{"pbs-fifo-starve", "pbs-fifo", []string{"max_starve=100"}, simtest.Checks{MaxOpen: 1}},
+}
+
+// TestNodesVerify runs every policy of nodePolicies on random node
+// workloads (every shape, several node groups, first and best fit, some
+// jobs of several users) and checks each schedule with simtest.Verify (no
+// promise broken or moved later, at most one open) and Cluster.Verify
+// (every node's cores, memory, GPUs and exclusivity at every instant).
+func TestNodesVerify(t *testing.T) {
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		recs := nodeWorkload(rng, 150)
+		for i := range recs {
+			recs[i].User = rng.Int32N(4)
+		}
+		groups := easyGroups[seed%2]
+		fit := nodes.Fit(seed / 2 % 2)
+		for _, gp := range nodePolicies {
+			runNodes(t, groups, fit, gp.new(t), recs, gp.checks)
+		}
+	}
 }
