@@ -81,8 +81,8 @@ func TestEASYGoldens(t *testing.T) {
 		// core, which holds n1 whole until 10: 5 cores are free in
 		// aggregate (the pool starts the head at once), 2 usable on the
 		// nodes. At 10 n1 is idle again and the head takes 3 of it.
-		name: "tasks head behind an exclusive job",
-		recs: []sim.Record{shaped(1, 0, 10, 1, 1, true, 0), shaped(2, 0, 20, 1, 2, false, 0), tasks(3, 1, 5, 3, false)},
+		name:     "tasks head behind an exclusive job",
+		recs:     []sim.Record{shaped(1, 0, 10, 1, 1, true, 0), shaped(2, 0, 20, 1, 2, false, 0), tasks(3, 1, 5, 3, false)},
 		want:     []string{"0-10@n1:1,", "0-20@n2:2,", "10-15@n1:3,"},
 		promises: []string{"3@1→10"},
 		pool:     []sim.Time{0, 0, 1},
