@@ -45,6 +45,11 @@ type EASY struct {
 
 	started  []sim.Allocation // started this pass, by estimated end
 	start    []*sim.Job
+	// On nodes: whether a job ended since the last pass, and what that
+	// pass left (see passNodes).
+	ended bool
+	last  lastPass
+	kept  []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
 }
@@ -68,7 +73,17 @@ func (e *EASY) Submitted(now sim.Time, j *sim.Job) { e.rank.submitted(now, j) }
 
 // Finished tells the order, if it observes, that j ended.
 func (e *EASY) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	e.ended = true
 	e.rank.finished(now, j, actual)
+}
+
+// lastPass is what a pass on nodes left: its head, the last job it saw
+// (by Seq) and the jobs that fitted but that Keeps refused, in queue
+// order. head is nil when the next pass may not skip anything.
+type lastPass struct {
+	head *sim.Job
+	seq  int
+	kept []*sim.Job
 }
 
 // Schedule runs one EASY pass: in aggregate on the pool, on the nodes
@@ -160,7 +175,20 @@ func (e *EASY) pass(now sim.Time, v sim.View, q []*sim.Job) (int, *sim.Job, sim.
 // own nodes and those of every earlier backfilled job that runs past the
 // shadow time still held. The reservation does not pin nodes: it only has
 // to be feasible at its time (see sim.Lookahead).
+//
+// A pass in arrival order with EASY's own backfilling skips some of the
+// jobs the pass before saw, when no job has ended since and the head is
+// the same: the nodes now are those that pass left less its starts, and
+// fewer free resources never let a job fit, so a job that did not fit
+// then (or was not reached once no core was free) does not fit now. It
+// re-asks only the jobs that fitted but that Keeps refused: where a job
+// fits moves as others start, so Keeps may accept it now. The schedule is
+// the same as without the skip.
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
+	last := e.last
+	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil
+	e.ended = false
+	e.last.head = nil
 	i := 0
 	for ; i < len(q) && lk.Fits(q[i]); i++ {
 		lk.Take(q[i])
@@ -178,13 +206,39 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 		e.win.start, e.win.lk = nil, nil
 		return i, head, shadow
 	}
-	for _, j := range q[i+1:] {
-		if lk.Fits(j) && (now+j.Estimate <= shadow || lk.Keeps(j)) {
+	rest := q[i+1:]
+	e.kept = e.kept[:0]
+	if skip && i == 0 && head == last.head {
+		k := 0
+		for k < len(rest) && rest[k].Seq <= last.seq {
+			k++
+		}
+		e.backfill(now, shadow, lk, last.kept)
+		rest = rest[k:]
+	}
+	e.backfill(now, shadow, lk, rest)
+	e.last = lastPass{head: head, seq: q[len(q)-1].Seq, kept: append(last.kept[:0], e.kept...)}
+	return i, head, shadow
+}
+
+// backfill starts the jobs of cand that lk places now and that end by the
+// shadow time or that lk.Keeps, in order; it notes in e.kept those that
+// fitted but that Keeps refused.
+func (e *EASY) backfill(now, shadow sim.Time, lk sim.Lookahead, cand []*sim.Job) {
+	for _, j := range cand {
+		if lk.Full() {
+			return // every admitted job needs a core
+		}
+		if !lk.Fits(j) {
+			continue
+		}
+		if now+j.Estimate <= shadow || lk.Keeps(j) {
 			lk.Take(j)
 			e.start = append(e.start, j)
+			continue
 		}
+		e.kept = append(e.kept, j)
 	}
-	return i, head, shadow
 }
 
 // window is what backfilling must respect in a pass once the head is
@@ -240,7 +294,12 @@ func (w *window) take(j *sim.Job) {
 
 // full reports whether no job can start: every admitted job needs a
 // processor.
-func (w *window) full() bool { return w.free[sim.Procs] == 0 }
+func (w *window) full() bool {
+	if w.lk != nil {
+		return w.lk.Full()
+	}
+	return w.free[sim.Procs] == 0
+}
 
 // begin records that j starts now.
 func (e *EASY) begin(now sim.Time, j *sim.Job) {

@@ -169,6 +169,9 @@ func (p *PBSFIFO) passNodes(now sim.Time, v sim.View, lk sim.Lookahead) *sim.Job
 				break
 			}
 		}
+		if lk.Full() {
+			break // every admitted job needs a core
+		}
 	}
 	return head
 }

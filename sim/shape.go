@@ -82,6 +82,9 @@ type Lookahead interface {
 	// runs past the shadow time, with every job taken since Shadow that
 	// runs past it. It changes nothing.
 	Keeps(j *Job) bool
+	// Full reports whether no job can fit now: no core is free on a node
+	// not held whole, after the jobs taken. O(1).
+	Full() bool
 	// Free returns the resources free now on nodes not held whole by an
 	// exclusive job, less what the jobs taken hold: what later jobs could
 	// still use.

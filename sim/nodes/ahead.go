@@ -9,16 +9,22 @@ import (
 // look is the Cluster's sim.Lookahead: its trial, and the reserved job's
 // view of the nodes at its shadow time.
 //
+// Whether the head fits somewhere is a sum over nodes: a head of N nodes
+// × P cores fits when at least N nodes can each take P cores (with its
+// memory, GPUs and exclusivity), a head of tasks when the nodes it may use
+// have at least its tasks' cores free between them. So look keeps that sum
+// (meas) rather than a placement, and a change to a few nodes updates it
+// from those nodes alone.
+//
 // A head that asks only for cores anywhere (no memory, GPUs or
-// exclusivity: simple) fits wherever enough usable cores are free, so its
-// shadow time and the backfill test need only the count of usable free
-// cores then: the walk adds what each ending job gives back (its cores, or
-// its nodes whole if it was exclusive), and extra is what is left at the
-// shadow time once the head has its cores. Any other head is placed on ah,
-// a copy of the committed node state kept up to date by Apply and Advance
-// once first needed: a pass lays its takes and releases on ah with an undo
-// log, and keeps the head's placement there (hpl), so that a backfill
-// candidate that touches none of those nodes needs no new placement.
+// exclusivity: simple) may use every node not held whole, so its sum is
+// the trial's count of usable free cores and needs no node state at all:
+// the walk adds what each ending job gives back (its cores, or its nodes
+// whole if it was exclusive), and extra is what is left at the shadow
+// time once the head has its cores. For any other head the nodes at the
+// shadow time are ah, a copy of the committed node state kept up to date
+// by Apply and Advance once first needed: a pass lays its takes and
+// releases on ah with an undo log, undone before the next trial or start.
 type look struct {
 	c *Cluster
 	t *trial
@@ -33,16 +39,21 @@ type look struct {
 	on   bool  // ah mirrors the committed state
 	ah   state // the nodes at the shadow time, once on
 	alog []undo
-	hpl  []Use // the head's placement on ah, when hok
-	hok  bool
-
-	pend    *sim.Job // held on ah by Keeps, until its Take or the next question
-	pendLog int
-	pendH   []Use
+	meas int64 // the head's sum on ah: nodes that hold its share, or cores it may use
+	need int64 // what meas must reach: its nodes, or its tasks
 
 	takes  []int // indices of the trial's takes, by estimated end
 	capSum []int64
+
+	// fails are requests that did not fit in this trial, none asking at
+	// least as much of everything as another. The takes only shrink what
+	// is free, so a request that asks at least as much of everything as
+	// one of them does not fit either (dominated).
+	fails []req
 }
+
+// maxFails bounds fails: when it is full the oldest goes.
+const maxFails = 32
 
 var _ sim.Lookahead = (*look)(nil)
 
@@ -53,13 +64,11 @@ func isSimple(r req) bool { return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && 
 func (l *look) begin() {
 	l.settle()
 	l.head = nil
+	l.fails = l.fails[:0]
 }
 
 // settle undoes what the pass laid on ah, leaving it the committed state.
-func (l *look) settle() {
-	l.pend = nil
-	l.undoTo(0)
-}
+func (l *look) settle() { l.undoTo(0) }
 
 func (l *look) undoTo(n int) {
 	for i := len(l.alog) - 1; i >= n; i-- {
@@ -97,57 +106,65 @@ func (l *look) turnOn() {
 	l.on = true
 }
 
-// dropPending undoes a hold of Keeps that no Take followed.
-func (l *look) dropPending() {
-	if l.pend != nil {
-		l.undoTo(l.pendLog)
-		l.pend = nil
-	}
-}
-
 // Fits reports whether j can be placed now, after the jobs taken.
 func (l *look) Fits(j *sim.Job) bool {
-	l.dropPending()
-	return l.t.Fits(j)
+	r := reqOf(j)
+	l.t.last = nil
+	if isSimple(r) {
+		return r.tasks <= l.c.st.avail // as trial.Fits
+	}
+	if l.dominated(r) {
+		return false
+	}
+	if _, ok := l.c.st.place(r, l.c.fit); ok {
+		l.t.last = j
+		return true
+	}
+	l.fails = slices.DeleteFunc(l.fails, func(f req) bool { return covers(r, f) })
+	if len(l.fails) == maxFails {
+		l.fails = slices.Delete(l.fails, 0, 1)
+	}
+	l.fails = append(l.fails, r)
+	return false
+}
+
+// covers reports whether f asks at least as much of everything as r, in
+// the same form (nodes × cores or tasks).
+func covers(r, f req) bool {
+	return (f.nodes > 0) == (r.nodes > 0) && f.nodes >= r.nodes && f.per >= r.per && f.tasks >= r.tasks &&
+		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl)
+}
+
+// dominated reports whether r asks at least as much of everything as a
+// request that did not fit in this trial: nodes and cores per node (or
+// tasks), memory and GPUs per node, and exclusivity.
+func (l *look) dominated(r req) bool {
+	for _, f := range l.fails {
+		if covers(f, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // Take counts j as started now; after Shadow, a j that runs past the
 // shadow time also holds its nodes then.
 func (l *look) Take(j *sim.Job) {
-	if l.pend != j {
-		l.dropPending()
-	}
 	n := len(l.t.takes)
 	l.t.Take(j)
 	if len(l.t.takes) == n || l.head == nil || l.now+j.Estimate <= l.shadow {
-		l.dropPending() // a hold Keeps made for j is not needed
 		return
 	}
 	tk := l.t.takes[n]
 	uses := l.t.uses[tk.from:tk.to]
 	r := reqOf(j)
-	switch {
-	case l.simple:
+	if l.simple {
 		l.extra -= l.lost(r, uses)
-	case l.pend == j:
-		l.hpl, l.hok = append(l.hpl[:0], l.pendH...), true
-	default:
-		l.ah.take(r, uses, &l.alog)
-		if !l.hok || overlaps(uses, l.hpl) {
-			l.placeHead()
-		}
+		return
 	}
-	l.pend = nil
-}
-
-// placeHead places the head on ah, in hpl; hok tells whether it fits.
-func (l *look) placeHead() bool {
-	uses, ok := l.ah.place(l.hr, FirstFit)
-	l.hok = ok
-	if ok {
-		l.hpl = append(l.hpl[:0], uses...)
-	}
-	return ok
+	before := l.parts(uses)
+	l.ah.take(r, uses, &l.alog)
+	l.meas += l.parts(uses) - before
 }
 
 // lost is how many usable cores a job on uses takes away from the simple
@@ -174,23 +191,6 @@ func (l *look) wholeCores(uses []Use) int64 {
 	return sum
 }
 
-// overlaps reports whether two placements, each in node order, share a
-// node.
-func overlaps(a, b []Use) bool {
-	i, k := 0, 0
-	for i < len(a) && k < len(b) {
-		switch {
-		case a[i].Node+a[i].Nodes <= b[k].Node:
-			i++
-		case b[k].Node+b[k].Nodes <= a[i].Node:
-			k++
-		default:
-			return true
-		}
-	}
-	return false
-}
-
 // placed returns j's placement now: the one Fits found, or a new one.
 func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 	if l.t.last == j {
@@ -203,170 +203,67 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 	return uses, ok
 }
 
-// takeEnd is when take i of the trial ends by its estimate, as the
-// shadow walk counts it.
-func (l *look) takeEnd(i int) sim.Time {
-	return max(l.now+l.t.takes[i].job.Estimate, l.now+1)
+// part is node n's part of the head's sum on ah.
+func (l *look) part(n int) int64 {
+	s, r := &l.ah, l.hr
+	switch {
+	case !s.usable(n, r):
+		return 0
+	case r.nodes == 0:
+		return s.cores[n]
+	case s.cores[n] >= r.per:
+		return 1
+	}
+	return 0
 }
 
-// Shadow returns the head's shadow time (see sim.Lookahead), walking the
-// running jobs and the trial's takes by estimated end; for a head that is
-// not simple, it leaves ah at that time and the head's placement in hpl.
-func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
-	l.dropPending()
-	l.undoTo(0)
-	l.now, l.head, l.hr = now, head, reqOf(head)
-	l.simple = isSimple(l.hr)
-	if !l.simple && !l.on {
-		l.turnOn()
-	}
-	l.takes = l.takes[:0]
-	for i := l.t.first; i < len(l.t.takes); i++ {
-		l.takes = append(l.takes, i)
-		if !l.simple {
-			tk := l.t.takes[i]
-			l.ah.take(reqOf(tk.job), l.t.uses[tk.from:tk.to], &l.alog)
+// parts is the head's sum over the nodes of uses.
+func (l *look) parts(uses []Use) int64 {
+	var sum int64
+	for _, u := range uses {
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			sum += l.part(n)
 		}
 	}
-	slices.SortStableFunc(l.takes, func(a, b int) int { return int(l.takeEnd(a) - l.takeEnd(b)) })
-	avail := l.c.st.avail
-	run := l.c.running
-	r, k := 0, 0
-	next := func() sim.Time { // the end of the next job of the walk, -1 if none
-		switch {
-		case r < len(run) && (k == len(l.takes) || max(run[r].EstimatedEnd(), now+1) <= l.takeEnd(l.takes[k])):
-			return max(run[r].EstimatedEnd(), now+1)
-		case k < len(l.takes):
-			return l.takeEnd(l.takes[k])
-		}
-		return -1
-	}
-	for end := next(); end >= 0; {
-		var j *sim.Job
-		var uses []Use
-		if r < len(run) && max(run[r].EstimatedEnd(), now+1) == end && (k == len(l.takes) || end <= l.takeEnd(l.takes[k])) {
-			j = run[r].Job
-			uses = l.c.where[j.Seq]
-			r++
-		} else {
-			tk := l.t.takes[l.takes[k]]
-			j, uses = tk.job, l.t.uses[tk.from:tk.to]
-			k++
-		}
-		rq := reqOf(j)
-		if l.simple {
-			if rq.excl {
-				avail += l.wholeCores(uses)
-			} else {
-				avail += rq.tasks
-			}
-		} else {
-			l.release(rq, uses)
-		}
-		t := next()
-		if t == end {
-			continue
-		}
-		if l.simple && avail >= l.hr.tasks {
-			l.shadow, l.extra = end, avail-l.hr.tasks
-			return end
-		}
-		if !l.simple && l.placeHead() {
-			l.shadow = end
-			return end
-		}
-		end = t
-	}
-	// Cannot happen: an admitted job fits the empty cluster (Refuse).
-	panic("nodes: the reserved job fits at no estimated end")
+	return sum
 }
 
-// release gives back r's nodes on ah, logged.
+// measure returns the head's sum over all of ah, visiting only the nodes
+// with enough free cores.
+func (l *look) measure() int64 {
+	k := max(l.hr.per, 1)
+	var sum int64
+	for n := l.ah.tree.next(0, k); n >= 0; n = l.ah.tree.next(n+1, k) {
+		sum += l.part(n)
+	}
+	return sum
+}
+
+// partWith is node n's part of the head's sum on ah once a job of r
+// holds c cores there too (as state.take would leave it).
+func (l *look) partWith(n int, r req, c int64) int64 {
+	s, h := &l.ah, l.hr
+	switch {
+	case s.held[n] || r.excl || h.excl, // the node is no longer idle
+		s.mem[n]-r.mem < h.mem, s.gpus[n]-r.gpus < h.gpus:
+		return 0
+	case h.nodes == 0:
+		return s.cores[n] - c
+	case s.cores[n]-c >= h.per:
+		return 1
+	}
+	return 0
+}
+
+// release gives back r's nodes on ah, logged, and updates the head's sum.
 func (l *look) release(r req, uses []Use) {
 	s := &l.ah
+	before := l.parts(uses)
 	for _, u := range uses {
 		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
 			l.alog = append(l.alog, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
 		}
 	}
 	s.release(r, uses)
-}
-
-// Keeps reports whether the head still fits at its shadow time with j
-// holding, past it, the nodes it gets now. It holds j on ah until the
-// next question, so that a Take of j that follows keeps the work.
-func (l *look) Keeps(j *sim.Job) bool {
-	l.dropPending()
-	if l.head == nil {
-		return true
-	}
-	r := reqOf(j)
-	if l.simple && !r.excl {
-		return r.tasks <= l.extra
-	}
-	uses, ok := l.placed(j, r)
-	if !ok {
-		return false
-	}
-	if l.simple {
-		return l.wholeCores(uses) <= l.extra
-	}
-	pos := len(l.alog)
-	l.ah.take(r, uses, &l.alog)
-	if !l.hok || overlaps(uses, l.hpl) {
-		h, ok := l.ah.place(l.hr, FirstFit)
-		if !ok {
-			l.undoTo(pos)
-			return false
-		}
-		l.pendH = append(l.pendH[:0], h...)
-	} else {
-		l.pendH = append(l.pendH[:0], l.hpl...)
-	}
-	l.pend, l.pendLog = j, pos
-	return true
-}
-
-// Free returns the free cores, memory and GPUs of the nodes not held
-// whole, after the takes. O(nodes).
-func (l *look) Free() sim.Resources {
-	s := &l.c.st
-	var f sim.Resources
-	for n := range s.cores {
-		if !s.held[n] {
-			f[sim.Procs] += s.cores[n]
-			f[sim.Memory] += s.mem[n]
-			f[sim.GPUs] += s.gpus[n]
-		}
-	}
-	return f
-}
-
-// Cost returns what j would take of Free where it fits now; zero if it
-// does not fit.
-func (l *look) Cost(j *sim.Job) sim.Resources {
-	r := reqOf(j)
-	if isSimple(r) {
-		return sim.Resources{sim.Procs: r.tasks}
-	}
-	var c sim.Resources
-	uses, ok := l.placed(j, r)
-	if !ok {
-		return c
-	}
-	s := &l.c.st
-	for _, u := range uses {
-		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-			if r.excl {
-				c[sim.Procs] += s.cores[n]
-				c[sim.Memory] += s.mem[n]
-				c[sim.GPUs] += s.gpus[n]
-			} else {
-				c[sim.Procs] += int64(u.Cores)
-				c[sim.Memory] += r.mem
-				c[sim.GPUs] += r.gpus
-			}
-		}
-	}
-	return c
+	l.meas += l.parts(uses) - before
 }
