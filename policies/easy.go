@@ -43,13 +43,13 @@ type EASY struct {
 	// fill does not allocate one per pass.
 	win window
 
-	started  []sim.Allocation // started this pass, by estimated end
-	start    []*sim.Job
+	started []sim.Allocation // started this pass, by estimated end
+	start   []*sim.Job
 	// On nodes: whether a job ended since the last pass, and what that
 	// pass left (see passNodes).
-	ended bool
-	last  lastPass
-	kept  []*sim.Job
+	ended    bool
+	last     lastPass
+	kept     []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
 }
