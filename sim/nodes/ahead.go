@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -51,19 +50,7 @@ type look struct {
 	// is free, so a request that asks at least as much of everything as
 	// one of them does not fit either (dominated).
 	fails []req
-	// front is, while frontOK, the Pareto front of (free cores, free
-	// memory) over the nodes not held whole, by cores descending and
-	// memory ascending: a request of one node, without GPUs or
-	// exclusivity, fits when a point has both (fitsOne).
-	front   []point
-	frontOK bool
 }
-
-type point struct{ cores, mem int64 }
-
-// maxFrontNodes bounds the clusters on which fitsOne builds a front: it
-// costs O(nodes log nodes) after every take.
-const maxFrontNodes = 4096
 
 // maxFails bounds fails: when it is full the oldest goes.
 const maxFails = 32
@@ -78,7 +65,6 @@ func (l *look) begin() {
 	l.settle()
 	l.head = nil
 	l.fails = l.fails[:0]
-	l.frontOK = false
 }
 
 // settle undoes what the pass laid on ah, leaving it the committed state.
@@ -130,9 +116,6 @@ func (l *look) Fits(j *sim.Job) bool {
 	if l.dominated(r) {
 		return false
 	}
-	if r.nodes == 1 && r.gpus == 0 && !r.excl && len(l.c.st.cap) <= maxFrontNodes && !l.fitsOne(r) {
-		return false
-	}
 	if _, ok := l.c.st.place(r, l.c.fit); ok {
 		l.t.last = j
 		return true
@@ -143,33 +126,6 @@ func (l *look) Fits(j *sim.Job) bool {
 	}
 	l.fails = append(l.fails, r)
 	return false
-}
-
-// fitsOne reports whether a node not held whole has r.per cores and r.mem
-// memory free, from the front.
-func (l *look) fitsOne(r req) bool {
-	if !l.frontOK {
-		s := &l.c.st
-		l.front = l.front[:0]
-		for n := s.tree.next(0, 1); n >= 0; n = s.tree.next(n+1, 1) {
-			l.front = append(l.front, point{s.cores[n], s.mem[n]})
-		}
-		slices.SortFunc(l.front, func(a, b point) int { return cmp.Or(cmp.Compare(b.cores, a.cores), cmp.Compare(b.mem, a.mem)) })
-		k, best := 0, int64(-1)
-		for _, p := range l.front {
-			if p.mem > best {
-				l.front[k], best = p, p.mem
-				k++
-			}
-		}
-		l.front, l.frontOK = l.front[:k], true
-	}
-	i, _ := slices.BinarySearchFunc(l.front, r.per, func(p point, per int64) int { return cmp.Compare(per, p.cores) })
-	// front[:i] have more cores than r.per; front[i] may have exactly it.
-	if i < len(l.front) && l.front[i].cores == r.per {
-		i++
-	}
-	return i > 0 && l.front[i-1].mem >= r.mem
 }
 
 // covers reports whether f asks at least as much of everything as r, in
@@ -194,7 +150,6 @@ func (l *look) dominated(r req) bool {
 // Take counts j as started now; after Shadow, a j that runs past the
 // shadow time also holds its nodes then.
 func (l *look) Take(j *sim.Job) {
-	l.frontOK = false
 	n := len(l.t.takes)
 	l.t.Take(j)
 	if len(l.t.takes) == n || l.head == nil || l.now+j.Estimate <= l.shadow {
