@@ -27,6 +27,24 @@ import "github.com/schedsweep/schedsweep/sim"
 // backfilled jobs never touch it (simtest.Verify checks this on the real
 // traces and random workloads).
 //
+// On a machine of nodes (sim/nodes: the model's trial is a sim.Lookahead)
+// the nodes decide, not the totals. A job fits now when it can be placed on
+// the nodes the jobs taken before it leave. The head's shadow time is the
+// earliest estimated end (of a running job, or of one started earlier in
+// the pass, at now + its estimate) at which the head can be placed on what
+// the jobs still running then leave. A later job backfills if it can be
+// placed now and either ends by the shadow time or the head can still be
+// placed at the shadow time with this job, on the nodes it really gets
+// now, and every earlier backfilled job that runs past the shadow time
+// holding theirs. The reservation does not pin nodes: it only has to be
+// feasible at its time, as internal/nodeoracle's EASY (which the engine
+// matches job for job). Fewer running jobs never make the head not fit, so
+// the promise holds; the promises and withdrawals are the pool's, and
+// simtest.Verify checks them. On nodes a job refused for the head's sake
+// may be admitted later in the pass, since where it would land moves as
+// others start; EASY's single scan in queue order does not go back for it
+// (nor does the oracle), and a later pass does.
+//
 // Deviation: a running job that has overrun its estimate (possible only with
 // sim.Options.AllowOverrun) is assumed to end one second from now; with
 // overruns the head's reservation can be missed, as in any EASY.
