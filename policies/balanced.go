@@ -254,7 +254,11 @@ func (u *usage) measure(w *window) {
 // with returns the largest value and the sum of x = S + R^j, the use once
 // j has started too; each x_i is computed in one division.
 func (u *usage) with(w *window, j *sim.Job) (peak, sum float64) {
-	need := w.need(j)
+	need := &j.Need
+	if w.lk != nil {
+		w.cost = w.lk.Cost(j)
+		need = &w.cost
+	}
 	for _, k := range u.kinds[:u.n] {
 		x := float64(w.capacity[k]-w.free[k]+need[k]) / float64(w.capacity[k])
 		peak, sum = max(peak, x), sum+x
@@ -279,7 +283,11 @@ func (u *usage) small(w *window, j *sim.Job, f float64) bool {
 	if f <= 0 {
 		return false
 	}
-	need := w.need(j)
+	need := &j.Need
+	if w.lk != nil {
+		w.cost = w.lk.Cost(j)
+		need = &w.cost
+	}
 	for _, k := range u.kinds[:u.n] {
 		if float64(need[k]) > f*float64(w.capacity[k]) {
 			return false

@@ -100,40 +100,16 @@ func (p *PBSFIFO) starving(now sim.Time, j *sim.Job) bool {
 }
 
 // Schedule runs one pass: first fit in arrival order, up to a starving
-// head. On a machine of nodes (the model's trial is a sim.Lookahead) a
-// job fits when it can be placed now, and the promise is the head's
-// shadow time on the nodes.
+// head. On a machine of nodes (the model has a view of its own and its
+// trial is a sim.Lookahead) scheduleNodes runs it instead.
 func (p *PBSFIFO) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
-	p.start, p.promise = p.start[:0], p.promise[:0]
-	lk, nodes := v.Trial().(sim.Lookahead)
-	var head *sim.Job
-	if nodes {
-		head = p.passNodes(now, v, lk)
-	} else {
-		head = p.pass(now, v)
-	}
-	var wake sim.Time
-	switch {
-	case head == nil || !p.guard:
-	case !p.starving(now, head):
-		wake = head.Submit + p.maxStarve
-	case head != p.promised:
-		p.promised = head
-		var at sim.Time
-		if nodes {
-			at = lk.Shadow(now, head) // the takes are the starts before the head
-		} else {
-			at = p.shadow(now, v, head)
+	if v.Model() != nil {
+		if lk, ok := v.Trial().(sim.Lookahead); ok {
+			return p.scheduleNodes(now, v, lk)
 		}
-		p.promise = append(p.promise, sim.Reservation{Job: head, Start: at})
 	}
-	return sim.Decision{Start: p.start, Promise: p.promise, WakeAt: wake}, nil
-}
-
-// pass starts, in aggregate, every waiting job that fits up to a starving
-// head, and returns the head (the first job that does not fit) or nil.
-func (p *PBSFIFO) pass(now sim.Time, v sim.View) *sim.Job {
 	free := v.Free()
+	p.start, p.promise = p.start[:0], p.promise[:0]
 	var head *sim.Job
 	for _, j := range v.Waiting() {
 		if j.Need.FitsIn(free) {
@@ -151,10 +127,39 @@ func (p *PBSFIFO) pass(now sim.Time, v sim.View) *sim.Job {
 			break // every admitted job needs a processor
 		}
 	}
-	return head
+	var wake sim.Time
+	switch {
+	case head == nil || !p.guard:
+	case !p.starving(now, head):
+		wake = head.Submit + p.maxStarve
+	case head != p.promised:
+		p.promised = head
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: p.shadow(now, v, head)})
+	}
+	return sim.Decision{Start: p.start, Promise: p.promise, WakeAt: wake}, nil
 }
 
-// passNodes is pass on nodes: a job fits when lk can place it now.
+// scheduleNodes is Schedule on nodes: a job fits when lk can place it
+// now, and the promise is the head's shadow time on the nodes
+// (sim.Lookahead.Shadow; the trial's takes are the starts before the
+// head).
+func (p *PBSFIFO) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.Decision, error) {
+	p.start, p.promise = p.start[:0], p.promise[:0]
+	head := p.passNodes(now, v, lk)
+	var wake sim.Time
+	switch {
+	case head == nil || !p.guard:
+	case !p.starving(now, head):
+		wake = head.Submit + p.maxStarve
+	case head != p.promised:
+		p.promised = head
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: lk.Shadow(now, head)})
+	}
+	return sim.Decision{Start: p.start, Promise: p.promise, WakeAt: wake}, nil
+}
+
+// passNodes starts every waiting job lk can place now, up to a starving
+// head, and returns the head (the first job that does not fit) or nil.
 func (p *PBSFIFO) passNodes(now sim.Time, v sim.View, lk sim.Lookahead) *sim.Job {
 	var head *sim.Job
 	for _, j := range v.Waiting() {

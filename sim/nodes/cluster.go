@@ -120,9 +120,10 @@ func (c *Cluster) Free() sim.Resources { return c.free }
 // Running returns the running jobs by estimated end, then arrival.
 func (c *Cluster) Running() []sim.Allocation { return c.running }
 
-// View returns nil: policies see the cluster through View.Trial only, for
-// now.
-func (c *Cluster) View() any { return nil }
+// View returns the cluster itself, for policies to read (Nodes,
+// NodeName, Where), never to change; policies place jobs through
+// View.Trial. Non-nil, it tells a policy that the model is not the pool.
+func (c *Cluster) View() any { return c }
 
 // Open takes the run's overrun rule.
 func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
