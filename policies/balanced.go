@@ -171,8 +171,13 @@ var (
 	_ sim.Observer = (*Balanced)(nil)
 )
 
-// backfill starts the candidates of q that BB or IBB chooses.
+// backfill starts the candidates of q that BB or IBB chooses; on nodes,
+// backfillNodes does.
 func (b *Balanced) backfill(w *window, q []*sim.Job) {
+	if w.lk != nil {
+		b.backfillNodes(w, q)
+		return
+	}
 	if w.full() {
 		return
 	}
@@ -254,13 +259,8 @@ func (u *usage) measure(w *window) {
 // with returns the largest value and the sum of x = S + R^j, the use once
 // j has started too; each x_i is computed in one division.
 func (u *usage) with(w *window, j *sim.Job) (peak, sum float64) {
-	need := &j.Need
-	if w.lk != nil {
-		w.cost = w.lk.Cost(j)
-		need = &w.cost
-	}
 	for _, k := range u.kinds[:u.n] {
-		x := float64(w.capacity[k]-w.free[k]+need[k]) / float64(w.capacity[k])
+		x := float64(w.capacity[k]-w.free[k]+j.Need[k]) / float64(w.capacity[k])
 		peak, sum = max(peak, x), sum+x
 	}
 	return peak, sum
@@ -283,13 +283,8 @@ func (u *usage) small(w *window, j *sim.Job, f float64) bool {
 	if f <= 0 {
 		return false
 	}
-	need := &j.Need
-	if w.lk != nil {
-		w.cost = w.lk.Cost(j)
-		need = &w.cost
-	}
 	for _, k := range u.kinds[:u.n] {
-		if float64(need[k]) > f*float64(w.capacity[k]) {
+		if float64(j.Need[k]) > f*float64(w.capacity[k]) {
 			return false
 		}
 	}

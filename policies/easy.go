@@ -278,38 +278,29 @@ func (e *EASY) backfill(now, shadow sim.Time, lk sim.Lookahead, cand []*sim.Job)
 // blocked: the resources free now, the head's shadow time and the extra
 // resources left over at the shadow time. take keeps it up to date.
 //
-// On a machine of nodes (lk set) the nodes decide instead: a job is
-// admitted when lk can place it now and either it ends by the shadow time
-// or lk.Keeps it, and free is the node-level free resources (lk.Free:
-// nodes held whole by an exclusive job count as used), which take lowers
-// by what the job holds there (lk.Cost); extra is unused.
+// On a machine of nodes (lk set) the nodes decide instead, and the
+// methods below are not used (Balanced.backfillNodes): a job is admitted
+// when lk can place it now and either it ends by the shadow time or
+// lk.Keeps it, and free is the node-level free resources (lk.Free: nodes
+// held whole by an exclusive job count as used), which a start lowers by
+// what the job holds there (lk.Cost); extra is unused.
 type window struct {
 	now, shadow sim.Time
 	free, extra sim.Resources
 	capacity    sim.Resources
 	start       []*sim.Job // the pass's starts so far, backfilled jobs last
 	lk          sim.Lookahead
-	cost        sim.Resources // on nodes: lk.Cost of the job being scored
 }
 
 // admits reports whether j may start now without delaying the head: it fits
 // the free resources and either ends by the shadow time or fits the extra.
 func (w *window) admits(j *sim.Job) bool {
-	if w.lk != nil {
-		return w.lk.Fits(j) && (w.now+j.Estimate <= w.shadow || w.lk.Keeps(j))
-	}
 	return j.Need.FitsIn(w.free) && (w.now+j.Estimate <= w.shadow || j.Need.FitsIn(w.extra))
 }
 
 // take starts j, which admits has passed. A job that runs past the shadow
 // time uses the extra resources.
 func (w *window) take(j *sim.Job) {
-	if w.lk != nil {
-		w.free = w.free.Sub(w.lk.Cost(j))
-		w.lk.Take(j)
-		w.start = append(w.start, j)
-		return
-	}
 	if w.now+j.Estimate > w.shadow {
 		w.extra = w.extra.Sub(j.Need)
 	}
@@ -319,12 +310,7 @@ func (w *window) take(j *sim.Job) {
 
 // full reports whether no job can start: every admitted job needs a
 // processor.
-func (w *window) full() bool {
-	if w.lk != nil {
-		return w.lk.Full()
-	}
-	return w.free[sim.Procs] == 0
-}
+func (w *window) full() bool { return w.free[sim.Procs] == 0 }
 
 // begin records that j starts now.
 func (e *EASY) begin(now sim.Time, j *sim.Job) {
