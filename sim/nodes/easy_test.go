@@ -125,3 +125,50 @@ func TestEASYGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestLookaheadFreeCost checks, by hand, the node-level free resources
+// and costs BB and IBB balance over: an exclusive job holds its node
+// whole, memory and GPUs count once per node used.
+func TestLookaheadFreeCost(t *testing.T) {
+	c, err := nodes.New([]nodes.Group{{Name: "n", Count: 2, Cores: 4, Memory: 10, GPUs: 1}}, nodes.FirstFit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, ok := c.Trial().(sim.Lookahead)
+	if !ok {
+		t.Fatal("the cluster's trial is not a sim.Lookahead")
+	}
+	res := func(procs, mem, gpus int64) sim.Resources {
+		return sim.Resources{sim.Procs: procs, sim.Memory: mem, sim.GPUs: gpus}
+	}
+	excl := shaped(1, 0, 10, 1, 1, true, 2) // one core, exclusive: n1 whole
+	zero := simtest.J(2, 0, 10, 10, 2, simtest.Mem(3))
+	gpu := shaped(3, 0, 10, 1, 1, false, 1)
+	gpu.Shape.GPUsPerNode = 1
+	steps := []struct {
+		job        *sim.Job
+		cost, left sim.Resources
+	}{
+		{&excl.Job, res(4, 10, 1), res(4, 10, 1)},
+		{&zero.Job, res(2, 3, 0), res(2, 7, 1)}, // on n2: 2 cores, 3 bytes there
+		{&gpu.Job, res(1, 1, 1), res(1, 6, 0)},
+	}
+	if got := lk.Free(); got != res(8, 20, 2) {
+		t.Fatalf("Free() = %v on the idle cluster; want %v", got, res(8, 20, 2))
+	}
+	for i, s := range steps {
+		if !lk.Fits(s.job) {
+			t.Fatalf("step %d: job %d does not fit", i, s.job.ID)
+		}
+		if got := lk.Cost(s.job); got != s.cost {
+			t.Errorf("step %d: Cost = %v; want %v", i, got, s.cost)
+		}
+		lk.Take(s.job)
+		if got := lk.Free(); got != s.left {
+			t.Errorf("step %d: Free() after Take = %v; want %v", i, got, s.left)
+		}
+	}
+	if lk.Full() {
+		t.Errorf("Full() with a core free on n2")
+	}
+}
