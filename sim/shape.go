@@ -72,10 +72,11 @@ type Lookahead interface {
 	Trial
 	// Shadow makes head the trial's reserved job and returns its shadow
 	// time: the earliest estimated end, of a running job or of one taken
-	// in this trial (which ends at now + its estimate; a job past its
-	// estimate is taken to end at now+1), at which head fits on what the
-	// jobs still running then leave. head must fit the empty machine. A
-	// second call replaces the first.
+	// in this trial (at now + its estimate), at which head fits on what
+	// the jobs still running then leave; an end not after now (a job past
+	// its estimate, or an estimate of 0) counts as now+1, as in the pool's
+	// EASY. head, which does not fit now, must fit the empty machine (the
+	// loop rejects a job that does not). A second call replaces the first.
 	Shadow(now Time, head *Job) Time
 	// Keeps reports whether the reserved job still fits at its shadow
 	// time if j, which Fits has accepted, starts now where it fits and
