@@ -72,6 +72,21 @@ import (
 //     admitted. BB, which scores rather than filters, has no such
 //     parameter.
 //
+// On a machine of nodes (sim/nodes) both run EASY's pass on the nodes (see
+// EASY): a candidate is admitted when it can be placed now and either ends
+// by the shadow time or leaves the head room there (sim.Lookahead.Keeps).
+// They balance over the node-level free resources: S_i is the fraction of
+// kind i that is not free on a node not held whole by an exclusive job
+// (sim.Lookahead.Free: the cores, memory and GPUs still usable by other
+// jobs), and R_i^j is what candidate j would hold of them on the nodes it
+// gets now (sim.Lookahead.Cost): its cores, its memory and GPUs on each
+// node it uses, and, for an exclusive job, the whole of its nodes. So a job
+// asking memory per node counts it once per node, and an exclusive job of
+// one core on a node of 64 uses the node. On a cluster of one node holding
+// all of the pool this is the pool's S and R exactly. BB prunes a candidate
+// the first time it is not admitted in a pass, as on the pool, although on
+// nodes a later start can move where it would land and so admit it again.
+//
 // Deviations: the fractions and scores are float64 (x_i is computed in one
 // division, (used_i + need_i) / capacity_i), so two candidates whose scores
 // are equal in exact arithmetic may be told apart by rounding, always the
@@ -156,8 +171,13 @@ var (
 	_ sim.Observer = (*Balanced)(nil)
 )
 
-// backfill starts the candidates of q that BB or IBB chooses.
+// backfill starts the candidates of q that BB or IBB chooses; on nodes,
+// backfillNodes does.
 func (b *Balanced) backfill(w *window, q []*sim.Job) {
+	if w.lk != nil {
+		b.backfillNodes(w, q)
+		return
+	}
 	if w.full() {
 		return
 	}

@@ -27,8 +27,12 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 	return cl
 }
 
-// nodeAware are the policies that ask View.Trial, so run on nodes.
-var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true}
+// nodeAware are the policies that ask View.Trial, so run on nodes: the
+// List policies, and EASY and those built on its pass (which use the
+// trial's sim.Lookahead).
+var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true,
+	"easy": true, "fairshare-easy": true, "psp": true, "backfill-balanced": true,
+	"improved-backfill-balanced": true, "pbs-fifo": true, "easy-sjf": true, "easy-accuracy": true, "pbs-fifo-starve": true}
 
 // TestNodesEquivalence runs every policy on the pool and on a cluster of
 // one node holding all processors (shape tasks): the schedules must be the
@@ -57,9 +61,12 @@ func TestNodesEquivalence(t *testing.T) {
 		ws = append(ws, work{tr.name, tr.capacity(t), recs[:min(len(recs), 3000)]},
 			work{tr.name + "-whole", tr.capacity(t), recs})
 	}
+	ps := append(hashPolicies(), goldenPolicy{name: "easy-sjf", entry: "easy", params: []string{"order=sjf"}},
+		goldenPolicy{name: "easy-accuracy", entry: "easy", params: []string{"order=accuracy"}},
+		goldenPolicy{name: "pbs-fifo-starve", entry: "pbs-fifo", params: []string{"max_starve=3600"}})
 	for _, w := range ws {
 		whole := strings.HasSuffix(w.name, "-whole")
-		for _, gp := range hashPolicies() {
+		for _, gp := range ps {
 			p := gp.new(t)
 			if _, own := p.(sim.ModelMaker); own || !gp.runs(w.c) || whole && !nodeAware[gp.name] {
 				continue

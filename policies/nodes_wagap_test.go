@@ -19,7 +19,7 @@ import (
 )
 
 // wagapNodes reads wagap-2013's .machines file as node groups.
-func wagapNodes(t *testing.T) []nodes.Group {
+func wagapNodes(t testing.TB) []nodes.Group {
 	t.Helper()
 	path := filepath.Join(sharedWorkloads, "wagap-2013.swf.machines")
 	f, err := os.Open(path)
@@ -44,7 +44,7 @@ func wagapNodes(t *testing.T) []nodes.Group {
 // missing or 0). Lines without a positive run time and requests that do
 // not parse are left out. Node groups and features are dropped: sim.Shape
 // does not carry them yet.
-func wagapShaped(t *testing.T, n int) []sim.Record {
+func wagapShaped(t testing.TB, n int) []sim.Record {
 	t.Helper()
 	f, err := os.Open(filepath.Join(sharedWorkloads, "wagap-2013.swf.gz"))
 	if err != nil {
@@ -70,7 +70,7 @@ func wagapShaped(t *testing.T, n int) []sim.Record {
 	return recs
 }
 
-func wagapRecord(t *testing.T, fs []string) (sim.Record, bool) {
+func wagapRecord(t testing.TB, fs []string) (sim.Record, bool) {
 	t.Helper()
 	num := func(k int) int64 {
 		v, err := strconv.ParseInt(fs[k-1], 10, 64)

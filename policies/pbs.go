@@ -62,8 +62,12 @@ const DefaultMaxStarve sim.Time = 86400
 //     (600 s by default); a pass here happens at every event and at the
 //     moment the head starves;
 //   - "the scheduler will not even start jobs on nodes which do not meet
-//     the resource requirements for the starving job" (section 4.2): the
-//     machine is a pool of resources, not nodes, so nothing starts at all;
+//     the resource requirements for the starving job" (section 4.2): on
+//     the pool there are no nodes, so nothing starts at all; on a machine
+//     of nodes (sim/nodes) nothing starts either, and the promise is the
+//     earliest estimated end at which the head can be placed on the nodes
+//     the running jobs leave (sim.Lookahead.Shadow), which holds for the
+//     same reason;
 //   - every resource kind is checked, not only processors; prime time,
 //     dedicated time, fairshare and load balancing are left out;
 //   - with overruns (sim.Options.AllowOverrun) a job past its estimate is
@@ -96,8 +100,14 @@ func (p *PBSFIFO) starving(now sim.Time, j *sim.Job) bool {
 }
 
 // Schedule runs one pass: first fit in arrival order, up to a starving
-// head.
+// head. On a machine of nodes (the model has a view of its own and its
+// trial is a sim.Lookahead) scheduleNodes runs it instead.
 func (p *PBSFIFO) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
+	if v.Model() != nil {
+		if lk, ok := v.Trial().(sim.Lookahead); ok {
+			return p.scheduleNodes(now, v, lk)
+		}
+	}
 	free := v.Free()
 	p.start, p.promise = p.start[:0], p.promise[:0]
 	var head *sim.Job
@@ -127,6 +137,48 @@ func (p *PBSFIFO) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		p.promise = append(p.promise, sim.Reservation{Job: head, Start: p.shadow(now, v, head)})
 	}
 	return sim.Decision{Start: p.start, Promise: p.promise, WakeAt: wake}, nil
+}
+
+// scheduleNodes is Schedule on nodes: a job fits when lk can place it
+// now, and the promise is the head's shadow time on the nodes
+// (sim.Lookahead.Shadow; the trial's takes are the starts before the
+// head).
+func (p *PBSFIFO) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.Decision, error) {
+	p.start, p.promise = p.start[:0], p.promise[:0]
+	head := p.passNodes(now, v, lk)
+	var wake sim.Time
+	switch {
+	case head == nil || !p.guard:
+	case !p.starving(now, head):
+		wake = head.Submit + p.maxStarve
+	case head != p.promised:
+		p.promised = head
+		p.promise = append(p.promise, sim.Reservation{Job: head, Start: lk.Shadow(now, head)})
+	}
+	return sim.Decision{Start: p.start, Promise: p.promise, WakeAt: wake}, nil
+}
+
+// passNodes starts every waiting job lk can place now, up to a starving
+// head, and returns the head (the first job that does not fit) or nil.
+func (p *PBSFIFO) passNodes(now sim.Time, v sim.View, lk sim.Lookahead) *sim.Job {
+	var head *sim.Job
+	for _, j := range v.Waiting() {
+		if lk.Fits(j) {
+			lk.Take(j)
+			p.start = append(p.start, j)
+			continue
+		}
+		if head == nil {
+			head = j
+			if p.starving(now, head) {
+				break
+			}
+		}
+		if lk.Full() {
+			break // every admitted job needs a core
+		}
+	}
+	return head
 }
 
 // shadow returns the earliest time at which head fits once the running

@@ -58,3 +58,44 @@ type aggTrial struct{ free Resources }
 
 func (t *aggTrial) Fits(j *Job) bool { return j.Need.FitsIn(t.free) }
 func (t *aggTrial) Take(j *Job)      { t.free = t.free.Sub(j.Need) }
+
+// Lookahead is a Trial that also looks ahead to one waiting job's
+// reservation, for EASY-like policies on a model of nodes, where whether a
+// job fits later depends on which nodes free up, not only how much. A
+// model of nodes returns one from View.Trial; the pool's trial is not one,
+// and policies keep their aggregate reasoning there.
+//
+// The reservation does not pin nodes: it only has to be feasible at its
+// time. After Shadow(now, head), every Take of a job whose estimate runs
+// past the shadow time holds the nodes the job gets now at the shadow time
+// too, and Keeps tells whether head would still fit there. Since fewer
+// running jobs never make head not fit, a start that Keeps accepts leaves
+// head able to start by its shadow time.
+type Lookahead interface {
+	Trial
+	// Shadow makes head the trial's reserved job and returns its shadow
+	// time: the earliest estimated end, of a running job or of one taken
+	// in this trial (at now + its estimate), at which head fits on what
+	// the jobs still running then leave; an end not after now (a job past
+	// its estimate, or an estimate of 0) counts as now+1, as in the pool's
+	// EASY. head, which does not fit now, must fit the empty machine (the
+	// loop rejects a job that does not). A second call replaces the first.
+	Shadow(now Time, head *Job) Time
+	// Keeps reports whether the reserved job still fits at its shadow
+	// time if j, which Fits has accepted, starts now where it fits and
+	// runs past the shadow time, with every job taken since Shadow that
+	// runs past it. It changes nothing.
+	Keeps(j *Job) bool
+	// Full reports whether no job can fit now: no core is free on a node
+	// not held whole, after the jobs taken. O(1).
+	Full() bool
+	// Free returns the resources free now on nodes not held whole by an
+	// exclusive job, less what the jobs taken hold: what later jobs could
+	// still use.
+	Free() Resources
+	// Cost returns how much of Free j would hold if it started now where
+	// it fits: its cores, its memory and GPUs on each node it uses, and
+	// for an exclusive job the whole of its nodes. Call it only for a job
+	// that fits.
+	Cost(j *Job) Resources
+}

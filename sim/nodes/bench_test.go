@@ -10,8 +10,9 @@ import (
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
-// BenchmarkLublin runs FCFS over 100,000 Lublin jobs on 10,000 nodes of 64
-// cores (shape tasks), and on the pool of the same 640,000 processors.
+// BenchmarkLublin runs FCFS and EASY over 100,000 Lublin jobs on 10,000
+// nodes of 64 cores (shape tasks), and on the pool of the same 640,000
+// processors.
 func BenchmarkLublin(b *testing.B) {
 	const nodeCount, cores = 10000, 64
 	p := workloads.DefaultLublinParams()
@@ -34,21 +35,34 @@ func BenchmarkLublin(b *testing.B) {
 			return nodes.New([]nodes.Group{{Name: "n", Count: nodeCount, Cores: cores}}, nodes.FirstFit)
 		}},
 	}
-	for _, m := range models {
-		b.Run("fcfs/"+m.name, func(b *testing.B) {
-			cpu, _ := simtest.CPUTime()
-			n := 0
-			for b.Loop() {
-				n++
-				mod, err := m.new()
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := sim.Run(mod, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			simtest.ReportCPU(b, cpu, n)
-		})
+	pols := []struct {
+		name string
+		new  func() sim.Policy
+	}{
+		{"fcfs", func() sim.Policy { return policies.NewFCFS() }},
+		{"easy", func() sim.Policy { return policies.NewEASY(policies.Arrival{}) }},
 	}
+	for _, p := range pols {
+		for _, m := range models {
+			benchLublin(b, p.name+"/"+m.name, m.new, p.new, recs)
+		}
+	}
+}
+
+func benchLublin(b *testing.B, name string, model func() (sim.Model, error), pol func() sim.Policy, recs []sim.Record) {
+	b.Run(name, func(b *testing.B) {
+		cpu, _ := simtest.CPUTime()
+		n := 0
+		for b.Loop() {
+			n++
+			mod, err := model()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := sim.Run(mod, pol(), sim.NewSliceSource(recs), sim.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		simtest.ReportCPU(b, cpu, n)
+	})
 }

@@ -46,6 +46,7 @@ type Cluster struct {
 	group  []int32 // each node's group
 	st     state   // the nodes' free resources, with the open trial's takes
 	tr     trial
+	lk     look // tr looking ahead, View.Trial's answer
 
 	capacity, free sim.Resources
 	overrun        bool
@@ -89,6 +90,7 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 	c.st.grp = c.group
 	c.st.rs = baseRules(c.groups) // rules.go
 	c.tr.c = c
+	c.lk = look{c: c, t: &c.tr}
 	return c, nil
 }
 
@@ -121,9 +123,10 @@ func (c *Cluster) Free() sim.Resources { return c.free }
 // Running returns the running jobs by estimated end, then arrival.
 func (c *Cluster) Running() []sim.Allocation { return c.running }
 
-// View returns nil: policies see the cluster through View.Trial only, for
-// now.
-func (c *Cluster) View() any { return nil }
+// View returns the cluster itself, for policies to read (Nodes,
+// NodeName, Where), never to change; policies place jobs through
+// View.Trial. Non-nil, it tells a policy that the model is not the pool.
+func (c *Cluster) View() any { return c }
 
 // Open takes the run's overrun rule.
 func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
@@ -143,10 +146,12 @@ func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
 	return c.refuse(r, o.Estimate) // rules.go
 }
 
-// Trial starts a trial on the cluster's nodes as they stand.
+// Trial starts a trial on the cluster's nodes as they stand; it is a
+// sim.Lookahead (ahead.go).
 func (c *Cluster) Trial() sim.Trial {
 	c.tr.rollback()
-	return &c.tr
+	c.lk.begin()
+	return &c.lk
 }
 
 // Apply places and starts o's job; the cluster knows no other move and
@@ -173,6 +178,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.where = append(c.where, nil)
 	}
 	c.where[o.Seq] = append([]Use(nil), uses...)
+	c.lk.started(reqOf(&o.Job), uses)
 	c.free = c.free.Sub(o.Need)
 	run := o.Runtime
 	o.State = sim.Finished
@@ -210,6 +216,7 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		o := c.ends.Pop().V
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
+		c.lk.released(reqOf(&o.Job), c.where[o.Seq])
 		al := sim.Allocation{Job: &o.Job, Start: o.Start}
 		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
 		if i == len(c.running) || c.running[i].Job != &o.Job {

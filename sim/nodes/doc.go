@@ -39,4 +39,16 @@
 // killed at start + estimate unless overruns are allowed, as on the pool.
 // View.Free stays the aggregate: capacity less the Need of every running
 // job.
+//
+// View.Trial returns a sim.Lookahead (ahead.go, shadow.go), through which
+// EASY and the policies built on its pass (psp, backfill-balanced,
+// improved-backfill-balanced) and pbs-fifo reserve on the nodes. A
+// reservation does not pin nodes: it only has to be feasible at its time.
+// The head's shadow time is the earliest estimated end at which it can be
+// placed on what the jobs still running then leave; a job that runs past
+// it may start only if the head can still be placed then with that job on
+// the nodes it really gets now. Whether the head fits is kept as a sum
+// over nodes (nodes that can take its share, or cores it may use), so a
+// start past the shadow time costs O(its nodes), not O(nodes); a head of
+// cores anywhere needs no node state at all.
 package nodes

@@ -60,18 +60,19 @@ func TestTrialUndone(t *testing.T) {
 	}
 }
 
-// TestEASYRefusedOnNodes: EASY does not ask View.Trial yet, so on nodes it
-// can start a job the cluster cannot place; the run must then fail with a
-// DecisionError, never overcommit a node.
-func TestEASYRefusedOnNodes(t *testing.T) {
+// TestConservativeRefusedOnNodes: conservative backfilling does not ask
+// View.Trial yet, so on nodes it can start a job the cluster cannot place;
+// the run must then fail with a DecisionError, never overcommit a node.
+// (EASY did the same before it asked the trial's sim.Lookahead.)
+func TestConservativeRefusedOnNodes(t *testing.T) {
 	c, err := nodes.New([]nodes.Group{{Name: "n", Count: 2, Cores: 4}}, nodes.FirstFit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	recs := []sim.Record{shaped(1, 0, 10, 1, 3, false, 0), shaped(2, 0, 20, 1, 3, false, 0), shaped(3, 1, 5, 1, 2, false, 0)}
-	_, err = sim.Run(c, policies.NewEASY(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{})
+	_, err = sim.Run(c, policies.NewConservative(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{})
 	var de *sim.DecisionError
 	if !errors.As(err, &de) || !errors.Is(err, sim.ErrOvercommit) || de.Job != 3 {
-		t.Fatalf("EASY on nodes: err = %v, want a DecisionError on job 3 wrapping ErrOvercommit", err)
+		t.Fatalf("conservative on nodes: err = %v, want a DecisionError on job 3 wrapping ErrOvercommit", err)
 	}
 }

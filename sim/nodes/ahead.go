@@ -1,0 +1,269 @@
+package nodes
+
+import (
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// look is the Cluster's sim.Lookahead: its trial, and the reserved job's
+// view of the nodes at its shadow time.
+//
+// Whether the head fits somewhere is a sum over nodes: a head of N nodes
+// × P cores fits when at least N nodes can each take P cores (with its
+// memory, GPUs and exclusivity), a head of tasks when the nodes it may use
+// have at least its tasks' cores free between them. So look keeps that sum
+// (meas) rather than a placement, and a change to a few nodes updates it
+// from those nodes alone.
+//
+// A head that asks only for cores anywhere (no memory, GPUs or
+// exclusivity: simple) may use every node not held whole, so its sum is
+// the trial's count of usable free cores and needs no node state at all:
+// the walk adds what each ending job gives back (its cores, or its nodes
+// whole if it was exclusive), and extra is what is left at the shadow
+// time once the head has its cores. For any other head the nodes at the
+// shadow time are ah, a copy of the committed node state kept up to date
+// by Apply and Advance once first needed: a pass lays its takes and
+// releases on ah with an undo log, undone before the next trial or start.
+type look struct {
+	c *Cluster
+	t *trial
+
+	now    sim.Time
+	head   *sim.Job // the reserved job; nil before Shadow in a trial
+	hr     req
+	shadow sim.Time
+	simple bool
+	extra  int64 // simple head: usable free cores at the shadow time beyond its own
+
+	on   bool  // ah mirrors the committed state
+	ah   state // the nodes at the shadow time, once on
+	alog []undo
+	meas int64 // the head's sum on ah: nodes that hold its share, or cores it may use
+	need int64 // what meas must reach: its nodes, or its tasks
+
+	takes  []int // indices of the trial's takes, by estimated end
+	capSum []int64
+
+	// fails are requests that did not fit in this trial, none asking at
+	// least as much of everything as another. The takes only shrink what
+	// is free, so a request that asks at least as much of everything as
+	// one of them does not fit either (dominated).
+	fails []req
+}
+
+// maxFails bounds fails: when it is full the oldest goes.
+const maxFails = 32
+
+var _ sim.Lookahead = (*look)(nil)
+
+// isSimple reports whether r asks for cores anywhere and nothing else.
+func isSimple(r req) bool { return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl }
+
+// begin starts a new trial: the pass's changes to ah are undone.
+func (l *look) begin() {
+	l.settle()
+	l.head = nil
+	l.fails = l.fails[:0]
+}
+
+// settle undoes what the pass laid on ah, leaving it the committed state.
+func (l *look) settle() { l.undoTo(0) }
+
+func (l *look) undoTo(n int) {
+	for i := len(l.alog) - 1; i >= n; i-- {
+		l.ah.restore(l.alog[i])
+	}
+	l.alog = l.alog[:n]
+}
+
+// started and released keep ah the committed state, once it is on.
+func (l *look) started(r req, uses []Use) {
+	if l.on {
+		l.settle()
+		l.ah.take(r, uses, nil)
+	}
+}
+
+func (l *look) released(r req, uses []Use) {
+	if l.on {
+		l.settle()
+		l.ah.release(r, uses)
+	}
+}
+
+// turnOn makes ah the committed state: the trial's state less its takes.
+func (l *look) turnOn() {
+	s := &l.c.st
+	l.ah = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
+		jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
+		avail: s.avail}
+	if l.t.first < len(l.t.takes) {
+		for i := len(l.t.log) - 1; i >= l.t.takes[l.t.first].log; i-- {
+			l.ah.restore(l.t.log[i])
+		}
+	}
+	l.on = true
+}
+
+// Fits reports whether j can be placed now, after the jobs taken.
+func (l *look) Fits(j *sim.Job) bool {
+	r := reqOf(j)
+	l.t.last = nil
+	if isSimple(r) {
+		return r.tasks <= l.c.st.avail // as trial.Fits
+	}
+	if l.dominated(r) {
+		return false
+	}
+	if _, ok := l.c.st.place(r, l.c.fit); ok {
+		l.t.last = j
+		return true
+	}
+	l.fails = slices.DeleteFunc(l.fails, func(f req) bool { return covers(r, f) })
+	if len(l.fails) == maxFails {
+		l.fails = slices.Delete(l.fails, 0, 1)
+	}
+	l.fails = append(l.fails, r)
+	return false
+}
+
+// covers reports whether f asks at least as much of everything as r, in
+// the same form (nodes × cores or tasks).
+func covers(r, f req) bool {
+	return (f.nodes > 0) == (r.nodes > 0) && f.nodes >= r.nodes && f.per >= r.per && f.tasks >= r.tasks &&
+		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl)
+}
+
+// dominated reports whether r asks at least as much of everything as a
+// request that did not fit in this trial: nodes and cores per node (or
+// tasks), memory and GPUs per node, and exclusivity.
+func (l *look) dominated(r req) bool {
+	for _, f := range l.fails {
+		if covers(f, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Take counts j as started now; after Shadow, a j that runs past the
+// shadow time also holds its nodes then.
+func (l *look) Take(j *sim.Job) {
+	n := len(l.t.takes)
+	l.t.Take(j)
+	if len(l.t.takes) == n || l.head == nil || l.now+j.Estimate <= l.shadow {
+		return
+	}
+	tk := l.t.takes[n]
+	uses := l.t.uses[tk.from:tk.to]
+	r := reqOf(j)
+	if l.simple {
+		l.extra -= l.lost(r, uses)
+		return
+	}
+	before := l.parts(uses)
+	l.ah.take(r, uses, &l.alog)
+	l.meas += l.parts(uses) - before
+}
+
+// lost is how many usable cores a job on uses takes away from the simple
+// head: its cores, or its nodes whole if it is exclusive.
+func (l *look) lost(r req, uses []Use) int64 {
+	if !r.excl {
+		return r.tasks
+	}
+	return l.wholeCores(uses)
+}
+
+// wholeCores is the cores of the nodes of uses.
+func (l *look) wholeCores(uses []Use) int64 {
+	if l.capSum == nil {
+		l.capSum = make([]int64, len(l.c.st.cap)+1)
+		for n, v := range l.c.st.cap {
+			l.capSum[n+1] = l.capSum[n] + v
+		}
+	}
+	var sum int64
+	for _, u := range uses {
+		sum += l.capSum[u.Node+u.Nodes] - l.capSum[u.Node]
+	}
+	return sum
+}
+
+// placed returns j's placement now: the one Fits found, or a new one.
+func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
+	if l.t.last == j {
+		return l.c.st.scratch, true
+	}
+	uses, ok := l.c.st.place(r, l.c.fit)
+	if ok {
+		l.t.last = j
+	}
+	return uses, ok
+}
+
+// part is node n's part of the head's sum on ah.
+func (l *look) part(n int) int64 {
+	s, r := &l.ah, l.hr
+	switch {
+	case !s.usable(n, r):
+		return 0
+	case r.nodes == 0:
+		return s.cores[n]
+	case s.cores[n] >= r.per:
+		return 1
+	}
+	return 0
+}
+
+// parts is the head's sum over the nodes of uses.
+func (l *look) parts(uses []Use) int64 {
+	var sum int64
+	for _, u := range uses {
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			sum += l.part(n)
+		}
+	}
+	return sum
+}
+
+// measure returns the head's sum over all of ah, visiting only the nodes
+// with enough free cores.
+func (l *look) measure() int64 {
+	k := max(l.hr.per, 1)
+	var sum int64
+	for n := l.ah.tree.next(0, k); n >= 0; n = l.ah.tree.next(n+1, k) {
+		sum += l.part(n)
+	}
+	return sum
+}
+
+// partWith is node n's part of the head's sum on ah once a job of r
+// holds c cores there too (as state.take would leave it).
+func (l *look) partWith(n int, r req, c int64) int64 {
+	s, h := &l.ah, l.hr
+	switch {
+	case s.held[n] || r.excl || h.excl, // the node is no longer idle
+		s.mem[n]-r.mem < h.mem, s.gpus[n]-r.gpus < h.gpus:
+		return 0
+	case h.nodes == 0:
+		return s.cores[n] - c
+	case s.cores[n]-c >= h.per:
+		return 1
+	}
+	return 0
+}
+
+// release gives back r's nodes on ah, logged, and updates the head's sum.
+func (l *look) release(r req, uses []Use) {
+	s := &l.ah
+	before := l.parts(uses)
+	for _, u := range uses {
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			l.alog = append(l.alog, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
+		}
+	}
+	s.release(r, uses)
+	l.meas += l.parts(uses) - before
+}

@@ -1,0 +1,166 @@
+package nodes
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// takeEnd is when take i of the trial ends by its estimate, as the
+// shadow walk counts it.
+func (l *look) takeEnd(i int) sim.Time {
+	return max(l.now+l.t.takes[i].job.Estimate, l.now+1)
+}
+
+// Shadow returns the head's shadow time (see sim.Lookahead), walking the
+// running jobs and the trial's takes by estimated end; for a head that is
+// not simple, it leaves ah as the nodes are at that time.
+func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
+	l.undoTo(0)
+	l.now, l.head, l.hr = now, head, reqOf(head)
+	l.simple = isSimple(l.hr)
+	l.need = l.hr.tasks
+	if l.hr.nodes > 0 {
+		l.need = l.hr.nodes
+	}
+	if !l.simple && !l.on {
+		l.turnOn()
+	}
+	l.takes = l.takes[:0]
+	for i := l.t.first; i < len(l.t.takes); i++ {
+		l.takes = append(l.takes, i)
+		if !l.simple {
+			tk := l.t.takes[i]
+			l.ah.take(reqOf(tk.job), l.t.uses[tk.from:tk.to], &l.alog)
+		}
+	}
+	slices.SortStableFunc(l.takes, func(a, b int) int { return cmp.Compare(l.takeEnd(a), l.takeEnd(b)) })
+	avail := l.c.st.avail
+	if !l.simple {
+		l.meas = l.measure()
+	}
+	run := l.c.running
+	r, k := 0, 0
+	runEnd := func() sim.Time { return max(run[r].EstimatedEnd(), now+1) }
+	next := func() sim.Time { // the end of the next job of the walk, -1 if none
+		switch {
+		case r < len(run) && (k == len(l.takes) || runEnd() <= l.takeEnd(l.takes[k])):
+			return runEnd()
+		case k < len(l.takes):
+			return l.takeEnd(l.takes[k])
+		}
+		return -1
+	}
+	for end := next(); end >= 0; {
+		var j *sim.Job
+		var uses []Use
+		if r < len(run) && runEnd() == end && (k == len(l.takes) || end <= l.takeEnd(l.takes[k])) {
+			j = run[r].Job
+			uses = l.c.where[j.Seq]
+			r++
+		} else {
+			tk := l.t.takes[l.takes[k]]
+			j, uses = tk.job, l.t.uses[tk.from:tk.to]
+			k++
+		}
+		rq := reqOf(j)
+		switch {
+		case !l.simple:
+			l.release(rq, uses)
+		case rq.excl:
+			avail += l.wholeCores(uses)
+		default:
+			avail += rq.tasks
+		}
+		t := next()
+		if t == end {
+			continue
+		}
+		if l.simple && avail >= l.need {
+			l.shadow, l.extra = end, avail-l.need
+			return end
+		}
+		if !l.simple && l.meas >= l.need {
+			l.shadow = end
+			return end
+		}
+		end = t
+	}
+	// Cannot happen: an admitted job fits the empty cluster (Refuse).
+	panic("nodes: the reserved job fits at no estimated end")
+}
+
+// Keeps reports whether the head still fits at its shadow time with j
+// holding, past it, the nodes it gets now: the head's sum changes on
+// those nodes only.
+func (l *look) Keeps(j *sim.Job) bool {
+	if l.head == nil {
+		return true
+	}
+	r := reqOf(j)
+	if l.simple && !r.excl {
+		return r.tasks <= l.extra
+	}
+	uses, ok := l.placed(j, r)
+	if !ok {
+		return false
+	}
+	if l.simple {
+		return l.wholeCores(uses) <= l.extra
+	}
+	m := l.meas
+	for _, u := range uses {
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			m += l.partWith(n, r, int64(u.Cores)) - l.part(n)
+		}
+	}
+	return m >= l.need
+}
+
+// Full reports whether no usable core is free, after the takes.
+func (l *look) Full() bool { return l.c.st.avail == 0 }
+
+// Free returns the free cores, memory and GPUs of the nodes not held
+// whole, after the takes. O(nodes).
+func (l *look) Free() sim.Resources {
+	s := &l.c.st
+	var f sim.Resources
+	for n := range s.cores {
+		if !s.held[n] {
+			f[sim.Procs] += s.cores[n]
+			f[sim.Memory] += s.mem[n]
+			f[sim.GPUs] += s.gpus[n]
+		}
+	}
+	return f
+}
+
+// Cost returns what j would take of Free where it fits now; zero if it
+// does not fit.
+func (l *look) Cost(j *sim.Job) sim.Resources {
+	r := reqOf(j)
+	if isSimple(r) {
+		return sim.Resources{sim.Procs: r.tasks}
+	}
+	var c sim.Resources
+	uses, ok := l.placed(j, r)
+	if !ok {
+		return c
+	}
+	s := &l.c.st
+	for _, u := range uses {
+		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+			if r.excl {
+				c[sim.Procs] += s.cores[n]
+				c[sim.Memory] += s.mem[n]
+				c[sim.GPUs] += s.gpus[n]
+			} else {
+				c[sim.Procs] += int64(u.Cores)
+				c[sim.Memory] += r.mem
+				c[sim.GPUs] += r.gpus
+			}
+		}
+	}
+	return c
+}
