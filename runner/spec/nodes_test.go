@@ -104,13 +104,13 @@ func TestParseShape(t *testing.T) {
 }
 
 // TestNodeAware checks the probe against what the policies are: FCFS
-// asks View.Trial, EASY counts in aggregate (so far), and the two-tier
+// and EASY ask View.Trial, conservative counts in aggregate (so far), and the two-tier
 // policies run on their own model.
 func TestNodeAware(t *testing.T) {
 	for _, tc := range []struct {
 		policy string
 		ok     bool
-	}{{"fcfs", true}, {"sjf", true}, {"easy", false}, {"conservative", false}, {"keasy", false}} {
+	}{{"fcfs", true}, {"sjf", true}, {"easy", true}, {"psp", true}, {"pbs-fifo", true}, {"conservative", false}, {"keasy", false}} {
 		if err := NodeAware(tc.policy, nil); (err == nil) != tc.ok {
 			t.Errorf("NodeAware(%s) = %v; want ok %t", tc.policy, err, tc.ok)
 		}
