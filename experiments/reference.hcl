@@ -35,6 +35,7 @@ cluster "main" {
   # node "cpu" { … }                  # instead of procs: a node group of count nodes, each cores, memory, gpus, features
   # partition "batch" { … }            # with nodes: groups, features, max_time, max_nodes; the first is the default
   # fit      = "first"                 # with nodes: first (default) or best fit
+  # compat   = "alea"                  # with machines alone: Alea's node-level rules, policies fcfs and easy (docs/experiments.md#alea-compatibility)
 }
 
 # Workloads: at least one, each a model or a trace.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedsweep/schedsweep/internal/hostlist"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/alea"
 	"github.com/schedsweep/schedsweep/sim/nodes"
 )
 
@@ -30,12 +31,19 @@ type Placement interface {
 	GroupOf(n int) int
 }
 
-var _ Placement = (*nodes.Cluster)(nil)
+var (
+	_ Placement = (*nodes.Cluster)(nil)
+	_ Placement = (*alea.Placement)(nil)
+)
 
 // PlacementOf returns the Placement of machine model m, the model a run
-// was simulated on: m itself when it places jobs on nodes, nil for a
-// model without nodes (the pool, the two-tier machine).
+// was simulated on: m itself when it places jobs on nodes, its Placement
+// for compat alea's machine (*alea.Machine), nil for a model without
+// nodes (the pool, the two-tier machine).
 func PlacementOf(m sim.Model) Placement {
+	if a, ok := m.(*alea.Machine); ok {
+		return a.Placement()
+	}
 	p, _ := m.(Placement)
 	return p
 }

@@ -381,23 +381,23 @@ func (s *sweep) writeTables(grid []Run, sel []*Run, runErr error) error {
 // merges themselves (spec.Workload.Merge).
 func readTraces(srcs *sources, sel []*Run) (warnings []string, err error) {
 	seen := map[*spec.Workload]bool{}
-	read := func(w *spec.Workload) error {
+	read := func(w *spec.Workload, cl *spec.Cluster) error {
 		if w.Trace == "" || seen[w] {
 			return nil
 		}
 		seen[w] = true
-		if _, err := srcs.read(w); err != nil {
+		if _, err := srcs.read(w, cl); err != nil {
 			return err
 		}
 		warnings = append(warnings, srcs.traceWarnings(w)...)
 		return nil
 	}
 	for _, r := range sel {
-		if err := read(r.Workload); err != nil {
+		if err := read(r.Workload, r.Cluster); err != nil {
 			return nil, err
 		}
 		for _, part := range r.Workload.Merge {
-			if err := read(part); err != nil {
+			if err := read(part, r.Cluster); err != nil {
 				return nil, err
 			}
 		}

@@ -275,6 +275,9 @@ func runCanon(r *Run) string {
 	if r.Cluster.Nodes != nil { // only then: the pool's keys stay
 		b.WriteString(nodesCanon(r.Cluster.Nodes))
 	}
+	if r.Cluster.Compat != "" { // only then: the other keys stay
+		b.WriteString(compatCanon(r.Cluster))
+	}
 	fmt.Fprintf(&b, "policy=%s\ntype=%s\n", r.Policy.Name, r.Policy.Type)
 	if r.Policy.Params != nil {
 		fmt.Fprintf(&b, "policy_params=%s\n", params.Key(r.Policy.Params, policyDefaults(r.Policy.Type)))

@@ -112,7 +112,7 @@ func TestSolveFactors(t *testing.T) {
 	}
 	for _, r := range runs {
 		s := newSources("")
-		src, _, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, nil)
+		src, _, err := s.jobs(r.Workload, r.Cluster, r.WorkloadSeed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

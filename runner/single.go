@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/alea"
 	"github.com/schedsweep/schedsweep/workloads"
 )
 
@@ -27,6 +28,11 @@ type Single struct {
 	// as missing (SWFOptions.NegativeAsMissing), in file order, a merge's
 	// parts in turn.
 	Warnings, Repaired []*workloads.ParseError
+	// Alea is, for a run under compat = "alea", its trace as alea.Read
+	// read it: the lines Alea drops and what it raised or cut; nil
+	// otherwise. The machine (Model, an *alea.Machine) keeps the jobs it
+	// rejected and why (Rejections).
+	Alea *alea.Trace
 }
 
 // SimulateOne simulates run r as Execute simulates each run of a sweep,
@@ -51,11 +57,11 @@ func SimulateOne(ctx context.Context, r *Run, cacheDir string) (*Single, error) 
 	if err != nil {
 		return nil, err
 	}
-	one := &Single{Result: sr.res, Model: sr.model, Wall: sr.wall, RuntimesCut: sr.runtimesCut}
+	one := &Single{Result: sr.res, Model: sr.model, Wall: sr.wall, RuntimesCut: sr.runtimesCut, Alea: srcs.aleaTrace(r)}
 	srcs.mu.Lock()
 	defer srcs.mu.Unlock()
 	for _, w := range append([]*spec.Workload{r.Workload}, r.Workload.Merge...) {
-		if t := srcs.traces[traceKey{w.Trace, w.SWF}]; w.Trace != "" && t != nil {
+		if t := srcs.traces[traceKey{trace: w.Trace, swf: w.SWF}]; w.Trace != "" && t != nil {
 			one.Warnings = append(one.Warnings, t.noticed...)
 			one.Repaired = append(one.Repaired, t.repaired...)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/runner/spec"
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/alea"
 	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -47,6 +48,9 @@ type measured struct {
 type traceKey struct {
 	trace string
 	swf   workloads.SWFOptions
+	// aleaMaxPE is, for a trace read by alea.Read (compat = "alea"), the
+	// largest cluster's processors it cuts jobs to; 0 for the SWF reader.
+	aleaMaxPE int64
 }
 
 type trace struct {
@@ -60,15 +64,26 @@ type trace struct {
 	// values SWFOptions.NegativeAsMissing read as missing), for
 	// SimulateOne.
 	noticed, repaired []*workloads.ParseError
+	// alea is the trace as alea.Read read it, under compat = "alea"; its
+	// Jobs are recs.
+	alea *alea.Trace
 }
 
 func newSources(cacheDir string) *sources {
 	return &sources{cacheDir: cacheDir, traces: make(map[traceKey]*trace), loads: make(map[loadKey]*measured)}
 }
 
-// read returns the records of trace workload w, reading it on first use.
-func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
-	key := traceKey{w.Trace, w.SWF}
+// read returns the records of trace workload w for cluster cl, reading it
+// on first use: as Alea reads it when cl has compat = "alea" (readAlea).
+func (s *sources) read(w *spec.Workload, cl *spec.Cluster) ([]sim.Record, error) {
+	if cl.Compat == spec.CompatAlea {
+		t, err := s.readAlea(w, cl)
+		if err != nil {
+			return nil, err
+		}
+		return t.recs, nil
+	}
+	key := traceKey{trace: w.Trace, swf: w.SWF}
 	s.mu.Lock()
 	t, ok := s.traces[key]
 	if !ok {
@@ -109,7 +124,7 @@ func (s *sources) read(w *spec.Workload) ([]sim.Record, error) {
 func (s *sources) traceWarnings(w *spec.Workload) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.traces[traceKey{w.Trace, w.SWF}]
+	t := s.traces[traceKey{trace: w.Trace, swf: w.SWF}]
 	if t == nil {
 		return nil
 	}
@@ -138,7 +153,7 @@ func (s *sources) source(r *Run, tally *cutTally) (sim.Source, int, error) {
 			return nil, 0, err
 		}
 	}
-	src, size, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, tally)
+	src, size, err := s.jobs(r.Workload, r.Cluster, r.WorkloadSeed, tally)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -166,7 +181,7 @@ func (s *sources) solve(r *Run) error {
 	}
 	s.mu.Unlock()
 	m.once.Do(func() {
-		src, _, err := s.jobs(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed, nil)
+		src, _, err := s.jobs(r.Workload, r.Cluster, r.WorkloadSeed, nil)
 		if err != nil {
 			m.err = err // it names the workload
 			return
@@ -210,13 +225,13 @@ func SolveFactors(runs []Run, cacheDir string) error {
 }
 
 // jobs returns the job stream of workload w before the load factor: the
-// model, the trace or the merge of its parts onto procs processors, then
+// model, the trace or the merge of its parts onto cluster cl, then
 // the cuts, the estimate model and CPU usage. A merge's parts draw their
 // seeds from seed and their names, so two parts drawn from one model give
 // different jobs. tally, if not nil, collects the stream's Tsafrir
 // estimate sources.
-func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64, tally *cutTally) (sim.Source, int, error) {
-	src, size, _, err := s.base(w, procs, seed, tally)
+func (s *sources) jobs(w *spec.Workload, cl *spec.Cluster, seed uint64, tally *cutTally) (sim.Source, int, error) {
+	src, size, _, err := s.base(w, cl, seed, tally)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -247,10 +262,10 @@ func (s *sources) jobs(w *spec.Workload, procs int64, seed uint64, tally *cutTal
 	return src, size, nil
 }
 
-// base returns the job stream of workload w before its cuts: the model,
-// the trace or the merge of its parts; how many jobs it gives, 0 if
+// base returns the job stream of workload w on cluster cl before its
+// cuts: the model, the trace or the merge of its parts; how many jobs it gives, 0 if
 // unknown (a model's); and what it is, as errors name it ("trace KTH-SP2").
-func (s *sources) base(w *spec.Workload, procs int64, seed uint64, tally *cutTally) (sim.Source, int, string, error) {
+func (s *sources) base(w *spec.Workload, cl *spec.Cluster, seed uint64, tally *cutTally) (sim.Source, int, string, error) {
 	switch {
 	case w.Model != "":
 		m, err := workloads.LookupModel(w.Model)
@@ -267,7 +282,7 @@ func (s *sources) base(w *spec.Workload, procs int64, seed uint64, tally *cutTal
 		names := make([]string, len(w.Merge))
 		size, known := 0, true // every part's size is known
 		for i, p := range w.Merge {
-			part, n, err := s.jobs(p, procs, deriveSeed(seed, p.Name, uint64(i)), tally)
+			part, n, err := s.jobs(p, cl, deriveSeed(seed, p.Name, uint64(i)), tally)
 			if err != nil {
 				return nil, 0, "", fmt.Errorf("workload %s: %w", w.Name, err)
 			}
@@ -278,13 +293,13 @@ func (s *sources) base(w *spec.Workload, procs int64, seed uint64, tally *cutTal
 		if !known {
 			size = 0
 		}
-		m, err := workloads.Merge(procs, parts...)
+		m, err := workloads.Merge(cl.Capacity[sim.Procs], parts...)
 		if err != nil {
 			return nil, 0, "", fmt.Errorf("workload %s: %w", w.Name, err)
 		}
 		return m, size, "the merge of " + strings.Join(names, ", "), nil
 	default:
-		recs, err := s.read(w)
+		recs, err := s.read(w, cl)
 		if err != nil {
 			return nil, 0, "", err
 		}
@@ -336,13 +351,13 @@ var ErrNoJobs = errors.New("selects no job")
 // the parts it merges, gives no job, and any error building or reading it.
 // It reads one job of each, or, for an empty one, the whole of its base
 // for every cut in turn, to say which cut emptied it (whyEmpty).
-func (s *sources) nonEmpty(w *spec.Workload, procs int64, seed uint64) error {
+func (s *sources) nonEmpty(w *spec.Workload, cl *spec.Cluster, seed uint64) error {
 	for i, p := range w.Merge {
-		if err := s.nonEmpty(p, procs, deriveSeed(seed, p.Name, uint64(i))); err != nil {
+		if err := s.nonEmpty(p, cl, deriveSeed(seed, p.Name, uint64(i))); err != nil {
 			return err // it names the part, the block to fix
 		}
 	}
-	src, _, err := s.jobs(w, procs, seed, nil)
+	src, _, err := s.jobs(w, cl, seed, nil)
 	if err != nil {
 		return err
 	}
@@ -351,7 +366,7 @@ func (s *sources) nonEmpty(w *spec.Workload, procs int64, seed uint64) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, io.EOF):
-		return s.whyEmpty(w, procs, seed)
+		return s.whyEmpty(w, cl, seed)
 	}
 	return fmt.Errorf("workload %s: %w", w.Name, err)
 }
@@ -361,15 +376,15 @@ func (s *sources) nonEmpty(w *spec.Workload, procs int64, seed uint64) error {
 // of its cuts keeps, up to the one that keeps none. Each count reads the
 // base again through the cuts so far; each ends, since the whole stream
 // ended.
-func (s *sources) whyEmpty(w *spec.Workload, procs int64, seed uint64) error {
-	_, size, what, err := s.base(w, procs, seed, nil)
+func (s *sources) whyEmpty(w *spec.Workload, cl *spec.Cluster, seed uint64) error {
+	_, size, what, err := s.base(w, cl, seed, nil)
 	if err != nil {
 		return err
 	}
 	var steps []string
 	cs := cuts(w)
 	for k := range cs {
-		src, _, _, err := s.base(w, procs, seed, nil)
+		src, _, _, err := s.base(w, cl, seed, nil)
 		if err != nil {
 			return err
 		}
@@ -416,8 +431,18 @@ func count(src sim.Source) (int, error) {
 	}
 }
 
-// policy builds a fresh policy value for run r.
+// policy builds a fresh policy value for run r: under compat = "alea",
+// easy is Alea's EASY (alea.NewEASY) and fcfs the registry's, which is
+// Alea's FCFS on its machine.
 func policy(r *Run) (sim.Policy, error) {
+	if r.Cluster.Compat == spec.CompatAlea {
+		if err := spec.CheckAleaPolicy(r.Policy.Type, r.Policy.Params); err != nil {
+			return nil, err
+		}
+		if r.Policy.Type == "easy" {
+			return alea.NewEASY(), nil
+		}
+	}
 	e, err := policies.Lookup(r.Policy.Type)
 	if err != nil {
 		return nil, err
@@ -455,7 +480,11 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := model(r)
+	props, err := s.aleaProps(r)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model(r, props)
 	if err != nil {
 		return nil, err
 	}
@@ -468,7 +497,7 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 		err = fmt.Errorf("workload %s %w under this replicate's seed", r.Workload.Name, ErrNoJobs)
 	}
 	if err != nil {
-		if w := r.Workload; w.Trace != "" {
+		if w := r.Workload; w.Trace != "" && r.Cluster.Compat == "" {
 			// A policy's fault about one job names the job's line.
 			if path, perr := tracePath(s.cacheDir, w); perr == nil {
 				err = workloads.WhereIs(err, path, w.SWF)
@@ -479,10 +508,19 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 	return &simulated{res: res, model: m, wall: wall, runtimesCut: tally.total()}, nil
 }
 
-// model returns the machine model run r simulates on: its cluster's nodes
-// (sim/nodes) when it declares them, else the aggregate pool of its
-// capacity.
-func model(r *Run) (sim.Model, error) {
+// model returns the machine model run r simulates on: Alea's machine
+// (sim/alea) of its cluster's clusters under compat = "alea", given each
+// job's request string props (nil when no job will run); else its
+// cluster's nodes (sim/nodes) when it declares them, else the aggregate
+// pool of its capacity.
+func model(r *Run, props map[sim.JobID]string) (sim.Model, error) {
+	if r.Cluster.Compat == spec.CompatAlea {
+		m, err := alea.New(r.Cluster.Alea, alea.Options{Props: props})
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", r.Cluster.Name, err)
+		}
+		return m, nil
+	}
 	if cfg := r.Cluster.Nodes; cfg != nil {
 		c, err := nodes.NewConfig(*cfg)
 		if err != nil {
@@ -561,7 +599,7 @@ func JobCounts(runs []Run, cacheDir string) (map[string]int, error) {
 		if _, ok := counts[r.WorkloadKey]; ok {
 			continue
 		}
-		err := s.nonEmpty(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed)
+		err := s.nonEmpty(r.Workload, r.Cluster, r.WorkloadSeed)
 		switch {
 		case errors.Is(err, workloads.ErrNotCached):
 			continue
@@ -598,7 +636,7 @@ func checkWorkloads(srcs *sources, sel []*Run) error {
 			continue
 		}
 		seen[r.WorkloadKey] = true
-		if err := srcs.nonEmpty(r.Workload, r.Cluster.Capacity[sim.Procs], r.WorkloadSeed); err != nil {
+		if err := srcs.nonEmpty(r.Workload, r.Cluster, r.WorkloadSeed); err != nil {
 			errs = appendNew(errs, err)
 		}
 	}

@@ -137,7 +137,7 @@ func TestRuntimesCut(t *testing.T) {
 				keep.Merge = append(keep.Merge, &q)
 			}
 		}
-		src, _, err := newSources("").jobs(&keep, 64, seed, nil)
+		src, _, err := newSources("").jobs(&keep, &spec.Cluster{Capacity: sim.Resources{sim.Procs: 64}}, seed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

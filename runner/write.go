@@ -115,7 +115,7 @@ func onNodes(grid []Run) (bool, error) {
 			continue
 		}
 		seen[r.Cluster] = true
-		m, err := model(r)
+		m, err := model(r, nil)
 		if err != nil {
 			return false, fmt.Errorf("cluster %s: %w", r.Cluster.Name, err)
 		}

@@ -60,6 +60,7 @@ type simulateConfig struct {
 	memoryField     string
 	memoryUnit      string
 	machines        string
+	compat          string
 	model           string
 	fit             string
 	shape           string
@@ -129,6 +130,7 @@ func (c *simulateConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
 	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF), bytes-per-job (Alea data sets) or kb-per-job (METACENTRUM-2009-2's used memory)")
 	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
+	fs.StringVar(&c.compat, "compat", "", "compatibility `profile`: alea runs Alea's node-level rules on --machines, policies fcfs and easy (docs/simulate.md)")
 	fs.StringVar(&c.model, "model", "pool", "machine model: the aggregate `pool`, or nodes (the node groups of --machines)")
 	fs.StringVar(&c.fit, "fit", "first", "placement on nodes (--model nodes): `first` fit in node order, or best fit")
 	fs.StringVar(&c.shape, "shape", "tasks", "job shape on nodes: `tasks` (processors anywhere), whole-nodes, or per-node:K")
@@ -192,6 +194,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	printSummary(stdout, filepath.Base(path), one, out.Result, results.PlacementOf(out.Model), out.Wall)
 	if out.RuntimesCut > 0 {
 		fmt.Fprintf(stdout, "note: the tsafrir estimates cut the run times of %d jobs to the largest estimate\n", out.RuntimesCut)
+	}
+	if tr, m := aleaOf(out); tr != nil || m != nil {
+		printAlea(stdout, tr, m)
 	}
 	printRepairs(stdout, out.Repaired)
 	for _, w := range out.Warnings {

@@ -69,6 +69,9 @@ func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*on
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkCompat(); err != nil {
+		return nil, err
+	}
 	if cl.Nodes != nil {
 		if err := spec.NodeAware(p.Type, p.Params); err != nil {
 			return nil, usagef("--policy: %v", err)
@@ -257,8 +260,11 @@ func (c *simulateConfig) cluster(memoryRead bool) (*spec.Cluster, string, error)
 	if err := c.nodes(cl); err != nil {
 		return nil, "", err
 	}
+	if err := c.compatCluster(cl); err != nil { // simulate_alea.go
+		return nil, "", err
+	}
 	switch {
-	case cl.Nodes != nil: // the nodes' own memory
+	case cl.Nodes != nil || cl.Compat != "": // the nodes' own memory
 	case memoryRead && cl.Capacity[sim.Memory] == 0:
 		return nil, "", usagef("--memory-field %s needs the machine's memory: give --memory or --machines", c.memoryField)
 	case !memoryRead:

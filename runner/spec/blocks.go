@@ -44,7 +44,7 @@ func (d *decoder) experiment(exp *Experiment, b *hclsyntax.Block) {
 	}
 }
 
-var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus", "model", "fit"},
+var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus", "model", "fit", "compat"},
 	blocks: map[string]int{"node": 1, "partition": 1}}
 
 // cluster decodes a cluster block; nil if it has errors.
@@ -76,7 +76,11 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 	if n, st := d.intArg(attrs["gpus"], "Invalid GPU count", 0, math.MaxInt64); st == set {
 		c.Capacity[sim.GPUs] = n
 	}
-	d.nodeLevel(c, b, attrs, blocks) // nodes.go
+	if attrs["compat"] != nil {
+		d.compat(c, attrs, blocks) // compat.go
+	} else {
+		d.nodeLevel(c, b, attrs, blocks) // nodes.go
+	}
 	if len(d.diags.Errs()) > before {
 		return nil
 	}

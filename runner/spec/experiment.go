@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/alea"
 	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/workloads"
 )
@@ -48,7 +49,12 @@ type Cluster struct {
 	// model = "nodes"); nil for the aggregate pool of Capacity. Capacity
 	// is then the nodes' total.
 	Nodes *nodes.Config
-	Range hcl.Range
+	// Compat is CompatAlea ("alea") for a cluster under Alea's
+	// node-level rules (sim/alea), its clusters in Alea (in the machines
+	// file's order; Capacity is their total); "" and nil otherwise.
+	Compat string
+	Alea   []alea.Group
+	Range  hcl.Range
 }
 
 // Workload is a source of jobs: a synthetic model or a trace, with the

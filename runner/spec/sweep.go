@@ -109,6 +109,7 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 			s.Include = append(s.Include, f)
 		}
 	}
+	d.compatSweep(s, attrs) // compat.go
 	// The grid is known only when the sweep has no error and every block
 	// it lists decoded.
 	known := len(d.diags.Errs()) == before && len(s.Workloads) == len(workloads) && len(s.Policies) == len(policies)
