@@ -1,4 +1,4 @@
-# A policy that counts in aggregate cannot run on nodes; a shape that is
+# A policy with a machine of its own (two-tier) cannot run on nodes; a shape that is
 # not one.
 experiment "bad" {}
 
@@ -21,9 +21,9 @@ workload "lublin" {
 }
 
 policy "fcfs" {}
-policy "easy" {}
+policy "keasy" {}
 
 sweep {
   workloads = [workload.trace]
-  policies  = [policy.fcfs, policy.easy] # ERROR: cannot run on a cluster of nodes yet
+  policies  = [policy.fcfs, policy.keasy] # ERROR: runs on the two-tier machine model, not on nodes
 }
