@@ -92,6 +92,8 @@ for k in 1 2 3 4 5; do
 	echo >>"$figs/maui2000-makespan.md"
 done
 tables maui2000 out/maui2000
+# The same makespans and bounds as one table, with the paper's Table 1.
+tables maui2000-makespan out/maui2000
 # Twenty mixes under each size reading, uniform (the default) and powers of
 # two, with the paired differences from Maui (PBS FIFO − Maui).
 for v in uniform pow2; do
