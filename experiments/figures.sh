@@ -20,9 +20,25 @@ ss=out/schedsweep
 readme=experiments/README.md
 # tables BLOCK DIR: rewrite the README's block BLOCK from the results in DIR.
 tables() { $ss tables --readme "$readme" --block "$1" "$2"; }
-# took STUDY: say how long the study has taken since the last call.
-last=$SECONDS
-took() { echo "figures.sh: $1 took $((SECONDS - last)) s" >&2; last=$SECONDS; }
+# took STUDY: say how long the study has taken since the last call, in
+# wall time and in CPU time (user and system of its commands, which other
+# work on a shared machine does not stretch), with the machine's load
+# averages (1, 5, 15 minutes) then.
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+# cpu: set cpu_s to the CPU seconds of this script's finished commands
+# (bash's times, run in this shell: a subshell would count its own).
+cpu() {
+	times >"$times_file"
+	cpu_s=$(awk 'END { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$times_file")
+}
+cpu
+last=$SECONDS last_cpu=$cpu_s
+took() {
+	cpu
+	echo "figures.sh: $1 took $((SECONDS - last)) s, $((cpu_s - last_cpu)) CPU-s (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	last=$SECONDS last_cpu=$cpu_s
+}
 
 trace=wagap-2013
 if [ -f "$traces/wagap-2013.swf.gz" ]; then
