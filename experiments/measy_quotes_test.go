@@ -39,7 +39,7 @@ var measyQuotes = []string{
 		"jann-max70: {cost jann-max70 response_mean@h below-ratio} at {cost jann-max70 response_mean@h below} s, " +
 		"{cost jann-max70 response_mean@h above-ratio} at {cost jann-max70 response_mean@h above} s",
 	"jann-full: both beat EASY at every load, MEASY ahead of KEASY everywhere; break-even between {cost jann-full response_mean@h below} and {cost jann-full response_mean@h above} s",
-	"KEASY falls behind EASY in response at {gain feitelson-full keasy response_mean@h worse} (within the intervals); " +
+	"KEASY falls behind EASY in response at {gain feitelson-full keasy response_mean@h worse} and MEASY at {gain feitelson-full measy response_mean@h worse} (within the intervals); " +
 		"break-even between {cost feitelson-full response_mean@h below} and {cost feitelson-full response_mean@h above} s",
 	"gives a mean gain of {gain jann measy response_mean@h mean} %",
 	"between the old setting ({gain jann-max70 measy response_mean@h mean} %, REASY",
