@@ -38,7 +38,7 @@ any makespan of its jobs (every processor busy: utilization × makespan;
 one job at a time: the sum of the run times), their means and the means
 over the first bound (Bode et al. 2000, Table 1). The paper's values are
 rows of metric makespan@h, the bounds' with the policy "every processor
-busy" or "one job at a time". --metric and --baseline do not apply.
+busy" or "one job at a time". It takes no --metric or --baseline.
 
 With --readme FILE --block NAME, the table flags come from the block's
 marker in FILE, <!-- tables:NAME FLAGS -->, closed by <!-- /tables:NAME -->
