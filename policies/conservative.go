@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 )
 
 // Conservative is conservative backfilling (Mu'alem & Feitelson 2001, section
@@ -47,6 +48,12 @@ type Conservative struct {
 	start    []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
+
+	// On a cluster of nodes (conservative_nodes.go) the reservations pin
+	// nodes and live in the cluster's node profile.
+	np      *nodes.Profile
+	probed  bool // np was looked for
+	actions []sim.Action
 }
 
 var (
@@ -78,6 +85,10 @@ func (c *Conservative) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	if !c.built {
 		return
 	}
+	if c.np != nil {
+		c.compress = c.np.Ended(now, j) || c.compress
+		return
+	}
 	start := c.at[j.Seq]
 	if end := start + sim.Span(j.Estimate); now < end {
 		c.prof.Unreserve(now, end-now, j.Need)
@@ -88,6 +99,12 @@ func (c *Conservative) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 // Schedule brings the profile to now, compresses it if a job ended early,
 // places new jobs, and starts those whose reservation is now.
 func (c *Conservative) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
+	if !c.probed {
+		c.probed, c.np = true, nodes.ProfileOf(v)
+	}
+	if c.np != nil {
+		return c.scheduleNodes(now, v)
+	}
 	q := c.rank.jobs(now, v)
 	c.start, c.promise, c.withdraw = c.start[:0], c.promise[:0], c.withdraw[:0]
 

@@ -28,7 +28,7 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 }
 
 // nodeAware are the policies that ask View.Trial, so run on nodes.
-var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true}
+var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true, "conservative": true, "fairshare-conservative": true}
 
 // TestNodesEquivalence runs every policy on the pool and on a cluster of
 // one node holding all processors (shape tasks): the schedules must be the

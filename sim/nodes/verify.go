@@ -66,19 +66,5 @@ func (c *Cluster) Verify(res *sim.Result) error {
 
 // checkShape checks that o's recorded placement is its shape.
 func (c *Cluster) checkShape(o *sim.Outcome) error {
-	uses := c.Where(o.Seq)
-	r := reqOf(&o.Job)
-	var sum, nodes int64
-	for i, u := range uses {
-		if u.Nodes < 1 || u.Cores < 1 || r.nodes > 0 && int64(u.Cores) != r.per ||
-			i > 0 && u.Node < uses[i-1].Node+uses[i-1].Nodes || int(u.Node+u.Nodes) > len(c.group) {
-			return fmt.Errorf("placement %v: run %d out of order, empty, off the nodes or not the shape", uses, i)
-		}
-		sum += int64(u.Nodes) * int64(u.Cores)
-		nodes += int64(u.Nodes)
-	}
-	if sum != r.tasks || r.nodes > 0 && nodes != r.nodes {
-		return fmt.Errorf("placement %v: %d cores on %d nodes, want %d cores (%d nodes)", uses, sum, nodes, r.tasks, r.nodes)
-	}
-	return nil
+	return c.checkUses(c.Where(o.Seq), reqOf(&o.Job))
 }
