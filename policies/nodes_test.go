@@ -28,7 +28,15 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 }
 
 // nodeAware are the policies that ask View.Trial, so run on nodes.
-var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true, "conservative": true, "fairshare-conservative": true}
+var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true, "conservative": true, "fairshare-conservative": true,
+	"conservative-sjf": true, "conservative-accuracy": true}
+
+// nodesPolicies are the policies of the schedule hashes and conservative
+// backfilling in its other orders, which run on nodes too.
+func nodesPolicies() []goldenPolicy {
+	return append(hashPolicies(), goldenPolicy{name: "conservative-sjf", entry: "conservative", params: []string{"order=sjf"}},
+		goldenPolicy{name: "conservative-accuracy", entry: "conservative", params: []string{"order=accuracy"}})
+}
 
 // TestNodesEquivalence runs every policy on the pool and on a cluster of
 // one node holding all processors (shape tasks): the schedules must be the
@@ -59,7 +67,7 @@ func TestNodesEquivalence(t *testing.T) {
 	}
 	for _, w := range ws {
 		whole := strings.HasSuffix(w.name, "-whole")
-		for _, gp := range hashPolicies() {
+		for _, gp := range nodesPolicies() {
 			p := gp.new(t)
 			if _, own := p.(sim.ModelMaker); own || !gp.runs(w.c) || whole && !nodeAware[gp.name] {
 				continue

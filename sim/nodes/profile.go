@@ -48,7 +48,7 @@ import (
 type Profile struct {
 	c    *Cluster
 	now  sim.Time
-	node [][]pstep  // by node: its steps; those before now are dropped lazily
+	node [][]pstep   // by node: its steps; those before now are dropped lazily
 	agg  sim.Profile // the sum over the nodes: a necessary condition
 	ends []endAt     // the distinct ends of the holds after now, with counts
 	res  []resv      // by Job.Seq
@@ -90,12 +90,12 @@ type endAt struct {
 
 // resv is a job's reservation or, once it started, its hold.
 type resv struct {
-	state    uint8 // none, reserved, running
-	at, end  sim.Time
-	uses     []Use
-	lifted   bool // reserved but out of the profile (Suspend)
-	r        req
-	agg      sim.Resources
+	state   uint8 // none, reserved, running
+	at, end sim.Time
+	uses    []Use
+	lifted  bool // reserved but out of the profile (Suspend)
+	r       req
+	agg     sim.Resources
 }
 
 const (
