@@ -69,14 +69,14 @@ func (c *Conservative) scheduleNodes(now sim.Time, v sim.View) (sim.Decision, er
 // fit or have passed (possible only with overruns), all are withdrawn and
 // the jobs placed from scratch.
 func (c *Conservative) rebuildNodes(now sim.Time, q []*sim.Job) {
-	if !c.np.Reset(now) {
+	if !c.np.Reset(now, q) {
 		for _, j := range q {
 			if c.at[j.Seq] >= 0 {
 				c.at[j.Seq] = -1
 				c.withdraw = append(c.withdraw, j)
 			}
 		}
-		c.np.Clear(now)
+		c.np.Clear(now, q)
 	}
 	c.compress = true
 }

@@ -52,6 +52,7 @@ type Profile struct {
 	agg  sim.Profile // the sum over the nodes: a necessary condition
 	ends []endAt     // the distinct ends of the holds after now, with counts
 	res  []resv      // by Job.Seq
+	runs []int       // the jobs whose hold may be running: laid by base, or Start since
 
 	found found // the placement the last search found
 	uses  []Use // scratch of the searches
@@ -149,33 +150,36 @@ func ProfileOf(v sim.View) *Profile {
 
 // Reset makes p the profile at now of the cluster's running jobs, each
 // holding its nodes to its estimated end (one second from now if that has
-// passed), and lays every reservation back on its nodes. It reports false
-// if a reservation starts before now or the reservations no longer fit
+// passed), and lays the reservations of the jobs of q back on their
+// nodes. It reports false if one starts before now or they no longer fit
 // together (possible only when jobs overran their estimates); the policy
 // then calls Clear.
-func (p *Profile) Reset(now sim.Time) bool {
+func (p *Profile) Reset(now sim.Time, q []*sim.Job) bool {
 	p.base(now)
 	ok := true
-	for seq := range p.res {
-		rs := &p.res[seq]
-		switch {
-		case rs.state != reserved || rs.lifted:
+	for _, j := range q {
+		if j.Seq >= len(p.res) {
+			continue
+		}
+		switch rs := &p.res[j.Seq]; {
+		case rs.state != reserved:
 		case rs.at < now:
 			ok = false
 		default:
+			rs.lifted = false
 			p.hold(rs.r, rs.uses, rs.at, rs.end, rs.agg, -1)
 		}
 	}
 	return ok && !p.overfull()
 }
 
-// Clear lifts every reservation, logged as withdrawn, and makes p the
-// profile at now of the running jobs alone.
-func (p *Profile) Clear(now sim.Time) {
-	for seq := range p.res {
-		if p.res[seq].state == reserved {
-			p.res[seq] = resv{}
-			p.logEvent(Lifted, seq, -1, nil)
+// Clear lifts the reservations of the jobs of q, logged as withdrawn, and
+// makes p the profile at now of the running jobs alone.
+func (p *Profile) Clear(now sim.Time, q []*sim.Job) {
+	for _, j := range q {
+		if j.Seq < len(p.res) && p.res[j.Seq].state == reserved {
+			p.res[j.Seq] = resv{}
+			p.logEvent(Lifted, j.Seq, -1, nil)
 		}
 	}
 	p.base(now)
@@ -197,6 +201,12 @@ func (p *Profile) base(now sim.Time) {
 	p.agg.Reset(now, total, nil)
 	p.ends = p.ends[:0]
 	p.found = found{}
+	for _, seq := range p.runs {
+		if p.res[seq].state == running {
+			p.res[seq] = resv{}
+		}
+	}
+	p.runs = p.runs[:0]
 	for _, a := range p.c.running {
 		seq := a.Job.Seq
 		p.grow(seq)
@@ -204,6 +214,7 @@ func (p *Profile) base(now sim.Time) {
 		r := reqOf(a.Job)
 		rs := &p.res[seq]
 		*rs = resv{state: running, at: a.Start, end: max(a.EstimatedEnd(), now+1), uses: uses, r: r, agg: p.aggOf(r, uses)}
+		p.runs = append(p.runs, seq)
 		p.hold(r, uses, now, rs.end, rs.agg, -1)
 	}
 }
@@ -443,6 +454,7 @@ func (p *Profile) Start(j *sim.Job) []Use {
 		panic("nodes: Start of a job whose reservation is not now") // broken invariant
 	}
 	rs.state = running
+	p.runs = append(p.runs, j.Seq)
 	p.logEvent(Started, j.Seq, p.now, rs.uses)
 	return rs.uses
 }

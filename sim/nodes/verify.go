@@ -15,6 +15,12 @@ import (
 // not from the cluster's own. A job that ends where it starts holds its
 // nodes for no instant: its placement is checked for its shape only (the
 // engine passes again at that time, and the next pass may reuse them).
+//
+// When the cluster recorded its reservations (RecordReservations), Verify
+// also checks them against the schedule: a reservation is laid only for a
+// job that holds none and not in the past; compression moves one only
+// earlier; a job whose reservation comes starts then, on exactly the
+// nodes it was last promised; and no reservation is left untaken.
 func (c *Cluster) Verify(res *sim.Result) error {
 	type ev struct {
 		t    sim.Time
@@ -60,6 +66,9 @@ func (c *Cluster) Verify(res *sim.Result) error {
 				}
 			}
 		}
+	}
+	if c.record {
+		return c.verifyReservations(res)
 	}
 	return nil
 }
