@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 )
 
 // MauiConfig are the knobs of the Maui scheduler.
@@ -150,6 +151,12 @@ type Maui struct {
 	start    []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
+
+	// On a cluster of nodes (maui_nodes.go) the reservations pin nodes and
+	// live in the cluster's node profile; prof is not used.
+	np      *nodes.Profile
+	probed  bool // np was looked for
+	actions []sim.Action
 }
 
 // fitMemo is what the last looks at a waiting job found.
@@ -205,6 +212,12 @@ func (m *Maui) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	if !m.built {
 		return
 	}
+	if m.np != nil {
+		if m.np.Ended(now, j) {
+			m.gains++
+		}
+		return
+	}
 	if end := m.at[j.Seq] + sim.Span(j.Estimate); now < end {
 		m.giveBack(now, end-now, j.Need)
 	}
@@ -212,6 +225,9 @@ func (m *Maui) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 
 // Schedule runs one Maui pass.
 func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
+	if !m.probed {
+		m.probed, m.np = true, nodes.ProfileOf(v)
+	}
 	q := m.rank.jobs(now, v)
 	if m.nomemo {
 		m.gains++
@@ -222,6 +238,8 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if !m.built || overrun {
 		m.rebuild(now, v, overrun)
 		m.built = !overrun
+	} else if m.np != nil {
+		m.np.Advance(now)
 	} else {
 		m.prof.Advance(now)
 	}
@@ -245,7 +263,7 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 				m.releasePending() // they rank below reservation_depth reserved jobs
 			} else {
 				for _, p := range m.pending {
-					m.giveBack(m.at[p.Seq], p.Estimate, p.Need)
+					m.lift(p)
 				}
 				lifted = true
 			}
@@ -256,12 +274,14 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		if lifted {
 			m.relay()
 		}
-		if len(m.pending) == 0 && len(m.next) >= m.depth && (m.blocked && !m.backfill || m.prof.FreeAt(now)[sim.Procs] == 0) {
+		if len(m.pending) == 0 && len(m.next) >= m.depth && (m.blocked && !m.backfill || m.freeProcs(now) == 0) {
 			break // nothing left to reserve, release or start
 		}
 	}
 	m.held, m.next = m.next, m.held
-	if m.prof.Len() > 2*m.compact {
+	if m.np != nil {
+		m.compactNodes()
+	} else if m.prof.Len() > 2*m.compact {
 		// Giving spans back leaves equal neighbouring steps; merge them
 		// whenever the profile has doubled, O(1) a step amortised.
 		m.prof.Compact()
@@ -274,6 +294,9 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		wake = 0
 	}
 	m.rank.took(now, v, m.start)
+	if m.np != nil {
+		return m.decideNodes(wake), nil
+	}
 	return sim.Decision{Start: m.start, Promise: m.promise, Withdraw: m.withdraw, WakeAt: wake}, nil
 }
 
@@ -296,6 +319,9 @@ func (m *Maui) keep(now sim.Time, j *sim.Job, old sim.Time) {
 // else reserves it at its earliest fit if fewer than reservation_depth
 // jobs above it hold a reservation.
 func (m *Maui) place(now sim.Time, j *sim.Job) error {
+	if m.np != nil {
+		return m.placeNodes(now, j)
+	}
 	if (m.backfill || !m.blocked) && m.fits(now, j) {
 		m.prof.Reserve(now, j.Estimate, j.Need)
 		m.at[j.Seq] = now
@@ -353,7 +379,12 @@ func (m *Maui) reserved(j *sim.Job, t sim.Time) {
 
 // release lifts j's reservation at old and withdraws its promise.
 func (m *Maui) release(j *sim.Job, old sim.Time) {
-	m.giveBack(old, j.Estimate, j.Need)
+	if m.np != nil {
+		m.np.Lift(j)
+		m.gains++
+	} else {
+		m.giveBack(old, j.Estimate, j.Need)
+	}
 	m.at[j.Seq] = -1
 	m.withdraw = append(m.withdraw, j)
 }
@@ -371,6 +402,10 @@ func (m *Maui) releasePending() {
 // lost its room to a job that outranks it and is withdrawn (the job is
 // placed again when the walk reaches it).
 func (m *Maui) relay() {
+	if m.np != nil {
+		m.relayNodes()
+		return
+	}
 	kept := m.pending[:0]
 	for _, p := range m.pending {
 		t := m.at[p.Seq]
@@ -410,6 +445,10 @@ func (m *Maui) from(now sim.Time) sim.Time {
 // job starting (possible only with overruns: a reservation laid behind an
 // overrunning job rests on a guess), all are withdrawn.
 func (m *Maui) rebuild(now sim.Time, v sim.View, overrun bool) {
+	if m.np != nil {
+		m.rebuildNodes(now, overrun)
+		return
+	}
 	m.prof.Reset(now, v.Free(), v.Running())
 	m.gains++
 	stale := false
@@ -441,6 +480,9 @@ func (m *Maui) rebuild(now sim.Time, v sim.View, overrun bool) {
 // a job now ranked above j has been reserved after j's slot, and j, which
 // may not overtake it, moves later; its promise is withdrawn.
 func (m *Maui) move(now sim.Time, j *sim.Job, old, from sim.Time) sim.Time {
+	if m.np != nil {
+		return m.moveNodes(now, j, old, from)
+	}
 	var t sim.Time
 	if from <= old {
 		if t = m.prof.FitLifted(from, j.Estimate, j.Need, old); t == old {

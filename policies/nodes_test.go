@@ -29,13 +29,18 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 
 // nodeAware are the policies that ask View.Trial, so run on nodes.
 var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true, "conservative": true, "fairshare-conservative": true,
-	"conservative-sjf": true, "conservative-accuracy": true}
+	"conservative-sjf": true, "conservative-accuracy": true,
+	"maui": true, "maui-nobackfill": true, "maui-depth3-xfactor": true, "maui-fairshare": true}
 
-// nodesPolicies are the policies of the schedule hashes and conservative
-// backfilling in its other orders, which run on nodes too.
+// nodesPolicies are the policies of the schedule hashes, conservative
+// backfilling in its other orders and Maui with other knobs, which run
+// on nodes too.
 func nodesPolicies() []goldenPolicy {
 	return append(hashPolicies(), goldenPolicy{name: "conservative-sjf", entry: "conservative", params: []string{"order=sjf"}},
-		goldenPolicy{name: "conservative-accuracy", entry: "conservative", params: []string{"order=accuracy"}})
+		goldenPolicy{name: "conservative-accuracy", entry: "conservative", params: []string{"order=accuracy"}},
+		goldenPolicy{name: "maui-nobackfill", entry: "maui", params: []string{"backfill=false"}},
+		goldenPolicy{name: "maui-depth3-xfactor", entry: "maui", params: []string{"reservation_depth=3", "xfactor_weight=100"}},
+		goldenPolicy{name: "maui-fairshare", entry: "maui", params: []string{"fairshare_weight=10"}})
 }
 
 // TestNodesEquivalence runs every policy on the pool and on a cluster of

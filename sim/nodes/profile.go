@@ -235,6 +235,9 @@ func (p *Profile) Advance(now sim.Time) {
 	p.found = found{}
 }
 
+// Len returns the number of steps of the sum over the nodes.
+func (p *Profile) Len() int { return p.agg.Len() }
+
 // Compact merges the aggregate's equal neighbouring steps (sim.Profile's
 // Compact); the nodes' steps are merged as they change.
 func (p *Profile) Compact() { p.agg.Compact() }

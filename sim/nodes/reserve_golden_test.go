@@ -103,3 +103,48 @@ func TestConservativeGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestMauiGoldens are hand-worked Maui schedules on nodes.
+func TestMauiGoldens(t *testing.T) {
+	bigSmall := []nodes.Group{{Name: "a", Count: 1, Cores: 4, Memory: 16}, {Name: "b", Count: 1, Cores: 4, Memory: 4}}
+	maui := func(t *testing.T, depth int) sim.Policy {
+		c := policies.DefaultMauiConfig()
+		c.ReservationDepth = depth
+		m, err := policies.NewMaui(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	tests := []struct {
+		name  string
+		depth int
+		recs  []sim.Record
+		want  []string
+	}{{
+		// Job 3, the highest waiting, is reserved at 10 on a1. Job 4
+		// needs a1's memory and cannot start before a1 is free; with
+		// one reservation it gets none. Job 5 fits now on b1, which no
+		// reservation pins: it backfills. At 10 job 3 starts on a1 and
+		// job 4, now the highest, is reserved on a1 at 60.
+		name: "backfill beside a pinned head", depth: 1,
+		recs: []sim.Record{job(1, 0, 10, 10, 4, 0), job(2, 0, 100, 100, 2, 0), job(3, 1, 50, 50, 4, 0),
+			job(4, 2, 5, 5, 2, 10), job(5, 3, 50, 50, 2, 0)},
+		want: []string{"0-10@a1:4,", "0-100@b1:2,", "10-60@a1:4,", "60-65@a1:2,", "3-53@b1:2,"},
+	}, {
+		// Conservative's pinned node with two reservations: job 4's is
+		// laid behind job 3's on a1 (110), not at 20 where the aggregate
+		// has room.
+		name: "a reservation pins its node", depth: 2,
+		recs: []sim.Record{job(1, 0, 10, 10, 4, 0), job(2, 0, 20, 20, 4, 0), job(3, 1, 100, 100, 4, 0), job(4, 2, 30, 30, 4, 10)},
+		want: []string{"0-10@a1:4,", "0-20@b1:4,", "10-110@a1:4,", "110-140@a1:4,"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runPolicy(t, bigSmall, nodes.FirstFit, maui(t, tc.depth), tc.recs, simtest.Checks{MaxOpen: tc.depth})
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("schedule (-want +got):\n%s", d)
+			}
+		})
+	}
+}

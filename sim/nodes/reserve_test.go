@@ -226,6 +226,23 @@ var reservePolicies = []struct {
 }{
 	{"conservative", func(*testing.T) sim.Policy { return policies.NewConservative(policies.Arrival{}) }, simtest.Checks{PromiseOnWait: true}},
 	{"conservative/sjf", func(*testing.T) sim.Policy { return policies.NewConservative(policies.ShortestFirst{}) }, simtest.Checks{PromiseOnWait: true}},
+	{"maui", func(t *testing.T) sim.Policy { return newMaui(t, 1, true) }, simtest.Checks{MaxOpen: 1}},
+	{"maui/depth3", func(t *testing.T) sim.Policy { return newMaui(t, 3, true) }, simtest.Checks{MaxOpen: 3}},
+	{"maui/nobackfill", func(t *testing.T) sim.Policy { return newMaui(t, 2, false) }, simtest.Checks{MaxOpen: 2}},
+}
+
+// newMaui is Maui with the given reservation depth and backfill, its
+// priority the expansion factor too, so that jobs climb over reserved ones.
+func newMaui(t *testing.T, depth int, backfill bool) sim.Policy {
+	t.Helper()
+	c := policies.DefaultMauiConfig()
+	c.ReservationDepth, c.Backfill = depth, backfill
+	c.Weights.XFactor = 100
+	m, err := policies.NewMaui(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestReservationsOracle runs the policies that keep reservations on
