@@ -105,9 +105,14 @@ func DefaultMauiConfig() MauiConfig {
 //     still fits there, else withdrawn, to be placed again when the pass
 //     reaches it;
 //   - backfill is first fit in priority order (Maui's FIRSTFIT, the
-//     default); BESTFIT, GREEDY and PREEMPT are not modelled; the machine
-//     is one pool of resources, not nodes, and every resource kind is
-//     checked;
+//     default); BESTFIT, GREEDY and PREEMPT are not modelled; on the pool
+//     the machine is one pool of resources and every resource kind is
+//     checked; on a cluster of nodes (package sim/nodes) reservations pin
+//     nodes, as Maui's do: each is a placement by the cluster's fit rule
+//     (not Maui's NODEALLOCATIONPOLICY) on the nodes free for the job's
+//     whole estimate, a job may start now only where it delays no
+//     reservation's nodes, and a job whose reservation comes starts on
+//     its reserved nodes (maui_nodes.go);
 //   - Maui's iterations come on events and every RMPOLLINTERVAL; a pass
 //     here happens at every event and at the earliest reservation;
 //   - with overruns (sim.Options.AllowOverrun) a job past its estimate is
@@ -155,7 +160,7 @@ type Maui struct {
 	// On a cluster of nodes (maui_nodes.go) the reservations pin nodes and
 	// live in the cluster's node profile; prof is not used.
 	np      *nodes.Profile
-	probed  bool // np was looked for
+	pool    bool // the model is not a cluster of nodes (known from the first pass)
 	actions []sim.Action
 }
 
@@ -225,8 +230,14 @@ func (m *Maui) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 
 // Schedule runs one Maui pass.
 func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
-	if !m.probed {
-		m.probed, m.np = true, nodes.ProfileOf(v)
+	if !m.pool { // the first pass, or a cluster of nodes
+		if m.np == nil {
+			m.np = nodes.ProfileOf(v)
+			m.pool = m.np == nil
+		}
+		if m.np != nil {
+			return m.scheduleNodes(now, v)
+		}
 	}
 	q := m.rank.jobs(now, v)
 	if m.nomemo {
@@ -238,8 +249,6 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if !m.built || overrun {
 		m.rebuild(now, v, overrun)
 		m.built = !overrun
-	} else if m.np != nil {
-		m.np.Advance(now)
 	} else {
 		m.prof.Advance(now)
 	}
@@ -263,7 +272,7 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 				m.releasePending() // they rank below reservation_depth reserved jobs
 			} else {
 				for _, p := range m.pending {
-					m.lift(p)
+					m.giveBack(m.at[p.Seq], p.Estimate, p.Need)
 				}
 				lifted = true
 			}
@@ -274,14 +283,12 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		if lifted {
 			m.relay()
 		}
-		if len(m.pending) == 0 && len(m.next) >= m.depth && (m.blocked && !m.backfill || m.freeProcs(now) == 0) {
+		if len(m.pending) == 0 && len(m.next) >= m.depth && (m.blocked && !m.backfill || m.prof.FreeAt(now)[sim.Procs] == 0) {
 			break // nothing left to reserve, release or start
 		}
 	}
 	m.held, m.next = m.next, m.held
-	if m.np != nil {
-		m.compactNodes()
-	} else if m.prof.Len() > 2*m.compact {
+	if m.prof.Len() > 2*m.compact {
 		// Giving spans back leaves equal neighbouring steps; merge them
 		// whenever the profile has doubled, O(1) a step amortised.
 		m.prof.Compact()
@@ -294,9 +301,6 @@ func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		wake = 0
 	}
 	m.rank.took(now, v, m.start)
-	if m.np != nil {
-		return m.decideNodes(wake), nil
-	}
 	return sim.Decision{Start: m.start, Promise: m.promise, Withdraw: m.withdraw, WakeAt: wake}, nil
 }
 
@@ -319,9 +323,6 @@ func (m *Maui) keep(now sim.Time, j *sim.Job, old sim.Time) {
 // else reserves it at its earliest fit if fewer than reservation_depth
 // jobs above it hold a reservation.
 func (m *Maui) place(now sim.Time, j *sim.Job) error {
-	if m.np != nil {
-		return m.placeNodes(now, j)
-	}
 	if (m.backfill || !m.blocked) && m.fits(now, j) {
 		m.prof.Reserve(now, j.Estimate, j.Need)
 		m.at[j.Seq] = now
@@ -379,12 +380,7 @@ func (m *Maui) reserved(j *sim.Job, t sim.Time) {
 
 // release lifts j's reservation at old and withdraws its promise.
 func (m *Maui) release(j *sim.Job, old sim.Time) {
-	if m.np != nil {
-		m.np.Lift(j)
-		m.gains++
-	} else {
-		m.giveBack(old, j.Estimate, j.Need)
-	}
+	m.giveBack(old, j.Estimate, j.Need)
 	m.at[j.Seq] = -1
 	m.withdraw = append(m.withdraw, j)
 }
@@ -402,10 +398,6 @@ func (m *Maui) releasePending() {
 // lost its room to a job that outranks it and is withdrawn (the job is
 // placed again when the walk reaches it).
 func (m *Maui) relay() {
-	if m.np != nil {
-		m.relayNodes()
-		return
-	}
 	kept := m.pending[:0]
 	for _, p := range m.pending {
 		t := m.at[p.Seq]
@@ -445,10 +437,6 @@ func (m *Maui) from(now sim.Time) sim.Time {
 // job starting (possible only with overruns: a reservation laid behind an
 // overrunning job rests on a guess), all are withdrawn.
 func (m *Maui) rebuild(now sim.Time, v sim.View, overrun bool) {
-	if m.np != nil {
-		m.rebuildNodes(now, overrun)
-		return
-	}
 	m.prof.Reset(now, v.Free(), v.Running())
 	m.gains++
 	stale := false
@@ -480,9 +468,6 @@ func (m *Maui) rebuild(now sim.Time, v sim.View, overrun bool) {
 // a job now ranked above j has been reserved after j's slot, and j, which
 // may not overtake it, moves later; its promise is withdrawn.
 func (m *Maui) move(now sim.Time, j *sim.Job, old, from sim.Time) sim.Time {
-	if m.np != nil {
-		return m.moveNodes(now, j, old, from)
-	}
 	var t sim.Time
 	if from <= old {
 		if t = m.prof.FitLifted(from, j.Estimate, j.Need, old); t == old {
