@@ -246,23 +246,6 @@ func (p *Profile) Compact() { p.agg.Compact() }
 // (none on a node held whole), memory and GPUs.
 func (p *Profile) FreeAt(t sim.Time) sim.Resources { return p.agg.FreeAt(t) }
 
-// At returns the start of j's reservation, -1 if it holds none.
-func (p *Profile) At(j *sim.Job) sim.Time {
-	if j.Seq >= len(p.res) || p.res[j.Seq].state != reserved {
-		return -1
-	}
-	return p.res[j.Seq].at
-}
-
-// Where returns the nodes of j's reservation (or, once it started, of its
-// hold), nil if none. The slice is the profile's: do not modify it.
-func (p *Profile) Where(j *sim.Job) []Use {
-	if j.Seq >= len(p.res) {
-		return nil
-	}
-	return p.res[j.Seq].uses
-}
-
 // Fit returns the earliest time at or after from (not before the
 // profile's start) at which j can be placed for Span(its estimate), -1 if
 // never (j fits no node of the empty cluster). It changes nothing; Reserve

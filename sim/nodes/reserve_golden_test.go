@@ -29,6 +29,9 @@ func runPolicy(t *testing.T, groups []nodes.Group, fit nodes.Fit, p sim.Policy, 
 	if err := c.Verify(res); err != nil {
 		t.Fatal(err)
 	}
+	if len(c.Reservations()) == 0 {
+		t.Fatal("no reservation was logged")
+	}
 	chk.Jobs = len(recs)
 	if err := simtest.Verify(res, rec, chk); err != nil {
 		t.Fatal(err)

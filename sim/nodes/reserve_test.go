@@ -247,7 +247,8 @@ func newMaui(t *testing.T, depth int, backfill bool) sim.Policy {
 
 // TestReservationsOracle runs the policies that keep reservations on
 // random multi-node workloads (memory, GPUs, exclusive jobs, nodes × ppn
-// and tasks shapes, two node groups), first and best fit, and checks every
+// and tasks shapes, two node groups), first and best fit, some with
+// overruns allowed, and checks every
 // answer of the node profile against the brute-force oracle, then the
 // schedule with Verify (per node, and every reservation kept on its
 // nodes) and simtest.Verify (promises never delayed).
@@ -280,8 +281,11 @@ func TestReservationsOracle(t *testing.T) {
 						first = s
 					}
 				}))
+				// Every fourth seed lets jobs overrun their estimates, so
+				// that the profile is rebuilt and reservations withdrawn.
+				overrun := seed%4 == 3
 				rec := &simtest.Recorder{}
-				res, err := sim.Run(cl, pol.new(t), sim.NewSliceSource(recs), sim.Options{Tracer: rec})
+				res, err := sim.Run(cl, pol.new(t), sim.NewSliceSource(recs), sim.Options{Tracer: rec, AllowOverrun: overrun})
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -295,7 +299,7 @@ func TestReservationsOracle(t *testing.T) {
 					t.Fatalf("%s: %v", name, err)
 				}
 				chk := pol.checks
-				chk.Jobs = len(recs)
+				chk.Jobs, chk.AllowOverrun = len(recs), overrun
 				if err := simtest.Verify(res, rec, chk); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
