@@ -54,9 +54,10 @@ type Profile struct {
 	res  []resv      // by Job.Seq
 	runs []int       // the jobs whose hold may be running: laid by base, or Start since
 
-	found found // the placement the last search found
-	uses  []Use // scratch of the searches
-	cand  []cand
+	found  found // the placement the last search found
+	uses   []Use // scratch of the searches
+	cand   []cand
+	starts []sim.Time
 
 	record bool    // keep the log for Verify
 	log    []Event // reservations laid, moved, lifted and started, in order
@@ -255,7 +256,12 @@ func (p *Profile) Fit(from sim.Time, j *sim.Job) sim.Time {
 	d := sim.Span(j.Estimate)
 	filt := filter(r)
 	t := max(from, p.now)
-	for {
+	if r.nodes > 0 {
+		if t = p.earliestNodes(r, t, d); t >= 0 {
+			p.found = found{job: j, at: t, uses: p.uses}
+		}
+	}
+	for r.nodes == 0 {
 		if t = p.agg.Fit(t, d, filt); t < 0 {
 			break
 		}
@@ -400,9 +406,14 @@ func (p *Profile) Move(from sim.Time, j *sim.Job) sim.Time {
 	if from <= old {
 		// The aggregate alone, with j's own room given back, says whether
 		// an earlier time is possible at all.
-		p.agg.Unreserve(old, rs.end-old, rs.agg)
-		t := p.agg.Fit(from, rs.end-old, filter(r))
-		p.agg.Reserve(old, rs.end-old, rs.agg)
+		var t sim.Time
+		if filt := filter(r); filt == rs.agg {
+			t = p.agg.FitLifted(from, rs.end-old, filt, old) // no change to the sum
+		} else {
+			p.agg.Unreserve(old, rs.end-old, rs.agg)
+			t = p.agg.Fit(from, rs.end-old, filt)
+			p.agg.Reserve(old, rs.end-old, rs.agg)
+		}
 		if t >= old {
 			if p.check != nil {
 				p.check(Query{From: from, At: old, Job: j, Uses: rs.uses, Kept: true})

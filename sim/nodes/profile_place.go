@@ -97,3 +97,80 @@ func (p *Profile) bestNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 	}
 	return p.uses, true
 }
+
+// earliestNodes returns the earliest time at or after from at which r, a
+// nodes × per-node request, can be placed for d seconds, its placement in
+// p.uses; -1 if never. Each node has its own earliest start from a time
+// (nodeStart); no time before the r.nodes-th smallest of them can hold
+// r.nodes nodes. If that time cannot either (some of those nodes are free
+// from their start, but not for d seconds from it), the search goes on
+// from it, where at least one of them now starts later.
+func (p *Profile) earliestNodes(r req, from, d sim.Time) sim.Time {
+	t := from
+	for {
+		kth := p.kthStart(r, t, d)
+		if kth < 0 {
+			return -1
+		}
+		if _, ok := p.placeAt(r, kth, kth+d); ok {
+			return kth
+		}
+		if kth == t {
+			panic("nodes: the nodes' own starts disagree with the placement") // broken invariant
+		}
+		t = kth
+	}
+}
+
+// kthStart returns the r.nodes-th smallest of the nodes' earliest starts
+// at or after t for d seconds, -1 if fewer nodes can ever hold r.
+func (p *Profile) kthStart(r req, t, d sim.Time) sim.Time {
+	k := int(r.nodes)
+	p.starts = p.starts[:0]
+	for n := range p.node {
+		limit := sim.Time(-1)
+		if len(p.starts) == k {
+			limit = p.starts[k-1]
+		}
+		e := p.nodeStart(n, r, t, d, limit)
+		if e < 0 || limit >= 0 && e >= limit {
+			continue
+		}
+		i, _ := slices.BinarySearch(p.starts, e)
+		if len(p.starts) == k {
+			p.starts = p.starts[:k-1]
+		}
+		p.starts = slices.Insert(p.starts, i, e)
+	}
+	if len(p.starts) < k {
+		return -1
+	}
+	return p.starts[k-1]
+}
+
+// nodeStart returns the earliest time at or after from at which node n
+// alone holds one node of r (per cores, its memory and GPUs, not held
+// whole, idle if r is exclusive) for d seconds; -1 if never, or if not
+// before limit (≥ 0).
+func (p *Profile) nodeStart(n int, r req, from, d, limit sim.Time) sim.Time {
+	st := p.node[n]
+	cand := sim.Time(-1)
+	for i := findStep(st, from); i < len(st); i++ {
+		s := &st[i]
+		at := max(s.at, from)
+		if cand < 0 && limit >= 0 && at >= limit {
+			return -1
+		}
+		if s.cores < r.per || s.excl != 0 || r.excl && s.jobs != 0 || s.mem < r.mem || s.gpus < r.gpus {
+			cand = -1
+			continue
+		}
+		if cand < 0 {
+			cand = at
+		}
+		if i+1 == len(st) || st[i+1].at-cand >= d {
+			return cand
+		}
+	}
+	return -1
+}
