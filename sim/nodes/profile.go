@@ -29,10 +29,12 @@ import (
 // The earliest t is the search's start or the end of some hold (a running
 // job's estimated end, a reservation's end): just before a time at which
 // no hold ends, every node has at least as much free over the interval
-// as from that time. Fit tries those times in order; a sum over the nodes
-// (a sim.Profile of free usable cores, memory and GPUs) skips the times at
-// which even the aggregate lacks room, and only the rest are tried node
-// by node.
+// as from that time. For a tasks request Fit tries those times in order;
+// a sum over the nodes (a sim.Profile of free usable cores, memory and
+// GPUs) skips the times at which even the aggregate lacks room, and only
+// the rest are tried node by node. For a nodes × per-node request of k
+// nodes it asks each node for its own earliest start and tries the k-th
+// smallest, going on from there until k nodes hold the job together.
 //
 // A reservation never moves later: Move lifts it and places the job again
 // with every other reservation in place, and its old slot (the same
@@ -42,9 +44,13 @@ import (
 // sim.Action.Place, which the Cluster checks in Apply.
 //
 // Costs: with N nodes, a node's steps s, and c candidate times that pass
-// the aggregate, Fit is O(aggregate steps + c × N × s) in the worst case
-// (first fit stops at the nodes it needs); laying or lifting a
-// reservation of k nodes is O(k × s) plus the aggregate's O(log steps).
+// the aggregate (or k-th smallest starts tried), Fit is
+// O(aggregate steps + c × N × s) in the worst case (first fit stops at the
+// nodes it needs); laying or lifting a reservation of k nodes is
+// O(k × s) plus the aggregate's O(log steps + steps covered). Move first
+// asks the sum over the nodes whether an earlier time is possible at all,
+// without changing it when the job's share of the sum is exactly what it
+// asks of it (sim.Profile.FitLifted).
 type Profile struct {
 	c    *Cluster
 	now  sim.Time
