@@ -64,38 +64,51 @@ func oracle(caps []capa, pieces []piece, a ask, from, span sim.Time, fit nodes.F
 	return -1, nil
 }
 
+// nodeFree is one node's least free cores over an interval, and whether
+// a job may use it then (its other resources, exclusivity).
+type nodeFree struct {
+	n      int
+	cores  int64
+	usable bool
+}
+
 func placeOracle(caps []capa, pieces []piece, a ask, t, end sim.Time, fit nodes.Fit) [][2]int64 {
-	type nodeFree struct {
-		n      int
-		cores  int64
-		usable bool
-	}
 	var free []nodeFree
 	for n, c := range caps {
-		instants := []sim.Time{t}
-		busy, held := false, false
-		for _, p := range pieces {
-			if p.node == n && p.from < end && p.to > t {
-				busy = true
-				held = held || p.excl
-				if p.from > t {
-					instants = append(instants, p.from)
-				}
-			}
-		}
-		lc, lm, lg := c.cores, c.mem, c.gpus
-		for _, b := range instants {
-			fc, fm, fg := c.cores, c.mem, c.gpus
-			for _, p := range pieces {
-				if p.node == n && p.from <= b && b < p.to {
-					fc, fm, fg = fc-p.cores, fm-p.mem, fg-p.gpus
-				}
-			}
-			lc, lm, lg = min(lc, fc), min(lm, fm), min(lg, fg)
-		}
-		ok := !held && !(a.excl && busy) && lm >= a.mem && lg >= a.gpus
-		free = append(free, nodeFree{n, lc, ok})
+		free = append(free, freeOracle(n, c, pieces, a, t, end))
 	}
+	return fitOracle(free, a, fit)
+}
+
+// freeOracle sums, at every instant of [t, end) where a hold on node n
+// starts, what the holds there take, and keeps the least.
+func freeOracle(n int, c capa, pieces []piece, a ask, t, end sim.Time) nodeFree {
+	instants := []sim.Time{t}
+	busy, held := false, false
+	for _, p := range pieces {
+		if p.node == n && p.from < end && p.to > t {
+			busy = true
+			held = held || p.excl
+			if p.from > t {
+				instants = append(instants, p.from)
+			}
+		}
+	}
+	lc, lm, lg := c.cores, c.mem, c.gpus
+	for _, b := range instants {
+		fc, fm, fg := c.cores, c.mem, c.gpus
+		for _, p := range pieces {
+			if p.node == n && p.from <= b && b < p.to {
+				fc, fm, fg = fc-p.cores, fm-p.mem, fg-p.gpus
+			}
+		}
+		lc, lm, lg = min(lc, fc), min(lm, fm), min(lg, fg)
+	}
+	return nodeFree{n, lc, !held && !(a.excl && busy) && lm >= a.mem && lg >= a.gpus}
+}
+
+// fitOracle places a on the nodes' free cores by the fit rule.
+func fitOracle(free []nodeFree, a ask, fit nodes.Fit) [][2]int64 {
 	var out [][2]int64
 	switch {
 	case a.nodes > 0:
