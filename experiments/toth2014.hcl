@@ -36,6 +36,11 @@ variable "machine" {
   default     = "used"
 }
 
+variable "model" {
+  description = "pool: one pool of the nodes' processors and memory; nodes: the nodes themselves, jobs placed by their field-21 requests"
+  default     = "pool"
+}
+
 locals {
   # Nodes of zewura (80 CPUs, 529,426,432 KiB) and of zegox (12 CPUs,
   # 94,035,968 KiB) on each machine.
@@ -48,15 +53,25 @@ locals {
 }
 
 cluster "zewura-zegox" {
-  procs  = local.zewura * 80 + local.zegox * 12
-  memory = local.zewura * 529426432 * 1024 + local.zegox * 94035968 * 1024 # bytes
+  model = var.model
+  node "zewura" {
+    count  = local.zewura
+    cores  = 80
+    memory = 529426432 * 1024 # bytes
+  }
+  node "zegox" {
+    count  = local.zegox
+    cores  = 12
+    memory = 94035968 * 1024 # bytes
+  }
 }
 
 workload "wagap" {
   trace               = var.trace
   memory_field        = "requested"
   memory_unit         = "bytes-per-job"
-  negative_as_missing = true # two jobs have corrupt run times; they are rejected and counted
+  negative_as_missing = true                 # two jobs have corrupt run times; they are rejected and counted
+  alea_fields         = var.model == "nodes" # field 21 (N:ppn=P:cl_X#excl) and field 20 on nodes
 }
 
 policy "fifo" {
