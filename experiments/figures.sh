@@ -42,6 +42,54 @@ tables toth2014 out/toth2014
 $ss run --quiet --force --out out/toth2014-configured --var "trace=$trace" --var machine=configured experiments/toth2014.hcl
 tables toth2014-configured out/toth2014-configured
 took toth2014
+# On nodes: both machines as their zewura and zegox nodes, each job placed
+# by its field-21 request (alea_fields), under the default node semantics.
+# nowarn drops the warnings of the 32 requests rejected as bad-request
+# (fractional ppn, two chunks), one line each, and passes the rest.
+nowarn() { grep -v 'field 21 (node request)' >&2 || true; }
+for m in used configured; do
+	$ss run --quiet --force --report=false --out "out/toth2014-nodes-$m" --var "trace=$trace" --var model=nodes --var machine=$m \
+		experiments/toth2014.hcl 2> >(nowarn)
+	tables "toth2014-nodes-$m" "out/toth2014-nodes-$m"
+done
+took "toth2014 on nodes"
+# What simulate says of the node runs at the trace's own load (rejections
+# and their reasons, each node group's share of busy cores), and how much
+# of the work field 21 keeps to zewura's 80-core nodes.
+machines=$(mktemp)
+{
+	echo "# toth2014 on nodes: simulate's summaries (written by experiments/figures.sh)"
+	for m in used configured; do
+		if [ "$m" = used ]; then
+			printf '0\tzewura\t18\t80\t1\t529426432\n1\tzegox\t26\t12\t1\t94035968\n' >"$machines"
+		else
+			printf '0\tzewura\t20\t80\t1\t529426432\n1\tzegox\t48\t12\t1\t94035968\n' >"$machines"
+		fi
+		for p in fcfs easy; do
+			printf '\n## %s machine, %s, load factor 1\n\n```\n' "$m" "$p"
+			$ss simulate --policy "$p" --model nodes --machines "$machines" --alea-fields --memory-field requested \
+				--memory-unit bytes-per-job --negative-as-missing "$trace" 2> >(nowarn) | grep -v '^machine\|^simulated in\|^warning:'
+			echo '```'
+		done
+	done
+	printf '\n## field 21: jobs asking more than 12 processors per node (only a zewura node holds them)\n\n```\n'
+	{ if [ -f "$trace" ]; then zcat -f "$trace"; fi; } | awk '$1 !~ /^;/ && NF >= 21 {
+		p = $5; if (match($21, /ppn=[0-9.]+/)) p = substr($21, RSTART + 4, RLENGTH - 4)
+		w = $4 > 0 ? $4 * $5 : 0; all += w; n++
+		if (p + 0 > 12) { big++; bw += w }
+	} END { if (n) printf "%d of %d jobs, %.1f %% of the work (run time × processors)\n", big, n, 100 * bw / all }'
+	echo '```'
+} >"$figs/toth2014-nodes.md"
+rm -f "$machines"
+# The .machines file's machine under Alea's rules (compat = "alea"): fifo
+# and backfill, the two of the four policies Alea's runs have.
+alea_machines=()
+if [ -f "$traces/wagap-2013.swf.machines" ]; then
+	alea_machines=(--var "machines=$(realpath "$traces/wagap-2013.swf.machines")")
+fi
+$ss run --quiet --force --report=false --out out/toth2014-alea --var "trace=$trace" "${alea_machines[@]}" experiments/toth2014-alea.hcl
+tables toth2014-alea out/toth2014-alea
+took "toth2014 under compat alea"
 
 # psp2016: the paper's four instances per scenario, then twenty to see how
 # much of the picture is noise. Each classes command also writes its table.
