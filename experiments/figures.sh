@@ -20,9 +20,25 @@ ss=out/schedsweep
 readme=experiments/README.md
 # tables BLOCK DIR: rewrite the README's block BLOCK from the results in DIR.
 tables() { $ss tables --readme "$readme" --block "$1" "$2"; }
-# took STUDY: say how long the study has taken since the last call.
-last=$SECONDS
-took() { echo "figures.sh: $1 took $((SECONDS - last)) s" >&2; last=$SECONDS; }
+# took STUDY: say how long the study has taken since the last call, in
+# wall time and in CPU time (user and system of its commands, which other
+# work on a shared machine does not stretch), with the machine's load
+# averages (1, 5, 15 minutes) then.
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+# cpu: set cpu_s to the CPU seconds of this script's finished commands
+# (bash's times, run in this shell: a subshell would count its own).
+cpu() {
+	times >"$times_file"
+	cpu_s=$(awk 'END { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$times_file")
+}
+cpu
+last=$SECONDS last_cpu=$cpu_s
+took() {
+	cpu
+	echo "figures.sh: $1 took $((SECONDS - last)) s, $((cpu_s - last_cpu)) CPU-s (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	last=$SECONDS last_cpu=$cpu_s
+}
 
 trace=wagap-2013
 if [ -f "$traces/wagap-2013.swf.gz" ]; then
@@ -140,6 +156,8 @@ for k in 1 2 3 4 5; do
 	echo >>"$figs/maui2000-makespan.md"
 done
 tables maui2000 out/maui2000
+# The same makespans and bounds as one table, with the paper's Table 1.
+tables maui2000-makespan out/maui2000
 # Twenty mixes under each size reading, uniform (the default) and powers of
 # two, with the paired differences from Maui (PBS FIFO − Maui).
 for v in uniform pow2; do
@@ -157,11 +175,11 @@ took maui2000
 # load factor 1.2; the 100%-CPU-usage variant. jann is the refitted Jann
 # model with the Tsafrir model's own estimates, jann-max70 the setting
 # before the refit. At the paper's sizes (200,000 and 100,000 jobs), five
-# replicates and load factors 0.8-1.2 (1.3 left out for time): 625 runs,
-# about 15 CPU-minutes. No report.html: its users' pages of 87 million
+# replicates and the file's load factors 0.8-1.3: 715 runs. No report.html: its users' pages of 87 million
 # jobs take minutes more and no figure or table uses them.
 $ss run --quiet --force --report=false --out out/measy --var feitelson_jobs=200000 --var jann_jobs=100000 \
-	--var 'loads=[0.8,0.9,1,1.1,1.2]' experiments/measy.hcl
+	experiments/measy.hcl
+took "measy's runs"
 for w in feitelson jann jann-max70; do
 	for m in response_mean bounded_slowdown_mean; do
 		$ss plot load --ci --workload "$w" --policy easy,keasy,reasy,measy --metric "$m" \
@@ -180,15 +198,19 @@ for b in measy measy-cost measy-full; do
 	tables "$b" out/measy
 done
 # The gains over EASY summed up over the loads, and the migration cost at
-# which MEASY stops beating KEASY (measy-summary.awk says how).
+# which MEASY stops beating KEASY (measy-summary.awk says how), from the
+# tables as CSV, which are kept beside them: CI checks that the summaries
+# follow from them, and go test ./experiments that the README quotes the
+# summaries' numbers (measy_quotes_test.go).
 $ss tables --format csv --policy easy,keasy,reasy,measy --baseline easy \
-	--metric response_mean@h,bounded_slowdown_mean out/measy |
-	awk -f experiments/measy-summary.awk >"$figs/measy-gains.md"
+	--metric response_mean@h,bounded_slowdown_mean out/measy >"$figs/measy-gains.csv"
+awk -f experiments/measy-summary.awk "$figs/measy-gains.csv" >"$figs/measy-gains.md"
 $ss tables --format csv --load 1.2 --baseline keasy --metric response_mean@h,bounded_slowdown_mean \
-	--policy keasy,measy,measy-120s,measy-480s,measy-900s,measy-1500s,measy-3000s,measy-6000s,measy-12000s out/measy |
-	awk -v mode=cost -f experiments/measy-summary.awk >"$figs/measy-breakeven.md"
-took measy
+	--policy keasy,measy,measy-120s,measy-480s,measy-900s,measy-1500s,measy-3000s,measy-6000s,measy-12000s out/measy >"$figs/measy-cost.csv"
+awk -v mode=cost -f experiments/measy-summary.awk "$figs/measy-cost.csv" >"$figs/measy-breakeven.md"
+took "measy's figures and tables"
 
 # The README's next step: the quickstart's waits at offered load 0.85.
 $ss run --quiet --force --out out/quickstart quickstart
 $ss plot ecdf --metric wait --load 0.85 --out docs/quickstart-wait.png out/quickstart >/dev/null
+took quickstart

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 )
 
 // Conservative is conservative backfilling (Mu'alem & Feitelson 2001, section
@@ -31,6 +32,21 @@ import (
 // placed first and the order of compression, so a higher-priority job gets
 // the first pick of the room an early end frees.
 //
+// On a cluster of nodes (package sim/nodes) the reservations pin nodes,
+// as Maui and Slurm reserve: each is a placement (which nodes, how many
+// cores, the job's memory and GPUs on each) over [start, start+estimate)
+// in the cluster's node profile, at the earliest time at which the
+// cluster's fit rule places the job on the nodes free for that whole
+// interval, with the running jobs to their estimated ends and every other
+// reservation in place. Compression lifts a reservation and places the job
+// again with the others in place; its old slot (the same nodes, the same
+// interval) is still free, so a reservation never moves later, and it
+// keeps its nodes unless it moves earlier. A job whose reservation comes
+// starts on its reserved nodes, handed to the cluster in
+// Decision.Actions (conservative_nodes.go). On the pool the code path is
+// the one above, unchanged; on a cluster of one node holding every
+// processor the schedule is the pool's, byte for byte.
+//
 // Deviation: when overruns are allowed (sim.Options.AllowOverrun) a running
 // job past its estimate is assumed to end one second from now and the
 // profile is rebuilt at every pass while one runs; if the reservations no
@@ -47,6 +63,12 @@ type Conservative struct {
 	start    []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
+
+	// On a cluster of nodes (conservative_nodes.go) the reservations pin
+	// nodes and live in the cluster's node profile.
+	np      *nodes.Profile
+	pool    bool // the model is not a cluster of nodes (known from the first pass)
+	actions []sim.Action
 }
 
 var (
@@ -78,6 +100,10 @@ func (c *Conservative) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	if !c.built {
 		return
 	}
+	if c.np != nil {
+		c.compress = c.np.Ended(now, j) || c.compress
+		return
+	}
 	start := c.at[j.Seq]
 	if end := start + sim.Span(j.Estimate); now < end {
 		c.prof.Unreserve(now, end-now, j.Need)
@@ -88,6 +114,15 @@ func (c *Conservative) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 // Schedule brings the profile to now, compresses it if a job ended early,
 // places new jobs, and starts those whose reservation is now.
 func (c *Conservative) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
+	if !c.pool { // the first pass, or a cluster of nodes
+		if c.np == nil {
+			c.np = nodes.ProfileOf(v)
+			c.pool = c.np == nil
+		}
+		if c.np != nil {
+			return c.scheduleNodes(now, v)
+		}
+	}
 	q := c.rank.jobs(now, v)
 	c.start, c.promise, c.withdraw = c.start[:0], c.promise[:0], c.withdraw[:0]
 

@@ -4,7 +4,10 @@
 //
 //   - list.go: strict list scheduling: FCFS, SJF, fairshare FIFO;
 //   - easy.go: EASY backfilling (one reservation, for the queue head);
-//   - conservative.go: conservative backfilling (a reservation for every job);
+//   - conservative.go: conservative backfilling (a reservation for every
+//     job); conservative_nodes.go: the same on a cluster of nodes (package
+//     sim/nodes), its reservations pinning nodes in the cluster's node
+//     profile;
 //   - order.go: the queue orders the disciplines take (arrival, shortest
 //     first) and ObservingOrder, for orders that learn from the run;
 //   - fairshare.go: fairshare priorities, an ObservingOrder: decayed
@@ -18,7 +21,8 @@
 //   - pbs.go: PBS's FIFO scheduler: first fit with a starving-job guard;
 //   - maui.go, mauiprio.go: the Maui scheduler: weighted priorities
 //     (queue time, expansion factor, size, fairshare, QoS), reservations
-//     for the top jobs, optional backfill;
+//     for the top jobs, optional backfill; maui_nodes.go: its walk on a
+//     cluster of nodes, reservations pinning nodes as conservative's;
 //   - twotier.go: KEASY, REASY and MEASY (and fairshare-measy, MEASY in
 //     fairshare order), EASY extended to processors with a foreground and
 //     a background VM; they are ordinary sim.Policy values that read the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/nodes"
 )
 
 // MauiConfig are the knobs of the Maui scheduler.
@@ -104,9 +105,14 @@ func DefaultMauiConfig() MauiConfig {
 //     still fits there, else withdrawn, to be placed again when the pass
 //     reaches it;
 //   - backfill is first fit in priority order (Maui's FIRSTFIT, the
-//     default); BESTFIT, GREEDY and PREEMPT are not modelled; the machine
-//     is one pool of resources, not nodes, and every resource kind is
-//     checked;
+//     default); BESTFIT, GREEDY and PREEMPT are not modelled; on the pool
+//     the machine is one pool of resources and every resource kind is
+//     checked; on a cluster of nodes (package sim/nodes) reservations pin
+//     nodes, as Maui's do: each is a placement by the cluster's fit rule
+//     (not Maui's NODEALLOCATIONPOLICY) on the nodes free for the job's
+//     whole estimate, a job may start now only where it delays no
+//     reservation's nodes, and a job whose reservation comes starts on
+//     its reserved nodes (maui_nodes.go);
 //   - Maui's iterations come on events and every RMPOLLINTERVAL; a pass
 //     here happens at every event and at the earliest reservation;
 //   - with overruns (sim.Options.AllowOverrun) a job past its estimate is
@@ -150,6 +156,12 @@ type Maui struct {
 	start    []*sim.Job
 	promise  []sim.Reservation
 	withdraw []*sim.Job
+
+	// On a cluster of nodes (maui_nodes.go) the reservations pin nodes and
+	// live in the cluster's node profile; prof is not used.
+	np      *nodes.Profile
+	pool    bool // the model is not a cluster of nodes (known from the first pass)
+	actions []sim.Action
 }
 
 // fitMemo is what the last looks at a waiting job found.
@@ -205,6 +217,12 @@ func (m *Maui) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	if !m.built {
 		return
 	}
+	if m.np != nil {
+		if m.np.Ended(now, j) {
+			m.gains++
+		}
+		return
+	}
 	if end := m.at[j.Seq] + sim.Span(j.Estimate); now < end {
 		m.giveBack(now, end-now, j.Need)
 	}
@@ -212,6 +230,15 @@ func (m *Maui) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 
 // Schedule runs one Maui pass.
 func (m *Maui) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
+	if !m.pool { // the first pass, or a cluster of nodes
+		if m.np == nil {
+			m.np = nodes.ProfileOf(v)
+			m.pool = m.np == nil
+		}
+		if m.np != nil {
+			return m.scheduleNodes(now, v)
+		}
+	}
 	q := m.rank.jobs(now, v)
 	if m.nomemo {
 		m.gains++

@@ -28,11 +28,27 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 }
 
 // nodeAware are the policies that ask View.Trial, so run on nodes: the
-// List policies, and EASY and those built on its pass (which use the
-// trial's sim.Lookahead).
+// List policies, EASY and those built on its pass (which use the trial's
+// sim.Lookahead), conservative backfilling and Maui (the node profile).
 var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true,
 	"easy": true, "fairshare-easy": true, "psp": true, "backfill-balanced": true,
-	"improved-backfill-balanced": true, "pbs-fifo": true, "easy-sjf": true, "easy-accuracy": true, "pbs-fifo-starve": true}
+	"improved-backfill-balanced": true, "pbs-fifo": true, "easy-sjf": true, "easy-accuracy": true, "pbs-fifo-starve": true,
+	"conservative": true, "fairshare-conservative": true, "conservative-sjf": true, "conservative-accuracy": true,
+	"maui": true, "maui-nobackfill": true, "maui-depth3-xfactor": true, "maui-fairshare": true}
+
+// nodesPolicies are the policies of the schedule hashes and, in other
+// orders or with other knobs, EASY, pbs-fifo, conservative backfilling and
+// Maui, which run on nodes too.
+func nodesPolicies() []goldenPolicy {
+	return append(hashPolicies(), goldenPolicy{name: "easy-sjf", entry: "easy", params: []string{"order=sjf"}},
+		goldenPolicy{name: "easy-accuracy", entry: "easy", params: []string{"order=accuracy"}},
+		goldenPolicy{name: "pbs-fifo-starve", entry: "pbs-fifo", params: []string{"max_starve=3600"}},
+		goldenPolicy{name: "conservative-sjf", entry: "conservative", params: []string{"order=sjf"}},
+		goldenPolicy{name: "conservative-accuracy", entry: "conservative", params: []string{"order=accuracy"}},
+		goldenPolicy{name: "maui-nobackfill", entry: "maui", params: []string{"backfill=false"}},
+		goldenPolicy{name: "maui-depth3-xfactor", entry: "maui", params: []string{"reservation_depth=3", "xfactor_weight=100"}},
+		goldenPolicy{name: "maui-fairshare", entry: "maui", params: []string{"fairshare_weight=10"}})
+}
 
 // TestNodesEquivalence runs every policy on the pool and on a cluster of
 // one node holding all processors (shape tasks): the schedules must be the
@@ -61,12 +77,9 @@ func TestNodesEquivalence(t *testing.T) {
 		ws = append(ws, work{tr.name, tr.capacity(t), recs[:min(len(recs), 3000)]},
 			work{tr.name + "-whole", tr.capacity(t), recs})
 	}
-	ps := append(hashPolicies(), goldenPolicy{name: "easy-sjf", entry: "easy", params: []string{"order=sjf"}},
-		goldenPolicy{name: "easy-accuracy", entry: "easy", params: []string{"order=accuracy"}},
-		goldenPolicy{name: "pbs-fifo-starve", entry: "pbs-fifo", params: []string{"max_starve=3600"}})
 	for _, w := range ws {
 		whole := strings.HasSuffix(w.name, "-whole")
-		for _, gp := range ps {
+		for _, gp := range nodesPolicies() {
 			p := gp.new(t)
 			if _, own := p.(sim.ModelMaker); own || !gp.runs(w.c) || whole && !nodeAware[gp.name] {
 				continue

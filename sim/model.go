@@ -131,6 +131,14 @@ type Action struct {
 	// Start, Restart or Migrate puts the job on a model that places
 	// processes; nil on the pool. The model copies it.
 	Procs []int
+	// Place is where a Start puts the job on a model of nodes, in that
+	// model's own terms (a []nodes.Use for package sim/nodes' Cluster,
+	// which checks it against the nodes' free resources and refuses an
+	// overcommitting one with ErrOvercommit); nil lets the model choose.
+	// A backfilling policy whose reservations pin nodes hands its
+	// reservation's placement here. The pool and the two-tier machine
+	// refuse a non-nil Place.
+	Place any
 }
 
 // Pool is the Model that treats each resource kind as one aggregate pool,
@@ -178,7 +186,7 @@ func (p *Pool) Apply(now Time, o *Outcome, a Action) error {
 	switch {
 	case a.Move != Start:
 		return fmt.Errorf("the pool cannot %v a job", a.Move)
-	case a.Procs != nil || a.Tier != 0:
+	case a.Procs != nil || a.Tier != 0 || a.Place != nil:
 		return fmt.Errorf("the pool takes no placement")
 	case !o.Need.FitsIn(p.free):
 		return fmt.Errorf("%w: needs %v, free %v", ErrOvercommit, o.Need, p.free)

@@ -32,6 +32,14 @@ A paper file is CSV with the header workload,policy,load_factor,metric,
 value,note (an empty workload, policy or load factor matches any; metric
 as given to --metric, value in its unit; # starts a comment line).
 
+With --makespans, a table per workload and load factor shows each
+replicate's makespan under each policy, in hours, beside two bounds on
+any makespan of its jobs (every processor busy: utilization × makespan;
+one job at a time: the sum of the run times), their means and the means
+over the first bound (Bode et al. 2000, Table 1). The paper's values are
+rows of metric makespan@h, the bounds' with the policy "every processor
+busy" or "one job at a time". It takes no --metric or --baseline.
+
 With --readme FILE --block NAME, the table flags come from the block's
 marker in FILE, <!-- tables:NAME FLAGS -->, closed by <!-- /tables:NAME -->
 (a --paper there is relative to FILE's folder), and the tables replace
@@ -45,20 +53,25 @@ Examples, after 'schedsweep run psp2016':
 Flags:
 `
 
+// defaultTableMetrics are the metrics of a table without --metric.
+const defaultTableMetrics = "wait_mean@min,response_mean@h,bounded_slowdown_mean"
+
 // tableFlags are the flags that say what the tables show: the command's
 // and a README marker's.
 type tableFlags struct {
 	format, baseline, metric, paper, workload, policy, load string
+	makespans                                               bool
 }
 
 func (t *tableFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.format, "format", "md", "`md` (Markdown) or csv")
 	fs.StringVar(&t.baseline, "baseline", "", "the `policy` the ratio columns divide by (default: no ratios)")
-	fs.StringVar(&t.metric, "metric", "wait_mean@min,response_mean@h,bounded_slowdown_mean", "the `metrics`, comma-separated (see above)")
+	fs.StringVar(&t.metric, "metric", defaultTableMetrics, "the `metrics`, comma-separated (see above)")
 	fs.StringVar(&t.paper, "paper", "", "the paper's values, a CSV `file` (see above)")
 	fs.StringVar(&t.workload, "workload", "", "only these `workloads` (comma-separated)")
 	fs.StringVar(&t.policy, "policy", "", "only these `policies` (comma-separated)")
 	fs.StringVar(&t.load, "load", "", "only these load `factors` (comma-separated)")
+	fs.BoolVar(&t.makespans, "makespans", false, "instead of means, each replicate's makespans beside their bounds (see above)")
 }
 
 func runTables(args []string, stdout, _ io.Writer) error {
@@ -116,6 +129,9 @@ func renderTables(dir string, tf tableFlags, base string) (string, [][]string, e
 	if tf.format != "md" && tf.format != "csv" {
 		return "", nil, usagef("--format %q: want md or csv", tf.format)
 	}
+	if tf.makespans && (tf.baseline != "" || tf.metric != defaultTableMetrics) {
+		return "", nil, usagef("--makespans tabulates makespans and their bounds: no --metric or --baseline")
+	}
 	specs, err := tables.ParseSpecs(tf.metric)
 	if err != nil {
 		return "", nil, usagef("--metric: %v", err)
@@ -141,17 +157,33 @@ func renderTables(dir string, tf tableFlags, base string) (string, [][]string, e
 	if err != nil {
 		return "", nil, err
 	}
-	ts, err := tables.Build(r, opt)
-	if errors.Is(err, plot.ErrSelection) || errors.Is(err, plot.ErrUnknownMetric) {
-		return "", nil, usageError{err}
+	if tf.makespans {
+		ms, err := tables.BuildMakespans(r, opt)
+		if err = tablesError(err); err != nil {
+			return "", nil, err
+		}
+		if tf.format == "csv" {
+			return "", tables.MakespanCSV(ms), nil
+		}
+		return tables.MakespanMarkdown(ms), nil, nil
 	}
-	if err != nil {
+	ts, err := tables.Build(r, opt)
+	if err = tablesError(err); err != nil {
 		return "", nil, err
 	}
 	if tf.format == "csv" {
 		return "", tables.CSV(ts), nil
 	}
 	return tables.Markdown(ts), nil, nil
+}
+
+// tablesError returns err, as a usage error when it is the selection's or
+// a metric's.
+func tablesError(err error) error {
+	if errors.Is(err, plot.ErrSelection) || errors.Is(err, plot.ErrUnknownMetric) {
+		return usageError{err}
+	}
+	return err
 }
 
 // tablesIntoReadme rewrites, or with check compares, the block name of

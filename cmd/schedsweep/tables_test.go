@@ -19,6 +19,14 @@ func TestTablesCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(md, "| load factor | policy | wait_mean (min) | ÷ fcfs | utilization (%) | ÷ fcfs |") {
 		t.Fatalf("tables: exit %d, stdout %q, stderr %q", code, md, errOut)
 	}
+	code, ms, errOut := runCLI("tables", "--makespans", "--load", "2", res)
+	if code != exitOK || !strings.Contains(ms, "| replicate | fcfs | easy | every processor busy | one job at a time |") || strings.Contains(ms, "load factor 1*") {
+		t.Errorf("tables --makespans --load 2: exit %d, stdout %q, stderr %q", code, ms, errOut)
+	}
+	code, ms, errOut = runCLI("tables", "--makespans", "--format", "csv", res)
+	if code != exitOK || !strings.HasPrefix(ms, "workload,load_factor,replicate,column,hours\n") {
+		t.Errorf("tables --makespans --format csv: exit %d, stdout %q, stderr %q", code, ms, errOut)
+	}
 	if code, out, errOut := runCLI("tables", "--load", "2", res); code != exitOK || strings.Contains(out, "| 1 |") || !strings.Contains(out, "| 2 | easy |") {
 		t.Errorf("tables --load 2: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -80,6 +88,9 @@ func TestTablesErrors(t *testing.T) {
 		{[]string{"tables", "--metric", "waiting", res}, exitUsage, `waiting`},
 		{[]string{"tables", "--baseline", "sjf", res}, exitFailure, `baseline "sjf"`},
 		{[]string{"tables", "--check", res}, exitUsage, "go with --readme"},
+		{[]string{"tables", "--makespans", "--baseline", "fcfs", res}, exitUsage, "--makespans tabulates makespans"},
+		{[]string{"tables", "--makespans", "--metric", "wait_mean", res}, exitUsage, "no --metric or --baseline"},
+		{[]string{"tables", "--makespans", "--policy", "sjf", res}, exitUsage, "sjf"},
 		{[]string{"tables", "--load", "1,x", res}, exitUsage, `"x" is not a number`},
 		{[]string{"tables", "--load", "3", res}, exitUsage, "load factor"},
 		{[]string{"tables", "--paper", filepath.Join(dir, "none.csv"), res}, exitFailure, "none.csv"},
@@ -130,7 +141,7 @@ func TestExperimentsReadmeBlocks(t *testing.T) {
 			t.Errorf("block %s is empty: run experiments/figures.sh", b.Name)
 		}
 	}
-	want := []string{"toth2014", "toth2014-configured", "psp2016-20", "psp2016", "psp2016-keep-20", "ibb2016-meta", "ibb2016-mixed", "ibb2016-kth", "maui2000", "maui2000-uniform-20", "maui2000-pow2-20", "measy", "measy-cost", "measy-full"}
+	want := []string{"toth2014", "toth2014-configured", "psp2016-20", "psp2016", "psp2016-keep-20", "ibb2016-meta", "ibb2016-mixed", "ibb2016-kth", "maui2000-makespan", "maui2000", "maui2000-uniform-20", "maui2000-pow2-20", "measy", "measy-cost", "measy-full"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("blocks %v; want %v", names, want)
 	}

@@ -34,12 +34,16 @@ func (x *Run) IsNumber(name string) bool {
 // UserRows returns x's rows of the users tables: each user (NaN for the
 // unknown user) and, for each of cols that the table has, the users'
 // values (NaN for NULL), in the table's order. Columns the table lacks
-// are left out of vals. A folder without users tables gives no rows.
-func (r *Results) UserRows(x *Run, cols []string) (users []float64, vals map[string][]float64) {
+// are left out of vals. A folder without users tables gives no rows. The
+// users tables are read on the first call; an error is reading them.
+func (r *Results) UserRows(x *Run, cols []string) (users []float64, vals map[string][]float64, err error) {
 	vals = map[string][]float64{}
+	if err := r.readUsers(); err != nil {
+		return nil, vals, err
+	}
 	i, ok := r.userOwner[x.Key]
 	if !ok {
-		return nil, vals
+		return nil, vals, nil
 	}
 	t := r.users[i]
 	keys, _ := t.str("run_key")
@@ -62,7 +66,7 @@ func (r *Results) UserRows(x *Run, cols []string) (users []float64, vals map[str
 		}
 		vals[c] = v
 	}
-	return users, vals
+	return users, vals, nil
 }
 
 // HasJobs reports whether the folder holds x's jobs file.

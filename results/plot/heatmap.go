@@ -326,7 +326,7 @@ func repeatEach[T any](xs []T, k int) []T {
 // usersOf returns the ids of run's users in the users tables (NaN for the
 // unknown user); none if the folder has no users table.
 func (r *Results) usersOf(run *Run) ([]float64, error) {
-	if len(r.users) == 0 {
+	if len(r.userFiles) == 0 {
 		return nil, nil
 	}
 	vals, err := r.userColumn([]*Run{run}, "jobs")

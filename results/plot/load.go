@@ -11,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+
 	"github.com/schedsweep/schedsweep/internal/suggest"
 	"github.com/schedsweep/schedsweep/results"
 )
@@ -41,7 +45,13 @@ type Results struct {
 	Dir  string
 	Runs []*Run // in grid order (see Load)
 
-	users       []*table          // the users tables, in file-name order
+	// userFiles are the users tables, in file-name order; readUsers reads
+	// them into users on first use, since a figure of runs' columns does
+	// not need them and a big sweep's (a row per user of every run) takes
+	// gigabytes.
+	userFiles   []string
+	usersRead   bool
+	users       []*table          // the users tables read, as userFiles
 	userOwner   map[string]int    // run key → index in users of the table whose rows count
 	heatmaps    map[string]string // run key → heatmap file
 	utilization map[string]string // run key → utilization file
@@ -159,24 +169,11 @@ func Load(dir string) (*Results, error) {
 		return nil, fmt.Errorf("reading results folder %s: %w", dir, err)
 	}
 	for _, path := range userFiles {
-		t, err := readTable(path)
-		if err != nil {
+		if err := checkUsersSchema(path); err != nil {
 			return nil, err
 		}
-		keys, err := t.str("run_key")
-		if err != nil {
-			return nil, err
-		}
-		if _, err := t.num("user"); err != nil {
-			return nil, err
-		}
-		for _, k := range keys {
-			if _, ok := r.userOwner[k]; !ok {
-				r.userOwner[k] = len(r.users)
-			}
-		}
-		r.users = append(r.users, t)
 	}
+	r.userFiles = userFiles
 	if r.heatmaps, err = partFiles(filepath.Join(dir, results.HeatmapDir)); err != nil {
 		return nil, err
 	}
@@ -535,11 +532,71 @@ func (r *Results) selectOneWorkload(s Selection) ([]*Run, string, error) {
 	return runs, names[0], nil
 }
 
+// checkUsersSchema fails, as reading the users table at path would, if
+// its schema lacks the text column run_key or the numeric column user;
+// it reads the file's footer, not its rows.
+func checkUsersSchema(path string) error {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer rdr.Close()
+	t := &table{path: path}
+	kinds := map[string]parquet.Type{}
+	root := rdr.MetaData().Schema.Root()
+	for i := range root.NumFields() {
+		f := root.Field(i)
+		t.names = append(t.names, f.Name())
+		if n, ok := f.(*schema.PrimitiveNode); ok && n.RepetitionType() != parquet.Repetitions.Repeated {
+			kinds[f.Name()] = n.PhysicalType()
+		}
+	}
+	if k, ok := kinds["run_key"]; !ok || k != parquet.Types.ByteArray {
+		return t.missing("run_key", "text")
+	}
+	if k, ok := kinds["user"]; !ok || k == parquet.Types.ByteArray {
+		return t.missing("user", "numeric")
+	}
+	return nil
+}
+
+// readUsers reads the users tables, once: their rows, and for each run
+// the table whose rows count (the first in name order that has it).
+func (r *Results) readUsers() error {
+	if r.usersRead {
+		return nil
+	}
+	for _, path := range r.userFiles {
+		t, err := readTable(path)
+		if err != nil {
+			return err
+		}
+		keys, err := t.str("run_key")
+		if err != nil {
+			return err
+		}
+		if _, err := t.num("user"); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if _, ok := r.userOwner[k]; !ok {
+				r.userOwner[k] = len(r.users)
+			}
+		}
+		r.users = append(r.users, t)
+	}
+	r.usersRead = true
+	return nil
+}
+
 // userColumn returns, for each run of runs, the users' ids (NaN for the
 // unknown user) and values of column name of the users tables.
 func (r *Results) userColumn(runs []*Run, name string) (map[string][]userValue, error) {
-	if len(r.users) == 0 {
+	if len(r.userFiles) == 0 {
 		return nil, fmt.Errorf("%w: %s has no users.parquet (nor shard tables users-I-of-N.parquet)", ErrMissingFile, r.Dir)
+	}
+	if err := r.readUsers(); err != nil {
+		return nil, err
 	}
 	want := map[string]bool{}
 	for _, x := range runs {

@@ -62,8 +62,16 @@ func (t *table) readColumn(rdr *file.Reader, n *schema.PrimitiveNode, col int) e
 	lt := n.LogicalType()
 	_, isInt := lt.(schema.IntLogicalType)
 	plain := lt == nil || lt.Equals(schema.NoLogicalType{})
+	// The file's row count sizes the column at once: growing it by
+	// appends copied it over and over, most of a big table's read.
+	rows := rdr.NumRows()
 	var strs []string
 	var nums []float64
+	if n.PhysicalType() == parquet.Types.ByteArray {
+		strs = make([]string, 0, rows)
+	} else {
+		nums = make([]float64, 0, rows)
+	}
 	addNum := func(v float64, ok bool) {
 		if !ok {
 			v = math.NaN()

@@ -75,8 +75,9 @@ type userData struct {
 var userMetrics = []string{"mean_wait", "mean_response", "mean_bounded_slowdown", "veet_share", "weighted_tardiness"}
 
 // users returns the users table of chosen's workload, load and replicate,
-// nil if the folder has no users rows for them.
-func users(r *plot.Results, chosen *plot.Run) *userData {
+// nil if the folder has no users rows for them; an error is reading the
+// users tables.
+func users(r *plot.Results, chosen *plot.Run) (*userData, error) {
 	var runs []*plot.Run
 	for _, x := range r.Runs {
 		if x.Workload == chosen.Workload && x.LoadFactor == chosen.LoadFactor && x.Replicate == chosen.Replicate {
@@ -91,7 +92,10 @@ func users(r *plot.Results, chosen *plot.Run) *userData {
 	}
 	var all []rows
 	for _, x := range runs {
-		u, v := r.UserRows(x, append([]string{"jobs"}, userMetrics...))
+		u, v, err := r.UserRows(x, append([]string{"jobs"}, userMetrics...))
+		if err != nil {
+			return nil, err
+		}
 		all = append(all, rows{u, v})
 		d.Series = append(d.Series, x.Series())
 		for k, id := range u {
@@ -108,7 +112,7 @@ func users(r *plot.Results, chosen *plot.Run) *userData {
 		}
 	}
 	if len(d.Users) == 0 {
-		return nil
+		return nil, nil
 	}
 	for _, m := range userMetrics {
 		if _, ok := all[0].vals[m]; !ok {
@@ -126,7 +130,7 @@ func users(r *plot.Results, chosen *plot.Run) *userData {
 		}
 		d.Values = append(d.Values, per)
 	}
-	return d
+	return d, nil
 }
 
 func userID(f float64) int64 {

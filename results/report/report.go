@@ -169,7 +169,11 @@ func build(r *plot.Results, opt Options) (*pageData, error) {
 		}
 		d.Gantt = columnar(g)
 	}
-	d.Users = users(r, d.chosen)
+	u, err := users(r, d.chosen)
+	if err != nil {
+		return nil, err
+	}
+	d.Users = u
 	return d, nil
 }
 

@@ -14,5 +14,10 @@
 // one aggregate of them (mean, median, upper quartile, sum, the users at
 // 1, or the mean of one estimate-accuracy class), without an interval.
 //
+// BuildMakespans gives another kind of table, the makespans of each
+// replicate under each policy beside two bounds on any makespan of its
+// jobs (Bode et al. 2000, Table 1), computed from runs.parquet as
+// plot.UtilizationValues computes them.
+//
 // It reads through package plot and never prints.
 package tables

@@ -24,7 +24,7 @@ import (
 
 // sweep runs the psp model (200 jobs) on 64 processors under FCFS and
 // EASY at load factors 1 and 2, three replicates, and returns the results
-// folder.
+// folder, utilization files included (TestMakespans reads them).
 func sweep(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -46,7 +46,7 @@ func sweep(t *testing.T) string {
 		Clusters: []*spec.Cluster{cl}, Workloads: []*spec.Workload{w}, Policies: ps,
 		Sweep: spec.Sweep{Cluster: cl, Workloads: []*spec.Workload{w}, Policies: ps,
 			LoadFactors: []float64{1, 2}, Seeds: []uint64{1, 2, 3}},
-		Output: spec.Output{Dir: dir},
+		Output: spec.Output{Dir: dir, Heatmaps: true},
 	}
 	runs, err := runner.Expand(e)
 	if err != nil {

@@ -57,8 +57,12 @@ const maxFails = 32
 
 var _ sim.Lookahead = (*look)(nil)
 
-// isSimple reports whether r asks for cores anywhere and nothing else.
-func isSimple(r req) bool { return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl }
+// simple reports whether r asks for cores anywhere and nothing else: no
+// memory, GPUs or whole nodes, and no partition, node groups or features
+// that would keep it off some nodes.
+func (s *state) simple(r req) bool {
+	return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl && s.rs.plain(r.where)
+}
 
 // begin starts a new trial: the pass's changes to ah are undone.
 func (l *look) begin() {
@@ -97,7 +101,7 @@ func (l *look) turnOn() {
 	s := &l.c.st
 	l.ah = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
 		jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
-		avail: s.avail}
+		avail: s.avail, grp: s.grp, rs: s.rs}
 	if l.t.first < len(l.t.takes) {
 		for i := len(l.t.log) - 1; i >= l.t.takes[l.t.first].log; i-- {
 			l.ah.restore(l.t.log[i])
@@ -110,7 +114,7 @@ func (l *look) turnOn() {
 func (l *look) Fits(j *sim.Job) bool {
 	r := reqOf(j)
 	l.t.last = nil
-	if isSimple(r) {
+	if l.c.st.simple(r) {
 		return r.tasks <= l.c.st.avail // as trial.Fits
 	}
 	if l.dominated(r) {

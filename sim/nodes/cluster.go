@@ -54,6 +54,9 @@ type Cluster struct {
 	ends           jobs.Queue[sim.Time, *sim.Outcome]
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
+
+	prof   *Profile // the reservations of a policy that keeps them (profile.go)
+	record bool     // prof keeps its log for Verify
 }
 
 var (
@@ -123,10 +126,9 @@ func (c *Cluster) Free() sim.Resources { return c.free }
 // Running returns the running jobs by estimated end, then arrival.
 func (c *Cluster) Running() []sim.Allocation { return c.running }
 
-// View returns the cluster itself, for policies to read (Nodes,
-// NodeName, Where), never to change; policies place jobs through
-// View.Trial. Non-nil, it tells a policy that the model is not the pool.
-func (c *Cluster) View() any { return c }
+// View returns a View, through which a backfilling policy gets the
+// cluster's node profile (ProfileOf).
+func (c *Cluster) View() any { return View{c} }
 
 // Open takes the run's overrun rule.
 func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
@@ -154,8 +156,10 @@ func (c *Cluster) Trial() sim.Trial {
 	return &c.lk
 }
 
-// Apply places and starts o's job; the cluster knows no other move and
-// chooses the placement itself.
+// Apply places and starts o's job; the cluster knows no other move. It
+// chooses the placement itself unless the action carries one (Place, a
+// []Use), which it checks against the nodes' free resources and the job's
+// shape.
 func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	switch {
 	case a.Move != sim.Start:
@@ -165,7 +169,20 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.tr.rollback()
 		return fmt.Errorf("the node cluster takes no placement from a policy")
 	}
-	uses, ok := c.tr.commit(&o.Job)
+	var (
+		uses []Use
+		ok   bool
+	)
+	if a.Place != nil { // a policy's own placement, checked in apply.go
+		c.tr.rollback()
+		var err error
+		if uses, err = c.takePlaced(o, a.Place); err != nil {
+			return err
+		}
+		ok = true
+	} else {
+		uses, ok = c.tr.commit(&o.Job)
+	}
 	if !ok {
 		c.tr.rollback()
 		r := reqOf(&o.Job)

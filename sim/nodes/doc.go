@@ -35,6 +35,14 @@
 //     (Where.Invalid) with bad-request, and a nodes shape whose Nodes ×
 //     PerNode is not Need[Procs] with negative-request.
 //
+// Backfilling policies that keep reservations (conservative, Maui) keep
+// them in the cluster's Profile (ProfileOf): the nodes' free resources
+// over time, in which a reservation pins nodes. A job whose reservation
+// comes starts on its reserved nodes: the policy hands the placement to
+// Apply in sim.Action.Place, and Apply checks it node by node. With
+// RecordReservations, Verify also checks that every reservation is taken
+// up at its time on exactly its nodes.
+//
 // Placement is deterministic. A job ends at start + run time, or is
 // killed at start + estimate unless overruns are allowed, as on the pool.
 // View.Free stays the aggregate: capacity less the Need of every running

@@ -19,7 +19,7 @@ func (l *look) takeEnd(i int) sim.Time {
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	l.undoTo(0)
 	l.now, l.head, l.hr = now, head, reqOf(head)
-	l.simple = isSimple(l.hr)
+	l.simple = l.c.st.simple(l.hr)
 	l.need = l.hr.tasks
 	if l.hr.nodes > 0 {
 		l.need = l.hr.nodes
@@ -140,7 +140,7 @@ func (l *look) Free() sim.Resources {
 // does not fit.
 func (l *look) Cost(j *sim.Job) sim.Resources {
 	r := reqOf(j)
-	if isSimple(r) {
+	if l.c.st.simple(r) {
 		return sim.Resources{sim.Procs: r.tasks}
 	}
 	var c sim.Resources

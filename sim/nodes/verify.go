@@ -15,6 +15,12 @@ import (
 // not from the cluster's own. A job that ends where it starts holds its
 // nodes for no instant: its placement is checked for its shape only (the
 // engine passes again at that time, and the next pass may reuse them).
+//
+// When the cluster recorded its reservations (RecordReservations), Verify
+// also checks them against the schedule: a reservation is laid only for a
+// job that holds none and not in the past; compression moves one only
+// earlier; a job whose reservation comes starts then, on exactly the
+// nodes it was last promised; and no reservation is left untaken.
 func (c *Cluster) Verify(res *sim.Result) error {
 	type ev struct {
 		t    sim.Time
@@ -61,24 +67,13 @@ func (c *Cluster) Verify(res *sim.Result) error {
 			}
 		}
 	}
+	if c.record {
+		return c.verifyReservations(res)
+	}
 	return nil
 }
 
 // checkShape checks that o's recorded placement is its shape.
 func (c *Cluster) checkShape(o *sim.Outcome) error {
-	uses := c.Where(o.Seq)
-	r := reqOf(&o.Job)
-	var sum, nodes int64
-	for i, u := range uses {
-		if u.Nodes < 1 || u.Cores < 1 || r.nodes > 0 && int64(u.Cores) != r.per ||
-			i > 0 && u.Node < uses[i-1].Node+uses[i-1].Nodes || int(u.Node+u.Nodes) > len(c.group) {
-			return fmt.Errorf("placement %v: run %d out of order, empty, off the nodes or not the shape", uses, i)
-		}
-		sum += int64(u.Nodes) * int64(u.Cores)
-		nodes += int64(u.Nodes)
-	}
-	if sum != r.tasks || r.nodes > 0 && nodes != r.nodes {
-		return fmt.Errorf("placement %v: %d cores on %d nodes, want %d cores (%d nodes)", uses, sum, nodes, r.tasks, r.nodes)
-	}
-	return c.checkWhere(r, uses)
+	return c.checkUses(c.Where(o.Seq), reqOf(&o.Job))
 }

@@ -345,3 +345,16 @@ func TestJobStoreSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusesNodePlacement checks that the two-tier machine refuses a node
+// placement (sim.Action.Place), which only a cluster of nodes takes.
+func TestRefusesNodePlacement(t *testing.T) {
+	m, err := tier.NewMachine(simtest.Cluster(2, 0), tier.DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.Apply(0, nil, sim.Action{Move: sim.Start, Procs: []int{0}, Tier: sim.Foreground, Place: []int{0}})
+	if err == nil || !strings.Contains(err.Error(), "no node placement") {
+		t.Errorf("a start with a node placement: got %v; want a refusal", err)
+	}
+}

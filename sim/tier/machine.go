@@ -307,6 +307,9 @@ func (m *Machine) Admit(o *sim.Outcome) {
 
 // Apply checks and carries out one action.
 func (m *Machine) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
+	if a.Place != nil {
+		return fmt.Errorf("the two-tier machine takes no node placement")
+	}
 	m.now = now
 	var js *job
 	if o != nil {
