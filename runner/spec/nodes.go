@@ -321,8 +321,10 @@ var ErrNotNodeAware = errors.New("cannot run on a cluster of nodes yet: it start
 var probed sync.Map // policy type → error of its probe under default parameters
 
 // NodeAware returns nil if the policy of type typ and parameters params
-// (nil: its defaults) can run on a cluster of nodes. The policies package
-// marks no policy as node-aware, so NodeAware asks the policy itself: it
+// (nil: its defaults) can run on a cluster of nodes. Every policy of the
+// pool's model does today (TestNodeAware); the check stays for a policy
+// added later that decides on aggregate free resources alone, so NodeAware
+// asks the policy itself: it
 // runs it on a probe, two nodes of two cores where an exclusive job of one
 // core holds the first node whole, so that a job of three tasks fits the
 // aggregate's three free cores but no placement; a policy that asks

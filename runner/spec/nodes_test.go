@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/nodes"
 	"github.com/schedsweep/schedsweep/workloads"
@@ -103,16 +104,15 @@ func TestParseShape(t *testing.T) {
 	}
 }
 
-// TestNodeAware checks the probe against what the policies are: FCFS
-// and EASY ask View.Trial, conservative counts in aggregate (so far), and the two-tier
-// policies run on their own model.
+// TestNodeAware checks the probe against what the policies are: every
+// policy of the pool's model runs on nodes (the List policies ask
+// View.Trial, EASY and its kin its look-ahead, conservative and Maui the
+// node profile), and the two-tier policies run on their own model.
 func TestNodeAware(t *testing.T) {
-	for _, tc := range []struct {
-		policy string
-		ok     bool
-	}{{"fcfs", true}, {"sjf", true}, {"easy", true}, {"psp", true}, {"pbs-fifo", true}, {"conservative", false}, {"keasy", false}} {
-		if err := NodeAware(tc.policy, nil); (err == nil) != tc.ok {
-			t.Errorf("NodeAware(%s) = %v; want ok %t", tc.policy, err, tc.ok)
+	for _, e := range policies.Entries() {
+		err := NodeAware(e.Name, nil)
+		if want := e.Model == policies.PoolModel; (err == nil) != want {
+			t.Errorf("NodeAware(%s) = %v; want ok %t", e.Name, err, want)
 		}
 	}
 }

@@ -29,12 +29,13 @@ type look struct {
 	c *Cluster
 	t *trial
 
-	now    sim.Time
-	head   *sim.Job // the reserved job; nil before Shadow in a trial
-	hr     req
-	shadow sim.Time
-	simple bool
-	extra  int64 // simple head: usable free cores at the shadow time beyond its own
+	now     sim.Time
+	head    *sim.Job // the reserved job; nil before Shadow in a trial
+	hr      req
+	shadow  sim.Time
+	simple  bool
+	limited bool  // the head is a tasks head its partition limits to some nodes (headPlaces)
+	extra   int64 // simple head: usable free cores at the shadow time beyond its own
 
 	on   bool  // ah mirrors the committed state
 	ah   state // the nodes at the shadow time, once on
@@ -136,7 +137,7 @@ func (l *look) Fits(j *sim.Job) bool {
 // the same form (nodes × cores or tasks).
 func covers(r, f req) bool {
 	return (f.nodes > 0) == (r.nodes > 0) && f.nodes >= r.nodes && f.per >= r.per && f.tasks >= r.tasks &&
-		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl)
+		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl) && f.where == r.where
 }
 
 // dominated reports whether r asks at least as much of everything as a
@@ -248,7 +249,8 @@ func (l *look) measure() int64 {
 func (l *look) partWith(n int, r req, c int64) int64 {
 	s, h := &l.ah, l.hr
 	switch {
-	case s.held[n] || r.excl || h.excl, // the node is no longer idle
+	case !s.may(n, h), // the head may not use the node at all
+		s.held[n] || r.excl || h.excl, // the node is no longer idle
 		s.mem[n]-r.mem < h.mem, s.gpus[n]-r.gpus < h.gpus:
 		return 0
 	case h.nodes == 0:

@@ -388,7 +388,7 @@ func (p *Profile) Resume(j *sim.Job) bool {
 	r := reqOf(j)
 	for _, u := range rs.uses {
 		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-			if w := p.win(n, rs.at, rs.end); !usableWin(w, r) || w.cores < int64(u.Cores) {
+			if w := p.win(n, rs.at, rs.end); !p.usableWin(n, w, r) || w.cores < int64(u.Cores) {
 				*rs = resv{}
 				p.logEvent(Lifted, j.Seq, -1, nil)
 				return false

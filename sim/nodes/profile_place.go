@@ -43,7 +43,7 @@ func appendUse(uses []Use, n int, cores int64) []Use {
 func (p *Profile) firstNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 	got := int64(0)
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= r.per && usableWin(w, r) {
+		if w := p.win(n, t, end); w.cores >= r.per && p.usableWin(n, w, r) {
 			p.uses = appendUse(p.uses, n, r.per)
 			if got++; got == r.nodes {
 				return p.uses, true
@@ -54,9 +54,12 @@ func (p *Profile) firstNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 }
 
 func (p *Profile) firstTasksAt(r req, t, end sim.Time) ([]Use, bool) {
-	need := r.tasks
+	need, lim, used := r.tasks, p.c.st.maxNodes(r), int64(0)
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= 1 && usableWin(w, r) {
+		if w := p.win(n, t, end); w.cores >= 1 && p.usableWin(n, w, r) {
+			if used++; lim > 0 && used > lim {
+				return nil, false
+			}
 			take := min(w.cores, need)
 			p.uses = appendUse(p.uses, n, take)
 			if need -= take; need == 0 {
@@ -72,7 +75,7 @@ func (p *Profile) firstTasksAt(r req, t, end sim.Time) ([]Use, bool) {
 func (p *Profile) bestOneAt(r req, t, end sim.Time) int {
 	best, left := -1, int64(0)
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= r.tasks && usableWin(w, r) && (best < 0 || w.cores < left) {
+		if w := p.win(n, t, end); w.cores >= r.tasks && p.usableWin(n, w, r) && (best < 0 || w.cores < left) {
 			best, left = n, w.cores
 		}
 	}
@@ -82,7 +85,7 @@ func (p *Profile) bestOneAt(r req, t, end sim.Time) int {
 func (p *Profile) bestNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 	p.cand = p.cand[:0]
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= r.per && usableWin(w, r) {
+		if w := p.win(n, t, end); w.cores >= r.per && p.usableWin(n, w, r) {
 			p.cand = append(p.cand, cand{n, w.cores - r.per})
 		}
 	}
@@ -149,10 +152,13 @@ func (p *Profile) kthStart(r req, t, d sim.Time) sim.Time {
 }
 
 // nodeStart returns the earliest time at or after from at which node n
-// alone holds one node of r (per cores, its memory and GPUs, not held
-// whole, idle if r is exclusive) for d seconds; -1 if never, or if not
+// alone holds one node of r (a node r may use: per cores, its memory and
+// GPUs, not held whole, idle if r is exclusive) for d seconds; -1 if never, or if not
 // before limit (≥ 0).
 func (p *Profile) nodeStart(n int, r req, from, d, limit sim.Time) sim.Time {
+	if !p.c.st.may(n, r) {
+		return -1
+	}
 	st := p.node[n]
 	cand := sim.Time(-1)
 	for i := findStep(st, from); i < len(st); i++ {

@@ -98,10 +98,11 @@ func (p *Profile) win(n int, t, end sim.Time) pstep {
 	return w
 }
 
-// usableWin reports whether r may use a node that has w over its
-// interval, its cores aside (state.usable over time).
-func usableWin(w pstep, r req) bool {
-	return w.excl == 0 && (!r.excl || w.jobs == 0) && w.mem >= r.mem && w.gpus >= r.gpus
+// usableWin reports whether r may use node n, which has w over its
+// interval, its cores aside (state.usable over time): its partition, node
+// groups and features allow it (rules.go), and w's memory, GPUs and jobs.
+func (p *Profile) usableWin(n int, w pstep, r req) bool {
+	return p.c.st.may(n, r) && w.excl == 0 && (!r.excl || w.jobs == 0) && w.mem >= r.mem && w.gpus >= r.gpus
 }
 
 // filter is the least r takes from the sum over the nodes at every

@@ -21,6 +21,7 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	l.now, l.head, l.hr = now, head, reqOf(head)
 	l.simple = l.c.st.simple(l.hr)
 	l.need = l.hr.tasks
+	l.limited = l.hr.nodes == 0 && l.c.st.maxNodes(l.hr) > 0
 	if l.hr.nodes > 0 {
 		l.need = l.hr.nodes
 	}
@@ -81,7 +82,7 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 			l.shadow, l.extra = end, avail-l.need
 			return end
 		}
-		if !l.simple && l.meas >= l.need {
+		if !l.simple && l.meas >= l.need && l.headPlaces() {
 			l.shadow = end
 			return end
 		}
@@ -115,7 +116,26 @@ func (l *look) Keeps(j *sim.Job) bool {
 			m += l.partWith(n, r, int64(u.Cores)) - l.part(n)
 		}
 	}
-	return m >= l.need
+	if m < l.need || !l.limited {
+		return m >= l.need
+	}
+	mark := len(l.alog) // lay j on ah for the placement, then lift it
+	l.ah.take(r, uses, &l.alog)
+	ok = l.headPlaces()
+	l.undoTo(mark)
+	return ok
+}
+
+// headPlaces reports whether the head can be placed on ah. The head's sum
+// says so for every head but one: a tasks head that its partition limits
+// to a number of nodes may have the cores it needs on more nodes than it
+// may use, so for it the placement is tried.
+func (l *look) headPlaces() bool {
+	if !l.limited {
+		return true
+	}
+	_, ok := l.ah.place(l.hr, l.c.fit)
+	return ok
 }
 
 // Full reports whether no usable core is free, after the takes.

@@ -1,7 +1,7 @@
 package nodes_test
 
 import (
-	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -60,19 +60,31 @@ func TestTrialUndone(t *testing.T) {
 	}
 }
 
-// TestConservativeRefusedOnNodes: conservative backfilling does not ask
-// View.Trial yet, so on nodes it can start a job the cluster cannot place;
-// the run must then fail with a DecisionError, never overcommit a node.
-// (EASY did the same before it asked the trial's sim.Lookahead.)
-func TestConservativeRefusedOnNodes(t *testing.T) {
+// TestConservativeOnNodes: the case that made conservative backfilling
+// overcommit a node before it kept its profile on nodes (a job that fits
+// in aggregate, 2 cores of the 2 free, but on neither node) now waits for
+// its reservation at 10, when job 1's node frees, and starts there.
+func TestConservativeOnNodes(t *testing.T) {
 	c, err := nodes.New([]nodes.Group{{Name: "n", Count: 2, Cores: 4}}, nodes.FirstFit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	recs := []sim.Record{shaped(1, 0, 10, 1, 3, false, 0), shaped(2, 0, 20, 1, 3, false, 0), shaped(3, 1, 5, 1, 2, false, 0)}
-	_, err = sim.Run(c, policies.NewConservative(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{})
-	var de *sim.DecisionError
-	if !errors.As(err, &de) || !errors.Is(err, sim.ErrOvercommit) || de.Job != 3 {
-		t.Fatalf("conservative on nodes: err = %v, want a DecisionError on job 3 wrapping ErrOvercommit", err)
+	res, err := sim.Run(c, policies.NewConservative(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Verify(res); err != nil {
+		t.Fatal(err)
+	}
+	var got []sim.Time
+	for _, o := range res.Jobs {
+		got = append(got, o.Start)
+	}
+	if want := []sim.Time{0, 0, 10}; !slices.Equal(got, want) {
+		t.Errorf("starts %v, want %v", got, want)
+	}
+	if w := c.Where(2); len(w) != 1 || w[0].Node != 0 {
+		t.Errorf("job 3 on %v, want node 0 (n1), which job 1 leaves at 10", w)
 	}
 }
