@@ -58,6 +58,58 @@ tables toth2014 out/toth2014
 $ss run --quiet --force --out out/toth2014-configured --var "trace=$trace" --var machine=configured experiments/toth2014.hcl
 tables toth2014-configured out/toth2014-configured
 took toth2014
+# On nodes: both machines as their zewura and zegox nodes, each job placed
+# by its field-21 request (alea_fields), under the default node semantics.
+# nowarn drops the warnings of the 32 requests rejected as bad-request
+# (fractional ppn, two chunks), one line each, and passes the rest.
+nowarn() { grep -v 'field 21 (node request)' >&2 || true; }
+for m in used configured; do
+	$ss run --quiet --force --report=false --out "out/toth2014-nodes-$m" --var "trace=$trace" --var model=nodes --var machine=$m \
+		experiments/toth2014.hcl 2> >(nowarn)
+	tables "toth2014-nodes-$m" "out/toth2014-nodes-$m"
+done
+took "toth2014 on nodes"
+# What simulate says of the node runs at the trace's own load (rejections
+# and their reasons, each node group's share of busy cores), and how much
+# of the work field 21 keeps to zewura's 80-core nodes.
+machines=$(mktemp)
+{
+	echo "# toth2014 on nodes: simulate's summaries (written by experiments/figures.sh)"
+	for m in used configured; do
+		if [ "$m" = used ]; then
+			printf '0\tzewura\t18\t80\t1\t529426432\n1\tzegox\t26\t12\t1\t94035968\n' >"$machines"
+		else
+			printf '0\tzewura\t20\t80\t1\t529426432\n1\tzegox\t48\t12\t1\t94035968\n' >"$machines"
+		fi
+		for p in fcfs easy; do
+			printf '\n## %s machine, %s, load factor 1\n\n```\n' "$m" "$p"
+			$ss simulate --policy "$p" --model nodes --machines "$machines" --alea-fields --memory-field requested \
+				--memory-unit bytes-per-job --negative-as-missing "$trace" 2> >(nowarn) | grep -v '^machine\|^simulated in\|^warning:'
+			echo '```'
+		done
+	done
+	printf '\n## the trace: jobs asking more than 12 processors per node (field 21; only a zewura node holds them), and its own waits\n\n```\n'
+	{ if [ -f "$trace" ]; then zcat -f "$trace"; fi; } | awk '$1 !~ /^;/ && NF >= 21 {
+		p = $5; if (match($21, /ppn=[0-9.]+/)) p = substr($21, RSTART + 4, RLENGTH - 4)
+		w = $4 > 0 ? $4 * $5 : 0; all += w; n++
+		if (p + 0 > 12) { big++; bw += w }
+		if ($3 >= 0) { wait += $3; waited++ }
+	} END {
+		if (n) printf "%d of %d jobs, %.1f %% of the work (run time × processors)\n", big, n, 100 * bw / all
+		if (waited) printf "mean wait the trace records (field 3, %d jobs): %.1f min\n", waited, wait / waited / 60
+	}'
+	echo '```'
+} >"$figs/toth2014-nodes.md"
+rm -f "$machines"
+# The .machines file's machine under Alea's rules (compat = "alea"): fifo
+# and backfill, the two of the four policies Alea's runs have.
+alea_machines=()
+if [ -f "$traces/wagap-2013.swf.machines" ]; then
+	alea_machines=(--var "machines=$(realpath "$traces/wagap-2013.swf.machines")")
+fi
+$ss run --quiet --force --report=false --out out/toth2014-alea --var "trace=$trace" "${alea_machines[@]}" experiments/toth2014-alea.hcl
+tables toth2014-alea out/toth2014-alea
+took "toth2014 under compat alea"
 
 # psp2016: the paper's four instances per scenario, then twenty to see how
 # much of the picture is noise. Each classes command also writes its table.
@@ -121,6 +173,21 @@ for v in uniform pow2; do
 		tail -n +3 >"$figs/maui2000-paired-$v-20.md"
 done
 took maui2000
+# The same on 64 nodes of one processor (--var model=nodes), as the paper's
+# machine was: the five mixes mix by mix, and twenty under each reading
+# with their paired differences.
+$ss run --quiet --force --report=false --out out/maui2000-nodes --var model=nodes experiments/maui2000.hcl
+tables maui2000-nodes-makespan out/maui2000-nodes
+for v in uniform pow2; do
+	pow=false
+	[ "$v" = pow2 ] && pow=true
+	$ss run --quiet --force --report=false --out "out/maui2000-nodes-$v-20" --var model=nodes --var replicates=20 \
+		--var power_of_two=$pow experiments/maui2000.hcl
+	tables "maui2000-nodes-$v-20" "out/maui2000-nodes-$v-20"
+	$ss plot paired --baseline maui --metric makespan,wait_mean --out "out/maui2000-nodes-$v-20/paired.svg" \
+		"out/maui2000-nodes-$v-20" | tail -n +3 >"$figs/maui2000-nodes-paired-$v-20.md"
+done
+took "maui2000 on nodes"
 
 # measy: EASY and its two-tier extensions on the Feitelson and Jann models;
 # 95% confidence intervals over the replicates; the migration-cost sweep at

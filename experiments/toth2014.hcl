@@ -5,7 +5,7 @@
 #
 # The workload is Alea's wagap-2013 data set (fetch it with
 # `schedsweep trace fetch wagap-2013`, or pass --var trace=PATH). The
-# machine is the one the trace was recorded on, as one pool: field 19 names
+# machine is the one the trace was recorded on: field 19 names
 # the node of every processor a job got, and the jobs ran on 18 zewura
 # nodes of 80 CPUs and 26 zegox nodes of 12, 1,752 processors (every one of
 # those 44 nodes full at some instant; docs/design/nodes.md section 3, `go
@@ -14,8 +14,12 @@
 # the trace; --var machine=configured runs on that machine instead, the one
 # of this study's earlier numbers. Memory per node is the .machines file's
 # (529,426,432 KiB on zewura, 94,035,968 KiB on zegox), and requested memory
-# is per job, in bytes. Node placement waits for a node-level machine
-# (issue 15): here a job fits wherever its processors and memory are free.
+# is per job, in bytes. By default the machine is one pool of its nodes'
+# processors and memory: a job fits wherever they are free. --var
+# model=nodes runs on the nodes themselves, each job placed as its field 21
+# asks (N nodes × ppn, #excl, cl_zewura or cl_zegox), under the default
+# node semantics; toth2014-alea.hcl runs the .machines file's nodes under
+# Alea's rules instead.
 experiment "toth2014" {
   description = "FIFO vs backfilling, with and without fairshare, on the zewura workload (wagap-2013)"
   seed        = 1
@@ -36,6 +40,11 @@ variable "machine" {
   default     = "used"
 }
 
+variable "model" {
+  description = "pool: one pool of the nodes' processors and memory; nodes: the nodes themselves, jobs placed by their field-21 requests"
+  default     = "pool"
+}
+
 locals {
   # Nodes of zewura (80 CPUs, 529,426,432 KiB) and of zegox (12 CPUs,
   # 94,035,968 KiB) on each machine.
@@ -48,15 +57,25 @@ locals {
 }
 
 cluster "zewura-zegox" {
-  procs  = local.zewura * 80 + local.zegox * 12
-  memory = local.zewura * 529426432 * 1024 + local.zegox * 94035968 * 1024 # bytes
+  model = var.model
+  node "zewura" {
+    count  = local.zewura
+    cores  = 80
+    memory = 529426432 * 1024 # bytes
+  }
+  node "zegox" {
+    count  = local.zegox
+    cores  = 12
+    memory = 94035968 * 1024 # bytes
+  }
 }
 
 workload "wagap" {
   trace               = var.trace
   memory_field        = "requested"
   memory_unit         = "bytes-per-job"
-  negative_as_missing = true # two jobs have corrupt run times; they are rejected and counted
+  negative_as_missing = true                 # two jobs have corrupt run times; they are rejected and counted
+  alea_fields         = var.model == "nodes" # field 21 (N:ppn=P:cl_X#excl) and field 20 on nodes
 }
 
 policy "fifo" {
