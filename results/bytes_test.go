@@ -43,14 +43,14 @@ func TestWrittenBytes(t *testing.T) {
 		{"jobs on nodes", func(p string) error {
 			res, c := nodeRun(t)
 			return results.WriteJobsOnNodes(p, "r0001", res, nil, c, testMeta)
-		}, "8e3cbd70f24addc2367dc0ee73941a6db854cb1e5937c720cf517dd1b4a523d5"},
+		}, "98d6bd39d3b0c18801dbd940bcb5052826fff0962489bf398e5b0e487a6a7418"},
 		{"jobs on the pool with nodes", func(p string) error {
 			return results.WriteJobsOnNodes(p, "r0001", handResult(), handEET(t), nil, testMeta)
-		}, "f7b817714d701414ea2f0ca69782c92de4b9846042206b5dfa2f3bbea8c002be"},
+		}, "60c3ce1c0d4b287cab1f2c89698ac5966556d81255e8fe2bcea022ad669a731b"},
 		{"node groups", func(p string) error {
 			res, c := nodeRun(t)
 			return results.WriteGroups(p, results.GroupRows("r0001", res, c), testMeta)
-		}, "07e68e3be4b4fe253ece4d6e40b798385435a94518bec97d977f520eb1dee344"},
+		}, "2a172cd8d4177d78913f4de2fd02357c2a84088bf27f60f0b43a92e6e5dc09ec"},
 		{"runs", func(p string) error { return results.WriteRuns(p, runRows(), testMeta) }, "9bb23c400145564bd16e9d6d26cc96d25d45b424264dada64e436a44577316b5"},
 		{"runs 20k", func(p string) error { return results.WriteRuns(p, manyRunRows(20_000), testMeta) }, "1da52b8181e21de5b7bdfcbeef5ae000b1f3da80c86540264e663bf49f6229b6"},
 		{"runs empty", func(p string) error { return results.WriteRuns(p, nil, testMeta) }, "8d712333e7bbfc6a50c5fc93a2b26fccd4399ae8226610a7cfe302c6a5340e06"},

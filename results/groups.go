@@ -1,6 +1,8 @@
 package results
 
 import (
+	"strings"
+
 	"github.com/schedsweep/schedsweep/sim"
 )
 
@@ -13,6 +15,9 @@ type GroupRow struct {
 	Cores  int64  // cores per node
 	Memory int64  // memory per node, bytes
 	GPUs   int64  // GPUs per node
+	// Partitions names the partitions that hold the group, comma-separated
+	// in the order the cluster declares them; "" on a cluster without.
+	Partitions string
 	// Utilization is the core-seconds the jobs that ran held on the
 	// group's nodes (the cores each took on a node × its work,
 	// sim.Outcome.Work) over the group's cores × the run's makespan (as
@@ -31,6 +36,7 @@ func GroupRows(runKey string, res *sim.Result, p Placement) []GroupRow {
 		return nil
 	}
 	groups := p.Groups()
+	pp, _ := p.(Partitioned)
 	used := make([]float64, len(groups)) // core-seconds per group
 	first, last, ran := sim.Time(0), sim.Time(0), false
 	for i := range res.Jobs {
@@ -57,6 +63,9 @@ func GroupRows(runKey string, res *sim.Result, p Placement) []GroupRow {
 	rows := make([]GroupRow, len(groups))
 	for g, gr := range groups {
 		rows[g] = GroupRow{RunKey: runKey, Group: gr.Name, Nodes: int64(gr.Count), Cores: gr.Cores, Memory: gr.Memory, GPUs: gr.GPUs}
+		if pp != nil {
+			rows[g].Partitions = strings.Join(pp.GroupPartitions(g), ",")
+		}
 		if span > 0 {
 			rows[g].Utilization = used[g] / (float64(gr.Count) * float64(gr.Cores) * span)
 		}
@@ -72,6 +81,7 @@ var groupsColumns = []column[GroupRow]{
 	intCol("cores", func(r *GroupRow) int64 { return r.Cores }),
 	intCol("memory", func(r *GroupRow) int64 { return r.Memory }),
 	intCol("gpus", func(r *GroupRow) int64 { return r.GPUs }),
+	stringCol("partitions", func(r *GroupRow) string { return r.Partitions }),
 	floatCol("utilization", func(r *GroupRow) float64 { return r.Utilization }, nil),
 }
 

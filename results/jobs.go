@@ -97,7 +97,7 @@ func writeJobs(path string, runKey string, res *sim.Result, e *EET, nc *nodesCol
 	// a reader skip almost nothing: they hold a handful of values.
 	noStats := []string{"status", "reason"}
 	if nc != nil {
-		fields = append(fields[:len(fields):len(fields)], nodesField)
+		fields = append(fields[:len(fields):len(fields)], nodesField, partitionField)
 		noStats = append(noStats, nodesField.Name)
 	}
 	sc := arrow.NewSchema(fields, &md)
@@ -257,13 +257,13 @@ func (b *jobsBatch) fill(sc *arrow.Schema, jobs []sim.Outcome, eets []JobEET, nc
 		}
 	}
 
-	cols := make([]arrow.Array, numJobColumns, numJobColumns+1)
+	cols := make([]arrow.Array, numJobColumns, numJobColumns+2)
 	if nc != nil {
 		a, err := nc.build(jobs)
 		if err != nil {
 			return nil, err
 		}
-		cols = append(cols, a)
+		cols = append(cols, a, nc.buildPartitions(jobs))
 	}
 	for _, c := range jobInts {
 		var valid []byte

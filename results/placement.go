@@ -74,6 +74,45 @@ func JobNodes(p Placement, seq int, names []string) (string, []string, error) {
 // files of a sweep that has runs on nodes.
 var nodesField = arrow.Field{Name: "nodes", Type: arrow.BinaryTypes.String, Nullable: true}
 
+// partitionField is the jobs file's partition column, after nodes and
+// written with it.
+var partitionField = arrow.Field{Name: "partition", Type: arrow.BinaryTypes.String, Nullable: true}
+
+// Partitioned is a Placement on a cluster that may declare partitions
+// (*nodes.Cluster): each job's partition, and the partitions that hold
+// each node group.
+type Partitioned interface {
+	// PartitionOf returns the partition job j runs in; "" on a cluster
+	// without partitions.
+	PartitionOf(j *sim.Job) string
+	// GroupPartitions returns the partitions that hold node group g.
+	GroupPartitions(g int) []string
+}
+
+var _ Partitioned = (*nodes.Cluster)(nil)
+
+// buildPartitions returns the partition column of jobs: each job's
+// partition, rejected jobs included (the one it asked for); NULL on a
+// machine without partitions and for every job of a run on the pool.
+func (c *nodesColumn) buildPartitions(jobs []sim.Outcome) arrow.Array {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Reserve(len(jobs))
+	pp, _ := c.p.(Partitioned)
+	for i := range jobs {
+		if pp == nil {
+			b.AppendNull()
+			continue
+		}
+		if name := pp.PartitionOf(&jobs[i].Job); name != "" {
+			b.Append(name)
+		} else {
+			b.AppendNull()
+		}
+	}
+	return b.NewArray()
+}
+
 // WriteJobsOnNodes writes one run's jobs as WriteJobs does, with one more
 // column after tardiness: nodes, the job's nodes in hostlist notation
 // (JobNodes), NULL for a job that ran on no node, and for every job when p

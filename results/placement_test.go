@@ -110,8 +110,8 @@ func TestWriteJobsOnNodes(t *testing.T) {
 			// The columns before nodes are those of a file without it,
 			// value for value.
 			schema, base := tb.schema(), readParquet(t, plain)
-			if d := cmp.Diff(append(base.schema(), "nodes utf8?"), schema); d != "" {
-				t.Errorf("schema (-WriteJobs + nodes +got):\n%s", d)
+			if d := cmp.Diff(append(base.schema(), "nodes utf8?", "partition utf8?"), schema); d != "" {
+				t.Errorf("schema (-WriteJobs + nodes, partition +got):\n%s", d)
 			}
 			for _, f := range base.Schema().Fields() {
 				if d := cmp.Diff(base.column(t, f.Name), tb.column(t, f.Name)); d != "" {

@@ -47,9 +47,10 @@ func TestRunOnNodes(t *testing.T) {
 	for _, tc := range []struct {
 		name, cluster string
 		wait          []int64
+		parts         []string // the partition column; nil: none (a sweep on the pool)
 	}{
-		{"nodes", "cluster \"c\" {\n  node \"n\" {\n    count = 2\n    cores = 4\n  }\n}\n", []int64{0, 0, 99}},
-		{"pool", "cluster \"c\" {\n  procs = 8\n}\n", []int64{0, 0, 0}},
+		{"nodes", "cluster \"c\" {\n  node \"n\" {\n    count = 2\n    cores = 4\n  }\n}\n", []int64{0, 0, 99}, []string{"", "", ""}},
+		{"pool", "cluster \"c\" {\n  procs = 8\n}\n", []int64{0, 0, 0}, nil},
 		// Field 20's queue q is the partition of node b only: job 2 waits
 		// for job 1, job 3 for job 2's end at 300.
 		{"partition", `cluster "c" {
@@ -64,7 +65,7 @@ func TestRunOnNodes(t *testing.T) {
   partition "other" { groups = ["a"] }
   partition "q" { groups = ["b"] }
 }
-`, []int64{0, 100, 299}},
+`, []int64{0, 100, 299}, []string{"q", "q", "q"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -90,6 +91,13 @@ func TestRunOnNodes(t *testing.T) {
 			defer tbl.Release()
 			if d := cmp.Diff(tc.wait, columnValues[int64](t, tbl, "wait")); d != "" {
 				t.Errorf("waits (-want +got):\n%s", d)
+			}
+			if tc.parts != nil {
+				if d := cmp.Diff(tc.parts, columnValues[string](t, tbl, "partition")); d != "" {
+					t.Errorf("partitions (-want +got):\n%s", d)
+				}
+			} else if len(tbl.Schema().FieldIndices("partition")) != 0 {
+				t.Errorf("a sweep on the pool has a partition column")
 			}
 			if !strings.Contains(files[0], "policy=fcfs") {
 				t.Errorf("jobs file %s", files[0])
