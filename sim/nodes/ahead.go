@@ -60,6 +60,11 @@ var _ sim.Lookahead = (*look)(nil)
 // isSimple reports whether r asks for cores anywhere and nothing else.
 func isSimple(r req) bool { return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl }
 
+// anywhere reports whether r asks for cores on any node of the cluster and
+// nothing else: simple, with no Where and no partitions, so that the
+// trial's count of usable free cores answers for it.
+func (l *look) anywhere(r req) bool { return isSimple(r) && l.c.st.rs.plain(r.where) }
+
 // begin starts a new trial: the pass's changes to ah are undone.
 func (l *look) begin() {
 	l.settle()
@@ -97,7 +102,7 @@ func (l *look) turnOn() {
 	s := &l.c.st
 	l.ah = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
 		jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
-		avail: s.avail}
+		avail: s.avail, grp: s.grp, rs: s.rs}
 	if l.t.first < len(l.t.takes) {
 		for i := len(l.t.log) - 1; i >= l.t.takes[l.t.first].log; i-- {
 			l.ah.restore(l.t.log[i])
@@ -110,7 +115,7 @@ func (l *look) turnOn() {
 func (l *look) Fits(j *sim.Job) bool {
 	r := reqOf(j)
 	l.t.last = nil
-	if isSimple(r) {
+	if l.anywhere(r) {
 		return r.tasks <= l.c.st.avail // as trial.Fits
 	}
 	if l.dominated(r) {
@@ -129,10 +134,11 @@ func (l *look) Fits(j *sim.Job) bool {
 }
 
 // covers reports whether f asks at least as much of everything as r, in
-// the same form (nodes × cores or tasks).
+// the same form (nodes × cores or tasks) and on the same nodes (the same
+// Where: sources share one among the jobs that ask the same).
 func covers(r, f req) bool {
 	return (f.nodes > 0) == (r.nodes > 0) && f.nodes >= r.nodes && f.per >= r.per && f.tasks >= r.tasks &&
-		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl)
+		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl) && f.where == r.where
 }
 
 // dominated reports whether r asks at least as much of everything as a

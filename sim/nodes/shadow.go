@@ -19,7 +19,7 @@ func (l *look) takeEnd(i int) sim.Time {
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	l.undoTo(0)
 	l.now, l.head, l.hr = now, head, reqOf(head)
-	l.simple = isSimple(l.hr)
+	l.simple = l.anywhere(l.hr)
 	l.need = l.hr.tasks
 	if l.hr.nodes > 0 {
 		l.need = l.hr.nodes
