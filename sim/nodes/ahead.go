@@ -50,6 +50,9 @@ type look struct {
 	// is free, so a request that asks at least as much of everything as
 	// one of them does not fit either (dominated).
 	fails []req
+	// crit is, for a head of one node, the only node that can hold it at
+	// the shadow time, or critSlack, critNone or critStale (onenode.go).
+	crit int
 }
 
 // maxFails bounds fails: when it is full the oldest goes.
@@ -118,6 +121,9 @@ func (l *look) Fits(j *sim.Job) bool {
 	if l.anywhere(r) {
 		return r.tasks <= l.c.st.avail // as trial.Fits
 	}
+	if l.c.st.oneOK(r) {
+		return l.oneFits(r) // placed only when needed (placed)
+	}
 	if l.dominated(r) {
 		return false
 	}
@@ -171,6 +177,7 @@ func (l *look) Take(j *sim.Job) {
 	before := l.parts(uses)
 	l.ah.take(r, uses, &l.alog)
 	l.meas += l.parts(uses) - before
+	l.crit = critStale
 }
 
 // lost is how many usable cores a job on uses takes away from the simple
@@ -251,7 +258,7 @@ func (l *look) partWith(n int, r req, c int64) int64 {
 	s, h := &l.ah, l.hr
 	switch {
 	case s.held[n] || r.excl || h.excl, // the node is no longer idle
-		s.mem[n]-r.mem < h.mem, s.gpus[n]-r.gpus < h.gpus:
+		s.mem[n]-r.mem < h.mem, s.gpus[n]-r.gpus < h.gpus, !s.may(n, h):
 		return 0
 	case h.nodes == 0:
 		return s.cores[n] - c

@@ -82,7 +82,7 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 			return end
 		}
 		if !l.simple && l.meas >= l.need {
-			l.shadow = end
+			l.shadow, l.crit = end, critStale
 			return end
 		}
 		end = t
@@ -101,6 +101,11 @@ func (l *look) Keeps(j *sim.Job) bool {
 	r := reqOf(j)
 	if l.simple && !r.excl {
 		return r.tasks <= l.extra
+	}
+	if !l.simple && l.c.st.oneOK(r) {
+		if keeps, ok := l.keepsOne(r); ok {
+			return keeps
+		}
 	}
 	uses, ok := l.placed(j, r)
 	if !ok {
