@@ -10,9 +10,10 @@ package nodes
 // and M free memory, and first fit puts it on node c exactly when c holds
 // it and no node before c does. So the state keeps, per core count P, the
 // most free memory of a node with at least P usable free cores, over all
-// nodes and over those before one node c, computed on first use and valid
-// until the state changes (ver) or c does: in a pass, where nothing
-// changes between the takes, each question is a lookup.
+// nodes and over those before one node c: one sweep over the nodes and
+// the core counts fills each when first asked after the state changed
+// (ver) or c did; in a pass, where nothing changes between the takes,
+// each question is then a lookup.
 //
 // For the head's side (look.crit): when the head asks for one node, the
 // head's sum at the shadow time counts the nodes that could hold it then.
@@ -21,46 +22,70 @@ package nodes
 // one, c, it keeps the head unless first fit puts it on c and c can no
 // longer hold the head with it there.
 
-// maxOneCores bounds the core counts the table answers for.
-const maxOneCores = 256
+// maxOneCores bounds the cores per node of a cluster the table serves.
+const maxOneCores = 1024
 
-// oneMem is the table's entry for one core count as of state version
-// ver: the most free memory of a node with at least that many usable free
-// cores (-1: none), and the same over the nodes before node crit.
-type oneMem struct {
-	ver         uint64
+// oneTab is the table: by core count k, the most free memory of a node
+// with at least k usable free cores (-1: none), over all nodes (all, as
+// of state version ver) and over the nodes before crit (before, as of
+// bver).
+type oneTab struct {
+	ver, bver   uint64
 	crit        int
-	all, before int64
+	all, before []int64
 }
 
 // oneOK reports whether the table answers for r: one node of at least one
 // core, neither exclusive nor asking GPUs, with no Where on a cluster
-// without partitions.
+// without partitions, whose nodes have at most maxOneCores cores.
 func (s *state) oneOK(r req) bool {
-	return r.nodes == 1 && !r.excl && r.gpus == 0 && r.per >= 1 && r.per <= maxOneCores && s.rs.plain(r.where)
+	return r.nodes == 1 && !r.excl && r.gpus == 0 && r.per >= 1 && r.per <= s.oneK && s.rs.plain(r.where)
 }
 
-// oneEntry returns the table's entry for r.per, with before taken over
-// the nodes before crit (any value when crit < 0). Call it only when
-// oneOK(r).
-func (s *state) oneEntry(r req, crit int) *oneMem {
+// oneAll returns the most free memory of a node with at least k usable
+// free cores, -1 if none; 1 ≤ k ≤ s.oneK.
+func (s *state) oneAll(k int64) int64 {
+	t := s.oneTable()
+	if t.ver != s.ver {
+		s.fill(t.all, len(s.cores))
+		t.ver = s.ver
+	}
+	return t.all[k]
+}
+
+// oneBefore is oneAll over the nodes before node c.
+func (s *state) oneBefore(k int64, c int) int64 {
+	t := s.oneTable()
+	if t.bver != s.ver || t.crit != c {
+		s.fill(t.before, c)
+		t.bver, t.crit = s.ver, c
+	}
+	return t.before[k]
+}
+
+func (s *state) oneTable() *oneTab {
 	if s.one == nil {
-		s.one = make([]oneMem, maxOneCores+1)
+		s.one = &oneTab{all: make([]int64, s.oneK+1), before: make([]int64, s.oneK+1)}
 	}
-	e := &s.one[r.per]
-	if e.ver != s.ver || crit >= 0 && e.crit != crit {
-		all, before := int64(-1), int64(-1)
-		// The tree holds 0 for a node held whole, so every node it
-		// yields is usable by r but for its memory.
-		for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
-			all = max(all, s.mem[n])
-			if n < crit {
-				before = all
-			}
+	return s.one
+}
+
+// fill makes dst[k] the most free memory of the nodes before limit with
+// at least k usable free cores: each node counts at its own free cores,
+// then a sweep from the most cores down carries the maximum.
+func (s *state) fill(dst []int64, limit int) {
+	for k := range dst {
+		dst[k] = -1
+	}
+	for n := range limit {
+		// The tree holds a node's usable free cores: 0 when held whole.
+		if f := s.tree.v[s.tree.size+n]; f > 0 {
+			dst[f] = max(dst[f], s.mem[n])
 		}
-		*e = oneMem{ver: s.ver, crit: crit, all: all, before: before}
 	}
-	return e
+	for k := len(dst) - 2; k >= 1; k-- {
+		dst[k] = max(dst[k], dst[k+1])
+	}
 }
 
 // critNone and critSlack are look.crit's values other than a node: no
@@ -101,8 +126,7 @@ func (l *look) keepsOne(r req) (keeps, ok bool) {
 		return false, false
 	}
 	c, s := l.crit, &l.c.st
-	e := s.oneEntry(r, c)
-	onC := e.before < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
+	onC := s.oneBefore(r.per, c) < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
 	if !onC {
 		return true, true
 	}
@@ -111,4 +135,4 @@ func (l *look) keepsOne(r req) (keeps, ok bool) {
 
 // oneFits reports whether a job of request r, which oneOK accepts, can be
 // placed now.
-func (l *look) oneFits(r req) bool { return r.mem <= l.c.st.oneEntry(r, -1).all }
+func (l *look) oneFits(r req) bool { return r.mem <= l.c.st.oneAll(r.per) }

@@ -34,10 +34,11 @@ type state struct {
 	avail                 int64   // free cores on nodes not held
 	scratch               []Use
 	cand                  []cand
-	grp                   []int32  // each node's group
-	rs                    *rules   // partitions, node groups and features; nil: none
-	ver                   uint64   // changes with every take, release and restore, from 1
-	one                   []oneMem // by cores per node: onenode.go's table
+	grp                   []int32 // each node's group
+	rs                    *rules  // partitions, node groups and features; nil: none
+	ver                   uint64  // changes with every take, release and restore, from 1
+	one                   *oneTab // onenode.go's table, once asked
+	oneK                  int64   // the most cores of a node, if at most maxOneCores; else 0
 }
 
 type cand struct {
@@ -50,6 +51,10 @@ func newState(cores, mem, gpus []int64) state {
 		jobs: make([]int32, len(cores)), held: make([]bool, len(cores)), tree: newMaxTree(cores), ver: 1}
 	for _, v := range cores {
 		s.avail += v
+		s.oneK = max(s.oneK, v)
+	}
+	if s.oneK > maxOneCores {
+		s.oneK = 0
 	}
 	return s
 }
