@@ -24,7 +24,8 @@ import (
 // time once the head has its cores. For any other head the nodes at the
 // shadow time are ah, a copy of the committed node state kept up to date
 // by Apply and Advance once first needed: a pass lays its takes and
-// releases on ah with an undo log, undone before the next trial or start.
+// releases on ah with an undo log, undone before the next start, end or
+// shadow walk.
 type look struct {
 	c *Cluster
 	t *trial
@@ -50,6 +51,10 @@ type look struct {
 	// is free, so a request that asks at least as much of everything as
 	// one of them does not fit either (dominated).
 	fails []req
+	// sver and shead are the state version and head of the last shadow
+	// walk; shead is nil until the first.
+	sver  uint64
+	shead *sim.Job
 	// crit is, for a head of one node, the only node that can hold it at
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
@@ -68,9 +73,10 @@ func isSimple(r req) bool { return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && 
 // trial's count of usable free cores answers for it.
 func (l *look) anywhere(r req) bool { return isSimple(r) && l.c.st.rs.plain(r.where) }
 
-// begin starts a new trial: the pass's changes to ah are undone.
+// begin starts a new trial. What the last pass laid on ah stays until
+// the nodes change (started, released) or the next shadow walk, which may
+// find it still the nodes at the shadow time (Shadow).
 func (l *look) begin() {
-	l.settle()
 	l.head = nil
 	l.fails = l.fails[:0]
 }
@@ -87,6 +93,7 @@ func (l *look) undoTo(n int) {
 
 // started and released keep ah the committed state, once it is on.
 func (l *look) started(r req, uses []Use) {
+	l.shead = nil // ah is no longer the last walk's
 	if l.on {
 		l.settle()
 		l.ah.take(r, uses, nil)
@@ -94,6 +101,7 @@ func (l *look) started(r req, uses []Use) {
 }
 
 func (l *look) released(r req, uses []Use) {
+	l.shead = nil
 	if l.on {
 		l.settle()
 		l.ah.release(r, uses)
