@@ -24,7 +24,8 @@ import (
 // time once the head has its cores. For any other head the nodes at the
 // shadow time are ah, a copy of the committed node state kept up to date
 // by Apply and Advance once first needed: a pass lays its takes and
-// releases on ah with an undo log, undone before the next trial or start.
+// releases on ah with an undo log, undone before the next start, end or
+// shadow walk.
 type look struct {
 	c *Cluster
 	t *trial
@@ -51,6 +52,13 @@ type look struct {
 	// is free, so a request that asks at least as much of everything as
 	// one of them does not fit either (dominated).
 	fails []req
+	// sver and shead are the state version and head of the last shadow
+	// walk; shead is nil until the first.
+	sver  uint64
+	shead *sim.Job
+	// crit is, for a head of one node, the only node that can hold it at
+	// the shadow time, or critSlack, critNone or critStale (onenode.go).
+	crit int
 }
 
 // maxFails bounds fails: when it is full the oldest goes.
@@ -65,9 +73,15 @@ func (s *state) simple(r req) bool {
 	return r.nodes == 0 && r.mem == 0 && r.gpus == 0 && !r.excl && s.rs.plain(r.where)
 }
 
-// begin starts a new trial: the pass's changes to ah are undone.
+// anywhere reports whether r asks for cores on any node of the cluster and
+// nothing else: simple, with no Where and no partitions, so that the
+// trial's count of usable free cores answers for it.
+func (l *look) anywhere(r req) bool { return l.c.st.simple(r) }
+
+// begin starts a new trial. What the last pass laid on ah stays until
+// the nodes change (started, released) or the next shadow walk, which may
+// find it still the nodes at the shadow time (Shadow).
 func (l *look) begin() {
-	l.settle()
 	l.head = nil
 	l.fails = l.fails[:0]
 }
@@ -84,6 +98,7 @@ func (l *look) undoTo(n int) {
 
 // started and released keep ah the committed state, once it is on.
 func (l *look) started(r req, uses []Use) {
+	l.shead = nil // ah is no longer the last walk's
 	if l.on {
 		l.settle()
 		l.ah.take(r, uses, nil)
@@ -91,6 +106,7 @@ func (l *look) started(r req, uses []Use) {
 }
 
 func (l *look) released(r req, uses []Use) {
+	l.shead = nil
 	if l.on {
 		l.settle()
 		l.ah.release(r, uses)
@@ -115,8 +131,11 @@ func (l *look) turnOn() {
 func (l *look) Fits(j *sim.Job) bool {
 	r := reqOf(j)
 	l.t.last = nil
-	if l.c.st.simple(r) {
+	if l.anywhere(r) {
 		return r.tasks <= l.c.st.avail // as trial.Fits
+	}
+	if l.c.st.oneOK(r) {
+		return l.oneFits(r) // placed only when needed (placed)
 	}
 	if l.dominated(r) {
 		return false
@@ -134,7 +153,8 @@ func (l *look) Fits(j *sim.Job) bool {
 }
 
 // covers reports whether f asks at least as much of everything as r, in
-// the same form (nodes × cores or tasks).
+// the same form (nodes × cores or tasks) and on the same nodes (the same
+// Where: sources share one among the jobs that ask the same).
 func covers(r, f req) bool {
 	return (f.nodes > 0) == (r.nodes > 0) && f.nodes >= r.nodes && f.per >= r.per && f.tasks >= r.tasks &&
 		f.mem >= r.mem && f.gpus >= r.gpus && (f.excl || !r.excl) && f.where == r.where
@@ -170,6 +190,7 @@ func (l *look) Take(j *sim.Job) {
 	before := l.parts(uses)
 	l.ah.take(r, uses, &l.alog)
 	l.meas += l.parts(uses) - before
+	l.crit = critStale
 }
 
 // lost is how many usable cores a job on uses takes away from the simple

@@ -58,5 +58,10 @@
 // the nodes it really gets now. Whether the head fits is kept as a sum
 // over nodes (nodes that can take its share, or cores it may use), so a
 // start past the shadow time costs O(its nodes), not O(nodes); a head of
-// cores anywhere needs no node state at all.
+// cores anywhere needs no node state at all. A job of one node (without
+// exclusivity, GPUs or Where) is answered by lookups (onenode.go): whether
+// it fits, from the most free memory of a node with enough free cores,
+// and, for a head of one node, whether it keeps the head, from the one
+// node that can hold the head at its shadow time; it is placed only when
+// it starts or the lookups do not decide.
 package nodes

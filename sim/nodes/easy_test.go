@@ -172,3 +172,36 @@ func TestLookaheadFreeCost(t *testing.T) {
 		t.Errorf("Full() with a core free on n2")
 	}
 }
+
+// TestEASYPartitionTasks: a job of cores anywhere in a partition that
+// holds one node group may not count the free cores of the others, as
+// the head (job 2 waits for b1 although a1 is idle) or as a job that
+// would backfill (job 3 in q may not take a1 either); job 4, in the
+// default partition, backfills onto a1.
+func TestEASYPartitionTasks(t *testing.T) {
+	c, err := nodes.NewConfig(nodes.Config{
+		Groups:     []nodes.Group{{Name: "a", Count: 1, Cores: 4}, {Name: "b", Count: 1, Cores: 4}},
+		Partitions: []nodes.Partition{{Name: "p"}, {Name: "q", Groups: []string{"b"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &sim.Where{Partition: "q"}
+	inQ := func(r sim.Record) sim.Record { r.Shape.Where = q; return r }
+	recs := []sim.Record{inQ(tasks(1, 0, 10, 4, false)), inQ(tasks(2, 1, 10, 2, false)),
+		inQ(tasks(3, 2, 5, 1, false)), tasks(4, 3, 5, 2, false)}
+	res, err := sim.Run(c, policies.NewEASY(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Verify(res); err != nil {
+		t.Fatal(err)
+	}
+	var got []sim.Time
+	for _, o := range res.Jobs {
+		got = append(got, o.Start)
+	}
+	if d := cmp.Diff([]sim.Time{0, 10, 10, 3}, got); d != "" {
+		t.Errorf("starts (-want +got):\n%s", d)
+	}
+}

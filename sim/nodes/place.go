@@ -36,6 +36,9 @@ type state struct {
 	cand                  []cand
 	grp                   []int32 // each node's group
 	rs                    *rules  // partitions, node groups and features; nil: none
+	ver                   uint64  // changes with every take, release and restore, from 1
+	one                   *oneTab // onenode.go's table, once asked
+	oneK                  int64   // the most cores of a node, if at most maxOneCores; else 0
 }
 
 type cand struct {
@@ -45,9 +48,13 @@ type cand struct {
 
 func newState(cores, mem, gpus []int64) state {
 	s := state{cap: cores, cores: slices.Clone(cores), mem: mem, gpus: gpus,
-		jobs: make([]int32, len(cores)), held: make([]bool, len(cores)), tree: newMaxTree(cores)}
+		jobs: make([]int32, len(cores)), held: make([]bool, len(cores)), tree: newMaxTree(cores), ver: 1}
 	for _, v := range cores {
 		s.avail += v
+		s.oneK = max(s.oneK, v)
+	}
+	if s.oneK > maxOneCores {
+		s.oneK = 0
 	}
 	return s
 }
@@ -161,6 +168,7 @@ type undo struct {
 // take gives r the nodes of uses; with log non-nil it records how to undo
 // it, one entry per node.
 func (s *state) take(r req, uses []Use, log *[]undo) {
+	s.ver++
 	for _, u := range uses {
 		c := int64(u.Cores)
 		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
@@ -183,6 +191,7 @@ func (s *state) take(r req, uses []Use, log *[]undo) {
 
 // release gives back what take gave r on uses.
 func (s *state) release(r req, uses []Use) {
+	s.ver++
 	for _, u := range uses {
 		c := int64(u.Cores)
 		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
@@ -211,6 +220,7 @@ func (s *state) sync(n int) {
 
 // restore puts node u.node back as u recorded it.
 func (s *state) restore(u undo) {
+	s.ver++
 	if s.held[u.node] {
 		s.avail += s.cores[u.node]
 	}

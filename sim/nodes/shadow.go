@@ -16,10 +16,23 @@ func (l *look) takeEnd(i int) sim.Time {
 // Shadow returns the head's shadow time (see sim.Lookahead), walking the
 // running jobs and the trial's takes by estimated end; for a head that is
 // not simple, it leaves ah as the nodes are at that time.
+//
+// A walk for the same head on nodes that have not changed since the last
+// walk (no take, end or undo: the state's version is the same; no start,
+// which keeps a take of the trial and lays it on ah) finds the
+// same shadow time, and leaves ah as the last one did, so it is skipped,
+// unless that time was now+1 or earlier: ends not after now count as
+// now+1, so that time moves with now. Any later time is the end of the
+// same running job, reached after the same ones.
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
+	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
+		l.now, l.head = now, head
+		return l.shadow
+	}
 	l.undoTo(0)
+	l.sver, l.shead = l.c.st.ver, head
 	l.now, l.head, l.hr = now, head, reqOf(head)
-	l.simple = l.c.st.simple(l.hr)
+	l.simple = l.anywhere(l.hr)
 	l.need = l.hr.tasks
 	l.limited = l.hr.nodes == 0 && l.c.st.maxNodes(l.hr) > 0
 	if l.hr.nodes > 0 {
@@ -83,7 +96,7 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 			return end
 		}
 		if !l.simple && l.meas >= l.need && l.headPlaces() {
-			l.shadow = end
+			l.shadow, l.crit = end, critStale
 			return end
 		}
 		end = t
@@ -102,6 +115,11 @@ func (l *look) Keeps(j *sim.Job) bool {
 	r := reqOf(j)
 	if l.simple && !r.excl {
 		return r.tasks <= l.extra
+	}
+	if !l.simple && l.c.st.oneOK(r) {
+		if keeps, ok := l.keepsOne(r); ok {
+			return keeps
+		}
 	}
 	uses, ok := l.placed(j, r)
 	if !ok {
