@@ -25,13 +25,7 @@ import (
 func (s *sources) readAlea(w *spec.Workload, cl *spec.Cluster) (*trace, error) {
 	maxPE := spec.AleaMaxPE(cl.Alea)
 	key := traceKey{trace: w.Trace, swf: w.SWF, aleaMaxPE: maxPE}
-	s.mu.Lock()
-	t, ok := s.traces[key]
-	if !ok {
-		t = &trace{}
-		s.traces[key] = t
-	}
-	s.mu.Unlock()
+	t := s.entry(key)
 	t.once.Do(func() {
 		path, err := tracePath(s.cacheDir, w)
 		if err != nil {

@@ -84,13 +84,7 @@ func (s *sources) read(w *spec.Workload, cl *spec.Cluster) ([]sim.Record, error)
 		return t.recs, nil
 	}
 	key := traceKey{trace: w.Trace, swf: w.SWF}
-	s.mu.Lock()
-	t, ok := s.traces[key]
-	if !ok {
-		t = &trace{}
-		s.traces[key] = t
-	}
-	s.mu.Unlock()
+	t := s.entry(key)
 	t.once.Do(func() {
 		path, err := tracePath(s.cacheDir, w)
 		if err != nil {
@@ -653,4 +647,17 @@ func appendNew(errs []error, err error) []error {
 		}
 	}
 	return append(errs, err)
+}
+
+// entry returns the cache entry of the trace read as key says, adding an
+// empty one (read by its once) the first time.
+func (s *sources) entry(key traceKey) *trace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.traces[key]
+	if !ok {
+		t = &trace{}
+		s.traces[key] = t
+	}
+	return t
 }
