@@ -2,6 +2,7 @@ package slurmprio
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -120,4 +121,18 @@ func (c *Calculator) compute(now sim.Time, j *sim.Job) uint32 {
 		age = c.p.MaxAge
 	}
 	return uint32(float64(c.p.WeightAge) * float64(age) / float64(c.p.MaxAge))
+}
+
+// PartitionOf returns the name of the partition j was submitted to, as
+// the priority and the scheduler key it: the partition its shape names on
+// a cluster of nodes, else its SWF partition number (field 16) in
+// decimal, else "" (the default partition).
+func PartitionOf(j *sim.Job) string {
+	if w := j.Shape.Where; w != nil && w.Partition != "" {
+		return w.Partition
+	}
+	if j.Partition >= 0 {
+		return strconv.Itoa(int(j.Partition))
+	}
+	return ""
 }
