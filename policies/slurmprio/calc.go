@@ -1,6 +1,7 @@
 package slurmprio
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -18,11 +19,8 @@ type Calculator struct {
 
 	t tree
 
-	prio    []uint32 // by Job.Seq
-	assocOf []int32  // by Job.Seq: the job's user association; −1 not yet known
-
-	run   []running // the running jobs, in no order
-	runAt []int32   // by Job.Seq: the job's index in run; −1 not running
+	jobs []jobInfo // by Job.Seq
+	run  []running // the running jobs, in no order
 
 	users map[int32]*accUser // by Job.User, for the accuracy factor
 
@@ -30,6 +28,18 @@ type Calculator struct {
 	lastRan sim.Time // the last calculation (g_last_ran)
 	next    sim.Time // the next calculation
 	due     bool     // waiting jobs' priorities are due at lastRan
+}
+
+// jobInfo is what the calculator keeps of a job: its priority, its user
+// association, its place among the running jobs, and the factors that do
+// not change while it waits.
+type jobInfo struct {
+	prio  uint32
+	assoc int32 // −1: not yet known
+	runAt int32 // index in Calculator.run; −1: not running
+	acc   *accUser
+	// The job size, partition and QOS factors.
+	size, part, qos float64
 }
 
 // running is a running job and its start.
@@ -53,6 +63,9 @@ func New(p Params, m Machine) (*Calculator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.WeightJobSize > 0 && (m.Procs <= 0 || m.Nodes < 0) {
+		return nil, fmt.Errorf("parameter \"priority_weight_job_size\": the machine's %d processors and %d nodes give no job size", m.Procs, m.Nodes)
+	}
 	calc := &Calculator{c: c, m: m, t: newTree(c.shares), users: map[int32]*accUser{}, decay: 1}
 	if p.DecayHalfLife > 0 {
 		// The decay thread's first-order approximation of 2^(−1/h).
@@ -67,7 +80,7 @@ func New(p Params, m Machine) (*Calculator, error) {
 func (c *Calculator) Submitted(now sim.Time, j *sim.Job) {
 	c.advance(now)
 	c.register(j)
-	c.prio[j.Seq] = c.compute(now, j)
+	c.jobs[j.Seq].prio = c.compute(now, j)
 }
 
 // Started tells the calculator that j started now; its usage is charged
@@ -75,10 +88,10 @@ func (c *Calculator) Submitted(now sim.Time, j *sim.Job) {
 func (c *Calculator) Started(now sim.Time, j *sim.Job) {
 	c.advance(now)
 	c.register(j)
-	if c.runAt[j.Seq] >= 0 {
+	if c.jobs[j.Seq].runAt >= 0 {
 		return
 	}
-	c.runAt[j.Seq] = int32(len(c.run))
+	c.jobs[j.Seq].runAt = int32(len(c.run))
 	c.run = append(c.run, running{j, now})
 }
 
@@ -88,15 +101,15 @@ func (c *Calculator) Started(now sim.Time, j *sim.Job) {
 func (c *Calculator) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	c.advance(now)
 	c.register(j)
-	if i := c.runAt[j.Seq]; i >= 0 {
+	if i := c.jobs[j.Seq].runAt; i >= 0 {
 		c.charge(c.run[i], now)
 		last := len(c.run) - 1
 		c.run[i] = c.run[last]
-		c.runAt[c.run[i].j.Seq] = i
+		c.jobs[c.run[i].j.Seq].runAt = i
 		c.run = c.run[:last]
-		c.runAt[j.Seq] = -1
+		c.jobs[j.Seq].runAt = -1
 	}
-	u := c.accuracyUser(j.User)
+	u := c.jobs[j.Seq].acc
 	e := psp.Ended{Run: max(actual, 0), Estimate: j.Estimate}
 	if len(u.last) < psp.Window {
 		u.last = append(u.last, e)
@@ -132,7 +145,7 @@ func (c *Calculator) Update(now sim.Time, running []sim.Allocation, waiting []*s
 			continue
 		}
 		c.register(j)
-		c.prio[j.Seq] = c.compute(at, j)
+		c.jobs[j.Seq].prio = c.compute(at, j)
 	}
 	return true
 }
@@ -145,23 +158,33 @@ func (c *Calculator) Next() sim.Time { return c.next }
 // calculator has not seen (Slurm's held priority; every job it has seen
 // has at least 1).
 func (c *Calculator) Priority(j *sim.Job) uint32 {
-	if j.Seq >= len(c.prio) {
+	if j.Seq >= len(c.jobs) {
 		return 0
 	}
-	return c.prio[j.Seq]
+	return c.jobs[j.Seq].prio
 }
 
-// register makes room for j in the per-job slices and finds its user
-// association, creating it on the job's first call.
+// register makes room for j, and on the job's first call finds (or
+// creates) its user association and computes its fixed factors.
 func (c *Calculator) register(j *sim.Job) {
-	for len(c.prio) <= j.Seq {
-		c.prio = append(c.prio, 0)
-		c.assocOf = append(c.assocOf, -1)
-		c.runAt = append(c.runAt, -1)
+	for len(c.jobs) <= j.Seq {
+		c.jobs = append(c.jobs, jobInfo{assoc: -1, runAt: -1})
 	}
-	if c.assocOf[j.Seq] < 0 {
-		c.assocOf[j.Seq] = c.t.userAssoc(j.Group, j.User, c.c.classic)
-		c.accuracyUser(j.User)
+	ji := &c.jobs[j.Seq]
+	if ji.assoc >= 0 {
+		return
+	}
+	ji.assoc = c.t.userAssoc(j.Group, j.User, c.c.classic)
+	ji.acc = c.accuracyUser(j.User)
+	p := &c.c.Params
+	if p.WeightJobSize > 0 {
+		ji.size = c.jobSizeFactor(j)
+	}
+	if p.WeightPartition > 0 {
+		ji.part = c.partitionFactor(j)
+	}
+	if p.WeightQOS > 0 {
+		ji.qos = c.qosFactor(j)
 	}
 }
 
@@ -219,31 +242,24 @@ func (c *Calculator) charge(r running, end sim.Time) {
 	}
 	delta := float64(d)
 	use := delta * math.Pow(c.decay, delta) * float64(r.j.Need[sim.Procs])
-	c.t.charge(c.assocOf[r.j.Seq], use)
+	c.t.charge(c.jobs[r.j.Seq].assoc, use)
 }
 
 // compute is j's priority at t: the weighted sum of its factors, at least
 // 1 and at most 2³²−1, truncated (_get_priority_internal).
 func (c *Calculator) compute(t sim.Time, j *sim.Job) uint32 {
 	p := &c.c.Params
-	var age, fs, js, part, qos, acc float64
+	ji := &c.jobs[j.Seq]
+	var age, fs, acc float64
 	if p.WeightAge > 0 {
 		age = c.ageFactor(t, j)
 	}
 	if p.WeightFairshare > 0 {
-		fs = c.fairshareFactor(j)
+		fs = c.fairshareFactor(ji.assoc)
 	}
-	if p.WeightJobSize > 0 {
-		js = c.jobSizeFactor(j)
-	}
-	if p.WeightPartition > 0 {
-		part = c.partitionFactor(j)
-	}
-	if p.WeightQOS > 0 {
-		qos = c.qosFactor(j)
-	}
+	js, part, qos := ji.size, ji.part, ji.qos
 	if p.WeightAccuracy > 0 {
-		acc = c.accuracyFactor(j)
+		acc = float64(ji.acc.class-1) / (psp.Classes - 1)
 	}
 	// Each weighted factor is rounded before the sum, as Slurm stores it
 	// (the conversions forbid fused multiply-adds), and the sum runs in
@@ -271,9 +287,8 @@ func (c *Calculator) ageFactor(t sim.Time, j *sim.Job) float64 {
 	return float64(diff) / float64(c.c.MaxAge)
 }
 
-// fairshareFactor is the fairshare factor of j's user association.
-func (c *Calculator) fairshareFactor(j *sim.Job) float64 {
-	u := c.assocOf[j.Seq]
+// fairshareFactor is the fairshare factor of user association u.
+func (c *Calculator) fairshareFactor(u int32) float64 {
 	if c.c.classic {
 		return c.t.classicFactor(u)
 	}
@@ -336,11 +351,6 @@ func (c *Calculator) qosFactor(j *sim.Job) float64 {
 		return 0
 	}
 	return q / c.c.qosMax
-}
-
-// accuracyFactor is (class − 1)/4 of j's user's accuracy class.
-func (c *Calculator) accuracyFactor(j *sim.Job) float64 {
-	return float64(c.accuracyUser(j.User).class-1) / (psp.Classes - 1)
 }
 
 // PartitionOf returns the name of the partition j was submitted to, as

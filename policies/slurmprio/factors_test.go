@@ -314,7 +314,12 @@ func TestParamErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(Defaults(), Machine{Procs: 8}); err != nil {
+	p := Defaults()
+	p.WeightJobSize = 1
+	if _, err := New(p, Machine{}); err == nil || !strings.Contains(err.Error(), `"priority_weight_job_size"`) {
+		t.Errorf("job size weight on a machine of 0 processors: got %v; want an error naming priority_weight_job_size", err)
+	}
+	if _, err := New(Defaults(), Machine{}); err != nil {
 		t.Errorf("defaults: got %v", err)
 	}
 }

@@ -221,8 +221,8 @@ func TestTwoAccounts(t *testing.T) {
 	a, b := job(0, 0, 1, 5, 1), job(1, 0, 1, 5, 2)
 	c.Submitted(0, a)
 	c.Submitted(0, b)
-	if c.assocOf[0] == c.assocOf[1] {
-		t.Fatalf("user 5 in accounts 1 and 2: one association %d", c.assocOf[0])
+	if c.jobs[0].assoc == c.jobs[1].assoc {
+		t.Fatalf("user 5 in accounts 1 and 2: one association %d", c.jobs[0].assoc)
 	}
 	if c.t.users != 2 {
 		t.Errorf("got %d user associations; want 2", c.t.users)

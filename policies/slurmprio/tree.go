@@ -26,6 +26,10 @@ type assoc struct {
 	// recomputed on first use after each calculation, NO_VAL in Slurm).
 	efctv      float64
 	efctvValid bool
+	// classic: the factor 2^(−efctv/sharesNorm), once computed for the
+	// current efctv and sharesNorm.
+	classic      float64
+	classicValid bool
 
 	// Fair Tree: level_fs and the user's factor fs_factor.
 	levelFS  float64
@@ -128,6 +132,7 @@ func (t *tree) normalize(classic bool) {
 			level *= t.a[a.parent].sharesNorm
 		}
 		a.sharesNorm = level
+		a.classicValid = false
 	}
 }
 
@@ -189,11 +194,16 @@ func (t *tree) classicFactor(u int32) float64 {
 			a.efctv = norm + (parent-norm)*(float64(a.sharesRaw)/float64(a.levelShares))
 		}
 		a.efctvValid = true
+		a.classicValid = false
 	}
-	if a.sharesNorm <= 0 {
-		return 0
+	if !a.classicValid {
+		a.classic = 0
+		if a.sharesNorm > 0 {
+			a.classic = math.Pow(2, -(a.efctv / a.sharesNorm))
+		}
+		a.classicValid = true
 	}
-	return math.Pow(2, -(a.efctv / a.sharesNorm))
+	return a.classic
 }
 
 // rankFairTree sets every user association's Fair Tree factor
