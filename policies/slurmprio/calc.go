@@ -19,8 +19,8 @@ type Calculator struct {
 
 	t tree
 
-	jobs []jobInfo // by Job.Seq
-	run  []running // the running jobs, in no order
+	jobs []jobInfo    // by Job.Seq
+	run  []runningJob // the running jobs, in no order
 
 	users map[int32]*accUser // by Job.User, for the accuracy factor
 
@@ -42,8 +42,8 @@ type jobInfo struct {
 	size, part, qos float64
 }
 
-// running is a running job and its start.
-type running struct {
+// runningJob is a running job and its start.
+type runningJob struct {
 	j     *sim.Job
 	start sim.Time
 }
@@ -92,7 +92,7 @@ func (c *Calculator) Started(now sim.Time, j *sim.Job) {
 		return
 	}
 	c.jobs[j.Seq].runAt = int32(len(c.run))
-	c.run = append(c.run, running{j, now})
+	c.run = append(c.run, runningJob{j, now})
 }
 
 // Finished tells the calculator that j ended after running actual
@@ -126,14 +126,22 @@ func (c *Calculator) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 // thread does. It reports whether priorities were recomputed.
 //
 // The boundaries are the multiples of PriorityCalcPeriod. Usage is
-// charged at every one passed, from the jobs Started and Finished name
-// (running is not needed for that); priorities are recomputed once, as
+// charged at every one passed, for the jobs Started named and Finished
+// has not (a job of running that Started did not name is counted from its
+// allocation's start); priorities are recomputed once, as
 // they were at the last boundary passed, for the jobs of waiting
 // submitted by then (a job submitted since keeps the priority it got at
 // submission, computed after that boundary's calculation). A policy that
 // wakes at Next() sees every calculation at its time. O(waiting) per
 // call that recomputes, plus O(running + associations) per boundary.
 func (c *Calculator) Update(now sim.Time, running []sim.Allocation, waiting []*sim.Job) bool {
+	for _, a := range running {
+		c.register(a.Job)
+		if ji := &c.jobs[a.Job.Seq]; ji.runAt < 0 {
+			ji.runAt = int32(len(c.run))
+			c.run = append(c.run, runningJob{a.Job, a.Start})
+		}
+	}
 	c.advance(now)
 	if !c.due {
 		return false
@@ -235,7 +243,7 @@ func (c *Calculator) advance(now sim.Time) {
 // later) to end: its CPUs times the seconds d, decayed by decay^d
 // (_apply_new_usage: run_delta · decay_factor^run_delta · billable TRES,
 // billable TRES being the CPU count without TRESBillingWeights).
-func (c *Calculator) charge(r running, end sim.Time) {
+func (c *Calculator) charge(r runningJob, end sim.Time) {
 	d := end - max(c.lastRan, r.start)
 	if d <= 0 {
 		return

@@ -228,3 +228,24 @@ func TestTwoAccounts(t *testing.T) {
 		t.Errorf("got %d user associations; want 2", c.t.users)
 	}
 }
+
+// TestChargeFromRunning: a running job that Started did not announce is
+// charged from its allocation's start once Update sees it: 2 CPUs started
+// at 100, seen at 200, are 2 · (300 − 100) = 400 at the boundary 300.
+func TestChargeFromRunning(t *testing.T) {
+	p := Defaults()
+	p.DecayHalfLife, p.CalcPeriod = 0, 300
+	c := newCalc(t, p, Machine{Procs: 8})
+	j := job(0, 0, 2, 1, 1)
+	c.Submitted(0, j)
+	run := []sim.Allocation{{Job: j, Start: 100}}
+	c.Update(200, run, nil)
+	c.Update(300, run, nil)
+	if got := c.t.a[0].usage; got != 400 {
+		t.Errorf("root usage at 300: got %g; want 400", got)
+	}
+	c.Finished(450, j, 350)
+	if got := c.t.a[0].usage; got != 700 {
+		t.Errorf("root usage at the end, 450: got %g; want 700", got)
+	}
+}
