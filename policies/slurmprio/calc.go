@@ -1,7 +1,6 @@
 package slurmprio
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -57,14 +56,13 @@ type accUser struct {
 }
 
 // New checks p and returns a Calculator for machine m. Each fault names
-// its parameter and, in a list, the entry.
+// its parameter and, in a list, the entry. The machine is not checked (a
+// policy may check p with the zero Machine before it knows the machine);
+// on a machine of no processors the job size factor is 0.
 func New(p Params, m Machine) (*Calculator, error) {
 	c, err := check(p)
 	if err != nil {
 		return nil, err
-	}
-	if p.WeightJobSize > 0 && (m.Procs <= 0 || m.Nodes < 0) {
-		return nil, fmt.Errorf("parameter \"priority_weight_job_size\": the machine's %d processors and %d nodes give no job size", m.Procs, m.Nodes)
 	}
 	calc := &Calculator{c: c, m: m, t: newTree(c.shares), users: map[int32]*accUser{}, decay: 1}
 	if p.DecayHalfLife > 0 {
@@ -311,10 +309,13 @@ func (c *Calculator) fairshareFactor(u int32) float64 {
 // as a node and the job's node count is its processor count, so the
 // factor is the CPU share alone.
 func (c *Calculator) jobSizeFactor(j *sim.Job) float64 {
+	if c.m.Procs <= 0 {
+		return 0
+	}
 	cpus := float64(j.Need[sim.Procs])
 	procs := float64(c.m.Procs)
 	nodes, minNodes := float64(c.m.Nodes), 1.0
-	if c.m.Nodes == 0 {
+	if c.m.Nodes <= 0 {
 		nodes, minNodes = procs, cpus
 	} else if j.Shape.Nodes > 0 {
 		minNodes = float64(j.Shape.Nodes)
