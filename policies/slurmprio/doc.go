@@ -80,8 +80,11 @@
 //     then by name as text (accounts' and users' numbers in decimal), the
 //     order of Slurm's hierarchical association list; Slurm's own order
 //     may differ.
-//   - A job is eligible (accrues age) from its submission: no begin
-//     times, dependencies, holds or limits delaying accrue_time.
+//   - A job accrues age from its submission: Slurm's accrue_time is the
+//     begin time when limits are not enforced
+//     (acct_policy_handle_accrue_time in src/slurmctld/acct_policy.c),
+//     and there are no begin times, dependencies, holds or accrue limits
+//     here.
 //   - Job size: the job's node count is its shape's, else 1 (Slurm's
 //     default for a job that names no nodes); its CPUs are its request
 //     before and after it starts. On the pool (Machine.Nodes 0) every
