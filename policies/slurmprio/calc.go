@@ -247,7 +247,9 @@ func (c *Calculator) charge(r runningJob, end sim.Time) {
 		return
 	}
 	delta := float64(d)
-	use := delta * math.Pow(c.decay, delta) * float64(r.j.Need[sim.Procs])
+	// Rounded before it is added, as Slurm stores it (no fused
+	// multiply-add).
+	use := float64(delta * math.Pow(c.decay, delta) * float64(r.j.Need[sim.Procs]))
 	c.t.charge(c.jobs[r.j.Seq].assoc, use)
 }
 
