@@ -191,7 +191,7 @@ func (t *tree) classicFactor(u int32) float64 {
 		if a.levelShares == 0 {
 			a.efctv = parent
 		} else {
-			a.efctv = norm + (parent-norm)*(float64(a.sharesRaw)/float64(a.levelShares))
+			a.efctv = norm + float64((parent-norm)*(float64(a.sharesRaw)/float64(a.levelShares)))
 		}
 		a.efctvValid = true
 		a.classicValid = false
