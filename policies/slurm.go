@@ -144,12 +144,12 @@ type Slurm struct {
 	dirtyBF   bool // something changed since the last backfill pass
 
 	// The pass's scratch.
-	start    []*sim.Job // every job started
-	plain    []*sim.Job // on nodes, those started through View.Trial
+	start    []*sim.Job // every job started, the main scheduler's first
 	promise  []sim.Reservation
 	withdraw []*sim.Job
 	failed   []string
 	users    map[int32]int
+	tested   []bool     // by index in the queue: the backfill tests the job
 	reserved []*sim.Job // the jobs reserved in the last backfill pass
 	next     []*sim.Job // those of this pass
 
@@ -267,7 +267,7 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if err := s.first(now, v); err != nil {
 		return sim.Decision{}, err
 	}
-	s.start, s.plain, s.promise, s.withdraw, s.actions = s.start[:0], s.plain[:0], s.promise[:0], s.withdraw[:0], s.actions[:0]
+	s.start, s.promise, s.withdraw, s.actions = s.start[:0], s.promise[:0], s.withdraw[:0], s.actions[:0]
 	s.based = false
 	s.order(now, v)
 
@@ -275,7 +275,7 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	bf := s.p.BfInterval == 0 || now%s.p.BfInterval == 0
 	runBF := bf && s.dirtyBF
 	if s.event || full && s.dirtyMain {
-		s.main(now, v, full, runBF)
+		s.main(now, v, full)
 		if full {
 			s.dirtyMain = false
 		}
@@ -300,8 +300,10 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		s.queue = slices.DeleteFunc(s.queue, func(j *sim.Job) bool { return s.gone[j.Seq] })
 	}
 	d := sim.Decision{Start: s.start, Promise: s.promise, Withdraw: s.withdraw, WakeAt: s.wake(now)}
-	if s.np != nil {
-		d.Start, d.Actions = s.plain, s.actions
+	if s.np != nil && s.based {
+		// The backfill placed every job it started, and the main
+		// scheduler's, on the node profile.
+		d.Start, d.Actions = nil, s.actions
 	}
 	return d, nil
 }
@@ -360,17 +362,10 @@ func (s *Slurm) before(a, b *sim.Job) int {
 
 // main is the main scheduler: in queue order, at most
 // default_queue_depth+1 jobs unless full, each job of a partition not
-// failed starts if it fits now, else fails its partition. At a backfill
-// pass on nodes the jobs are placed on the node profile, so that the
-// backfill plans around them.
-func (s *Slurm) main(now sim.Time, v sim.View, full, onProfile bool) {
+// failed starts if it fits now (View.Trial), else fails its partition.
+func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 	s.failed = s.failed[:0]
-	var fit sim.Trial
-	if s.np != nil && onProfile {
-		s.baseNodes(now)
-	} else {
-		fit = v.Trial()
-	}
+	fit := v.Trial()
 	for i, j := range s.queue {
 		if !full && i > s.p.DefaultQueueDepth {
 			break
@@ -379,16 +374,8 @@ func (s *Slurm) main(now sim.Time, v sim.View, full, onProfile bool) {
 		if slices.Contains(s.failed, part) {
 			continue
 		}
-		ok := false
-		if fit != nil {
-			if ok = fit.Fits(j); ok {
-				fit.Take(j)
-				s.plain = append(s.plain, j)
-			}
-		} else {
-			ok = s.startOnProfile(now, j)
-		}
-		if ok {
+		if fit.Fits(j) {
+			fit.Take(j)
 			s.gone[j.Seq] = true
 			s.start = append(s.start, j)
 		} else {

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -17,8 +18,14 @@ import (
 // it does not reserve are withdrawn.
 func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 	main := len(s.start)
+	last := s.lastCandidate(v)
+	if last < 0 {
+		return nil // no job can start now: the plan would change no start
+	}
 	if s.np != nil {
-		s.baseNodes(now)
+		if err := s.baseNodes(now); err != nil {
+			return err
+		}
 	} else {
 		s.prof.Reset(now, v.Free(), v.Running())
 		for _, j := range s.start {
@@ -33,22 +40,11 @@ func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 		pass = &BackfillPass{Now: now, Running: v.Running(), Main: s.start[:main:main]}
 	}
 	s.next = s.next[:0]
-	clear(s.users)
-	tested := 0
-	for _, j := range s.queue {
-		if s.gone[j.Seq] {
+	s.tests()
+	for i, j := range s.queue[:last+1] {
+		if !s.tested[i] {
 			continue
 		}
-		if s.p.BfMaxJobTest > 0 && tested >= s.p.BfMaxJobTest {
-			break // "bf_max_job_test: limit reached"
-		}
-		if s.p.BfMaxJobUser > 0 {
-			if s.users[j.User] >= s.p.BfMaxJobUser {
-				continue // _job_exceeds_max_bf_param
-			}
-			s.users[j.User]++
-		}
-		tested++
 		t := s.fit(now, j)
 		switch {
 		case t < 0:
@@ -80,6 +76,67 @@ func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 		s.check(*pass)
 	}
 	return nil
+}
+
+// tests marks in s.tested the jobs of the queue the backfill tests, in
+// order: those not started in this pass, at most bf_max_job_user of each
+// user, at most bf_max_job_test in all; the limit counts the jobs tested,
+// not those a user's limit skips (_job_exceeds_max_bf_param comes before
+// the count, bf_last_depth_try).
+func (s *Slurm) tests() {
+	s.tested = slices.Grow(s.tested[:0], len(s.queue))[:len(s.queue)]
+	clear(s.tested)
+	clear(s.users)
+	n := 0
+	for i, j := range s.queue {
+		if s.gone[j.Seq] {
+			continue
+		}
+		if s.p.BfMaxJobTest > 0 && n >= s.p.BfMaxJobTest {
+			break // "bf_max_job_test: limit of %d reached"
+		}
+		if s.p.BfMaxJobUser > 0 {
+			if s.users[j.User] >= s.p.BfMaxJobUser {
+				continue // "have already checked %u jobs for user %u"
+			}
+			s.users[j.User]++
+		}
+		s.tested[i] = true
+		n++
+	}
+}
+
+// lastCandidate returns the index in the queue of the last job the
+// backfill tests that fits now on what the running jobs and the main
+// scheduler's jobs of this pass leave, -1 if none. No job after it can
+// start in this pass, whatever the plan: the plan is laid only up to it,
+// and not at all without it.
+func (s *Slurm) lastCandidate(v sim.View) int {
+	s.tests()
+	var fit sim.Trial
+	var free sim.Resources
+	if s.np != nil {
+		fit = v.Trial()
+		for _, j := range s.start {
+			if fit.Fits(j) {
+				fit.Take(j)
+			}
+		}
+	} else {
+		free = v.Free()
+		for _, j := range s.start {
+			free = free.Sub(j.Need)
+		}
+	}
+	for i := len(s.queue) - 1; i >= 0; i-- {
+		if !s.tested[i] {
+			continue
+		}
+		if j := s.queue[i]; fit != nil && fit.Fits(j) || fit == nil && j.Need.FitsIn(free) {
+			return i
+		}
+	}
+	return -1
 }
 
 // fit returns the earliest time at which j fits for its whole estimate in

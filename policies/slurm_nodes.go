@@ -1,38 +1,36 @@
 package policies
 
 import (
+	"errors"
+
 	"github.com/schedsweep/schedsweep/sim"
 )
 
 // Slurm on a cluster of nodes (package sim/nodes): the backfill's plan is
 // the cluster's node profile, laid from scratch (Clear) at each backfill
-// pass from the cluster's running jobs, as Slurm's backfill builds its
-// node_space map anew at each cycle. Reservations pin nodes: each is a
-// placement by the cluster's fit rule on the nodes free for the job's
-// whole time limit around the running jobs and the reservations laid
-// before it. At a backfill pass the main scheduler places its jobs on the
-// same profile at now, which, holding no reservation yet, gives each the
-// placement the cluster's trial would; jobs placed on the profile start
-// there (sim.Action.Place). At a pass without backfill the main
-// scheduler asks View.Trial and its jobs go in Decision.Start.
+// pass that plans, from the cluster's running jobs, as Slurm's backfill
+// builds its node_space map anew at each cycle. Reservations pin nodes:
+// each is a placement by the cluster's fit rule on the nodes free for the
+// job's whole time limit around the running jobs and the reservations
+// laid before it. The main scheduler asks View.Trial; when the backfill
+// plans in the same pass, the main scheduler's jobs are first placed on
+// the profile at now, which, holding no reservation yet, places each as
+// the trial did, and every job of the pass then starts on the nodes the
+// profile chose (sim.Action.Place); otherwise they go in Decision.Start.
 
 // baseNodes lays the node profile anew at now from the running jobs,
-// lifting the reservations of the last backfill pass; once a pass.
-func (s *Slurm) baseNodes(now sim.Time) {
-	if s.based {
-		return
-	}
+// lifting the reservations of the last backfill pass, and places the jobs
+// the main scheduler started in this pass.
+func (s *Slurm) baseNodes(now sim.Time) error {
 	s.np.Clear(now, s.reserved)
 	s.based = true
-}
-
-// startOnProfile starts j now on the node profile if it fits there.
-func (s *Slurm) startOnProfile(now sim.Time, j *sim.Job) bool {
-	if ok, _ := s.np.Fits(now, j); !ok {
-		return false
+	for _, j := range s.start {
+		if ok, _ := s.np.Fits(now, j); !ok {
+			return &sim.JobError{Job: j.ID, Err: errors.New("the trial placed it now, the node profile cannot")}
+		}
+		s.startNow(now, j)
 	}
-	s.startNow(now, j)
-	return true
+	return nil
 }
 
 // reserveNodes lays j's reservation at t on the node profile up to to,
