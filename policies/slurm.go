@@ -3,6 +3,7 @@ package policies
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/schedsweep/schedsweep/policies/slurmprio"
@@ -270,6 +271,12 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	s.start, s.promise, s.withdraw, s.actions = s.start[:0], s.promise[:0], s.withdraw[:0], s.actions[:0]
 	s.based = false
 	s.order(now, v)
+	running := v.Running()
+	if len(running) > 0 && running[0].EstimatedEnd() <= now {
+		// A job runs past its limit (sim.Options.AllowOverrun): the plan
+		// takes it to end one second from now, so it changes with time.
+		s.dirtyBF = true
+	}
 
 	full := s.p.SchedInterval == 0 || now%s.p.SchedInterval == 0
 	bf := s.p.BfInterval == 0 || now%s.p.BfInterval == 0
@@ -282,10 +289,13 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	}
 	s.event = false
 	if runBF {
+		main := len(s.start)
 		if err := s.backfill(now, v); err != nil {
 			return sim.Decision{}, err
 		}
-		s.dirtyBF = false
+		// The jobs this pass started counted against bf_max_job_test and
+		// bf_max_job_user; the next pass tests others in their stead.
+		s.dirtyBF = len(s.start) > main
 	} else if len(s.start) > 0 {
 		s.dirtyBF = true
 	}
@@ -299,7 +309,7 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if len(s.start) > 0 {
 		s.queue = slices.DeleteFunc(s.queue, func(j *sim.Job) bool { return s.gone[j.Seq] })
 	}
-	d := sim.Decision{Start: s.start, Promise: s.promise, Withdraw: s.withdraw, WakeAt: s.wake(now)}
+	d := sim.Decision{Start: s.start, Promise: s.promise, Withdraw: s.withdraw, WakeAt: s.wake(now, running)}
 	if s.np != nil && s.based {
 		// The backfill placed every job it started, and the main
 		// scheduler's, on the node profile.
@@ -385,28 +395,36 @@ func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 }
 
 // wake returns the time of the next pass the policy needs while jobs
-// wait: the next multiple of bf_interval if the backfill has something
-// new to plan, of sched_interval if the full queue has, and the next
-// priority recalculation; 0 if no job waits.
-func (s *Slurm) wake(now sim.Time) sim.Time {
+// wait: the next priority recalculation, the next multiple of
+// bf_interval if the backfill has something new to plan, and of
+// sched_interval if the full queue has; 0 if no job waits. running are
+// the jobs that ran before the pass, ordered by estimated end: a job that
+// neither ends nor is killed by a multiple runs past its limit
+// (sim.Options.AllowOverrun), which changes the backfill's plan at every
+// pass, so the multiples after its estimated end are kept too (if it
+// ends, its end brings a pass that sets the timer again).
+func (s *Slurm) wake(now sim.Time, running []sim.Allocation) sim.Time {
 	if len(s.queue) == 0 {
 		return 0
+	}
+	end := sim.Time(math.MaxInt64)
+	if len(running) > 0 {
+		end = running[0].EstimatedEnd()
 	}
 	w := s.calc.Next()
 	if w <= now {
 		w = 0
 	}
-	next := func(every sim.Time) {
-		if t := now - now%every + every; w == 0 || t < w {
+	next := func(every sim.Time, dirty bool) {
+		if every == 0 {
+			return
+		}
+		if t := now - now%every + every; (dirty || end < t) && (w == 0 || t < w) {
 			w = t
 		}
 	}
-	if s.dirtyBF && s.p.BfInterval > 0 {
-		next(s.p.BfInterval)
-	}
-	if s.dirtyMain && s.p.SchedInterval > 0 {
-		next(s.p.SchedInterval)
-	}
+	next(s.p.BfInterval, s.dirtyBF)
+	next(s.p.SchedInterval, s.dirtyMain)
 	return w
 }
 
