@@ -399,10 +399,12 @@ func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 // bf_interval if the backfill has something new to plan, and of
 // sched_interval if the full queue has; 0 if no job waits. running are
 // the jobs that ran before the pass, ordered by estimated end: a job that
-// neither ends nor is killed by a multiple runs past its limit
+// neither ends nor is killed at its estimated end runs past its limit
 // (sim.Options.AllowOverrun), which changes the backfill's plan at every
-// pass, so the multiples after its estimated end are kept too (if it
-// ends, its end brings a pass that sets the timer again).
+// pass from then on, so the first multiple of bf_interval (and of
+// sched_interval, when the backfill runs at every pass) at or after the
+// earliest estimated end is kept too. Without overruns that job's end
+// comes first and its pass sets the timer again.
 func (s *Slurm) wake(now sim.Time, running []sim.Allocation) sim.Time {
 	if len(s.queue) == 0 {
 		return 0
@@ -415,16 +417,24 @@ func (s *Slurm) wake(now sim.Time, running []sim.Allocation) sim.Time {
 	if w <= now {
 		w = 0
 	}
-	next := func(every sim.Time, dirty bool) {
+	next := func(every sim.Time, dirty, plans bool) {
 		if every == 0 {
 			return
 		}
-		if t := now - now%every + every; (dirty || end < t) && (w == 0 || t < w) {
+		t := now - now%every + every
+		if !dirty {
+			if !plans || end == math.MaxInt64 {
+				return
+			}
+			// The first multiple at or after the earliest estimated end.
+			t = max(t, (end+every-1)/every*every)
+		}
+		if w == 0 || t < w {
 			w = t
 		}
 	}
-	next(s.p.BfInterval, s.dirtyBF)
-	next(s.p.SchedInterval, s.dirtyMain)
+	next(s.p.BfInterval, s.dirtyBF, true)
+	next(s.p.SchedInterval, s.dirtyMain, s.p.BfInterval == 0)
 	return w
 }
 
