@@ -32,13 +32,14 @@ import (
 // The main scheduler (_schedule) runs at each pass where a job arrived or
 // ended, and tests at most default_queue_depth+1 jobs (its depth counter
 // is compared after the test, "job_depth++ > def_job_limit", and counts
-// the jobs it skips); at the first pass at or after each multiple of
-// sched_interval it tests the whole queue instead (controller.c's
-// last_full_sched_time). In priority order it starts every job that fits
-// now (View.Trial); a job that does not fit marks its partition
-// (slurmprio.PartitionOf) failed, and the later jobs of a failed
-// partition are skipped. It keeps no reservation: a job of another
-// partition may start in front of a reserved one.
+// the jobs it skips); at a pass at a multiple of sched_interval (0: at
+// every pass, not a Slurm value) it tests the whole queue instead
+// (controller.c's last_full_sched_time calls schedule(full_queue)). In
+// priority order it starts every job that fits now (View.Trial); a job
+// that does not fit marks its partition (slurmprio.PartitionOf) failed,
+// and the later jobs of a failed partition are skipped. It keeps no
+// reservation: a job of another partition may start in front of a
+// reserved one.
 //
 // The backfill scheduler (_attempt_backfill) runs at the passes at
 // multiples of bf_interval (0: at every pass). It lays an availability
@@ -57,6 +58,23 @@ import (
 // the jobs that reach a test, not those skipped by bf_max_job_user, which
 // lets each user have at most that many jobs tested per pass (0: no
 // limit).
+//
+// Passes: the engine brings one at every arrival and end while jobs
+// wait; the policy asks for one (Decision.WakeAt), while jobs wait, at
+// the next priority recalculation (slurmprio's Next), and at the next
+// multiple of bf_interval and of sched_interval only when something
+// changed since that scheduler last ran: an arrival, an end, a start by
+// the other scheduler, a change of the queue's order, a job the backfill
+// started (it counted against the test limits), or a running job that may
+// pass its limit (with overruns the plan takes it to end one second from
+// now, so it changes with time). A pass at a multiple where nothing
+// changed would start nothing, so skipping it changes no start; the
+// oracle (oracle_slurm_test.go), which skips no pass, checks this. Each
+// backfill plan is laid only up to the last tested job that fits now on
+// what the running jobs leave, and not at all when none does: no job
+// after it can start in the pass, whatever the plan. On
+// METACENTRUM-2009-2 (103,656 jobs) this is 91,851 passes against EASY's
+// 85,466.
 //
 // Every reservation is promised (sim.Decision.Promise). Because the
 // backfill scheduler forgets its plan between passes, a later pass can
@@ -97,10 +115,10 @@ import (
 //     pass's instant; bf_max_time, bf_yield_interval, bf_continue,
 //     max_rpc_cnt, batch_sched_delay, sched_min_interval and the
 //     controller's one-second loop are not modelled;
-//   - a pass at a multiple of bf_interval or sched_interval at which
-//     nothing changed since the last run of that scheduler (no arrival,
-//     end, start or change of the queue's order) is skipped: it would
-//     start nothing;
+//   - passes at multiples of bf_interval and sched_interval come at
+//     exact multiples of simulated time (Slurm's threads sleep between
+//     cycles that take time); the backfill's promises are those of the
+//     jobs it planned (see Passes above);
 //   - one partition per job, no partition PriorityTier (every partition
 //     in one tier), no partition limits (MaxTime, MaxNodes), no
 //     advance reservations, QOS limits, licenses, dependencies, job
