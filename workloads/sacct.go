@@ -242,6 +242,14 @@ func (r *SacctReader) Skipped() ([]SacctCount, error) {
 	return out, nil
 }
 
+// Jobs returns how many jobs the dump gives.
+func (r *SacctReader) Jobs() (int, error) {
+	if err := r.Read(); err != nil {
+		return 0, err
+	}
+	return len(r.jobs), nil
+}
+
 // Heterogeneous returns how many kept jobs are components of heterogeneous
 // jobs (123+0, 123+1): each is kept as a job of its own, with its own
 // JobIDRaw, resources and partition; that Slurm starts a heterogeneous
