@@ -37,7 +37,7 @@ avoid the repeated hour of the change from summer time.
 
 Examples:
   schedsweep trace import sacct dump.txt
-  schedsweep trace import sacct --anonymise --timezone Europe/Prague -o site.swf dump.txt.gz
+  schedsweep trace import sacct --anonymise --timezone Europe/Prague -o site.swf dump.txt
 
 Flags:
 `
