@@ -61,7 +61,7 @@ func SimulateOne(ctx context.Context, r *Run, cacheDir string) (*Single, error) 
 	srcs.mu.Lock()
 	defer srcs.mu.Unlock()
 	for _, w := range append([]*spec.Workload{r.Workload}, r.Workload.Merge...) {
-		if t := srcs.traces[traceKey{trace: w.Trace, swf: w.SWF}]; w.Trace != "" && t != nil {
+		if t := srcs.traces[keyOf(w)]; w.Trace != "" && t != nil {
 			one.Warnings = append(one.Warnings, t.noticed...)
 			one.Repaired = append(one.Repaired, t.repaired...)
 		}
