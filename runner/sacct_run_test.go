@@ -84,7 +84,7 @@ output {
 	if d := cmp.Diff([]string{"q", "q", "q"}, columnValues[string](t, tbl, "partition")); d != "" {
 		t.Errorf("partitions (-want +got):\n%s", d)
 	}
-	want := "workload t: dump.txt: 3 jobs; lines skipped: 1 job step, 1 still running at the dump"
+	want := "workload t: dump.txt: 3 jobs; lines skipped: job step: 1; still running at the dump: 1"
 	if !strings.Contains(strings.Join(notices, "\n"), want) {
 		t.Errorf("notices %q; want %q", notices, want)
 	}

@@ -67,6 +67,9 @@ type trace struct {
 	// values SWFOptions.NegativeAsMissing read as missing), for
 	// SimulateOne.
 	noticed, repaired []*workloads.ParseError
+	// notes say, for a sacct dump, what its reader skipped, for
+	// SimulateOne (warnings carries the same for Options.Notice).
+	notes []string
 	// alea is the trace as alea.Read read it, under compat = "alea"; its
 	// Jobs are recs.
 	alea *alea.Trace
@@ -100,7 +103,8 @@ func (s *sources) read(w *spec.Workload, cl *spec.Cluster) ([]sim.Record, error)
 		}
 		defer f.Close()
 		if w.Format == "sacct" {
-			t.recs, t.warnings, t.err = readSacct(f, path, w)
+			t.recs, t.notes, t.err = readSacct(f, path, w)
+			t.warnings = t.notes
 			return
 		}
 		r := workloads.NewSWFReader(f, filepath.Base(path), w.SWF)
@@ -146,11 +150,11 @@ func readSacct(f io.Reader, path string, w *spec.Workload) ([]sim.Record, []stri
 	skipped, _ := r.Skipped() // read without error above
 	var parts []string
 	for _, c := range skipped {
-		parts = append(parts, fmt.Sprintf("%d %s", c.Lines, c.Reason))
+		parts = append(parts, fmt.Sprintf("%s: %d", c.Reason, c.Lines))
 	}
 	var notes []string
 	if len(parts) > 0 {
-		notes = append(notes, fmt.Sprintf("workload %s: %s: %d jobs; lines skipped: %s", w.Name, filepath.Base(path), len(recs), strings.Join(parts, ", ")))
+		notes = append(notes, fmt.Sprintf("workload %s: %s: %d jobs; lines skipped: %s", w.Name, filepath.Base(path), len(recs), strings.Join(parts, "; ")))
 	}
 	return recs, notes, nil
 }

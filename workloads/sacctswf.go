@@ -155,7 +155,7 @@ func (r *SacctReader) swfHeader(opt SacctSWFOptions) (*Header, error) {
 	var skips []string
 	for _, c := range r.skipped {
 		if c.Lines > 0 {
-			skips = append(skips, fmt.Sprintf("%d %s (first: line %d)", c.Lines, c.Reason, c.First))
+			skips = append(skips, fmt.Sprintf("%s: %d (first: line %d)", c.Reason, c.Lines, c.First))
 		}
 	}
 	if len(skips) > 0 {

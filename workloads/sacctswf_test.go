@@ -60,9 +60,9 @@ func TestSacctSWF(t *testing.T) {
 		"; UnixStartTime: 1709287200\n",
 		"; TimeZoneString: UTC\n",
 		"; Note: 2 components of heterogeneous jobs are kept as jobs of their own.\n",
-		"; Note: Lines skipped: 3 job step (first: line 3); 1 array tasks still pending (first: line 8); 1 earlier record of a requeued job (first: line 16); " +
-			"1 cancelled before it started (first: line 11); 1 ended without starting (first: line 27); 1 still pending at the dump (first: line 19); " +
-			"2 still running at the dump (first: line 18); 1 requeued, no later run (first: line 30); 1 revoked (ran on another cluster) (first: line 29).\n",
+		"; Note: Lines skipped: job step: 3 (first: line 3); array tasks still pending: 1 (first: line 8); earlier record of a requeued job: 1 (first: line 16); " +
+			"cancelled before it started: 1 (first: line 11); ended without starting: 1 (first: line 27); still pending at the dump: 1 (first: line 19); " +
+			"still running at the dump: 2 (first: line 18); requeued, no later run: 1 (first: line 30); revoked (ran on another cluster): 1 (first: line 29).\n",
 		"; Queue: 1 normal\n; Queue: 2 high\n; Queue: 3 low\n",
 		"; Partition: 1 batch\n; Partition: 2 gpu\n; Partition: 3 big\n",
 		"; User: 1 alice\n; User: 2 bob\n",

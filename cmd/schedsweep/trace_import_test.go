@@ -85,3 +85,36 @@ func TestImportZone(t *testing.T) {
 		t.Errorf("a bad TZ: %v", err)
 	}
 }
+
+// TestSimulateSacct simulates a sacct dump read directly, and refuses the
+// flags that do not apply to one.
+func TestSimulateSacct(t *testing.T) {
+	code, stdout, errOut := runCLI("simulate", "--format", "sacct", "--timezone", "Europe/Prague", "--procs", "512", "--gpus", "8", sacctStates)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"jobs                   19 finished, 0 killed at their requested time, 0 rejected\n",
+		"note: workload trace: states.txt: 19 jobs; lines skipped: job step: 3; ",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("simulate lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--format", "sacct", sacctStates}, "a sacct dump does not give the machine's size; set --procs or --machines"},
+		{[]string{"--format", "sacct", "--procs", "8", "--alea-fields", sacctStates}, "--alea-fields applies to SWF traces, not to --format sacct"},
+		{[]string{"--format", "sacct", "--procs", "8", "--memory-field", "used", "--memory", "1GiB", sacctStates}, "--memory-field used applies to SWF traces"},
+		{[]string{"--format", "sacct", "--procs", "8", "--timezone", "Nowhere/Land", sacctStates}, `--timezone: "Nowhere/Land" is not a time zone`},
+		{[]string{"--format", "slurm", "--procs", "8", sacctStates}, `--format: "slurm" is not`},
+		{[]string{"--timezone", "UTC", "--procs", "8", sacctStates}, "--timezone applies to --format sacct"},
+	} {
+		code, _, errOut := runCLI(append([]string{"simulate"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("simulate %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, exitUsage, tc.msg)
+		}
+	}
+}
