@@ -147,7 +147,9 @@ type SacctReader struct {
 	fields  [][]byte
 
 	cols     sacctCols
-	jobs     []sacctJob
+	blocks   [][]sacctJob      // every job line kept, in file order, jobBlock a block
+	kept     int               // jobs in blocks
+	order    []int32           // the live jobs' indexes in blocks, by submit time
 	seen     map[int64]seenJob // job number → its last record
 	skipped  [numSacctSkips]SacctCount
 	het      int
@@ -217,12 +219,9 @@ func (r *SacctReader) Next() (sim.Record, error) {
 	if err := r.Read(); err != nil {
 		return sim.Record{}, err
 	}
-	for r.next < len(r.jobs) {
-		j := &r.jobs[r.next]
+	if r.next < len(r.order) {
 		r.next++
-		if !j.dead {
-			return r.record(j), nil
-		}
+		return r.record(r.ordered(r.next - 1)), nil
 	}
 	return sim.Record{}, io.EOF
 }
@@ -247,7 +246,7 @@ func (r *SacctReader) Jobs() (int, error) {
 	if err := r.Read(); err != nil {
 		return 0, err
 	}
-	return len(r.jobs), nil
+	return len(r.order), nil
 }
 
 // Heterogeneous returns how many kept jobs are components of heterogeneous
@@ -272,7 +271,7 @@ func (r *SacctReader) Start() (time.Time, error) {
 	if err := r.Read(); err != nil {
 		return time.Time{}, err
 	}
-	if len(r.jobs) == 0 {
+	if len(r.order) == 0 {
 		return time.Time{}, nil
 	}
 	return time.Unix(r.base, 0).In(r.location()), nil
@@ -347,34 +346,53 @@ func (r *SacctReader) readAll() error {
 // finish drops replaced records, sorts the jobs by submit time and makes
 // the times relative.
 func (r *SacctReader) finish() error {
-	live := r.jobs[:0]
-	for _, j := range r.jobs {
-		if !j.dead {
-			live = append(live, j)
-		}
-	}
-	r.jobs = live
-	if len(r.jobs) > MaxJobs {
+	if r.kept-r.skipped[SkipDuplicate].Lines > MaxJobs {
 		return &ParseError{File: r.name, Err: fmt.Errorf("more than %d jobs (MaxJobs)", MaxJobs)}
 	}
-	slices.SortStableFunc(r.jobs, func(a, b sacctJob) int {
-		if a.submit != b.submit {
-			return cmpInt(a.submit, b.submit)
+	r.order = make([]int32, 0, r.kept)
+	for i := range r.kept {
+		if !r.job(int32(i)).dead {
+			r.order = append(r.order, int32(i))
 		}
-		return cmpInt(a.id, b.id)
+	}
+	// Job numbers are distinct among the live jobs: the order is total.
+	slices.SortFunc(r.order, func(a, b int32) int {
+		x, y := r.job(a), r.job(b)
+		if x.submit != y.submit {
+			return cmpInt(x.submit, y.submit)
+		}
+		return cmpInt(x.id, y.id)
 	})
-	if len(r.jobs) == 0 {
+	if len(r.order) == 0 {
 		return nil
 	}
-	r.base = r.jobs[0].submit
-	for i := range r.jobs {
-		j := &r.jobs[i]
-		if rel := j.submit - r.base; rel > MaxTime {
-			return &ParseError{File: r.name, Line: j.line, Field: r.cols.submit + 1, Name: r.cols.names[r.cols.submit],
-				Err: fmt.Errorf("is %d s after the first job's submit, %w of %d s", rel, ErrOverBound, int64(MaxTime))}
-		}
+	r.base = r.ordered(0).submit
+	if j := r.ordered(len(r.order) - 1); j.submit-r.base > MaxTime {
+		return &ParseError{File: r.name, Line: j.line, Field: r.cols.submit + 1, Name: r.cols.names[r.cols.submit],
+			Err: fmt.Errorf("is %d s after the first job's submit, %w of %d s", j.submit-r.base, ErrOverBound, int64(MaxTime))}
 	}
 	return nil
+}
+
+// jobBlock is the number of jobs in a block of SacctReader.blocks: the
+// jobs are kept in blocks so that none is copied as they grow.
+const jobBlock = 1 << 12
+
+// job returns the job at index i of the blocks.
+func (r *SacctReader) job(i int32) *sacctJob { return &r.blocks[i/jobBlock][i%jobBlock] }
+
+// ordered returns the k-th job by submit time.
+func (r *SacctReader) ordered(k int) *sacctJob { return r.job(r.order[k]) }
+
+// add keeps j, returning its index.
+func (r *SacctReader) add(j *sacctJob) int32 {
+	if r.kept%jobBlock == 0 {
+		r.blocks = append(r.blocks, make([]sacctJob, 0, jobBlock))
+	}
+	b := &r.blocks[len(r.blocks)-1]
+	*b = append(*b, *j)
+	r.kept++
+	return int32(r.kept - 1)
 }
 
 func cmpInt(a, b int64) int {

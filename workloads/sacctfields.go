@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -129,7 +130,7 @@ func (r *SacctReader) parse(b []byte) error {
 	if prev, ok := r.seen[id]; ok {
 		// --duplicates: an earlier record of this job, replaced by this one.
 		if prev.at >= 0 {
-			r.jobs[prev.at].dead = true
+			r.job(prev.at).dead = true
 		} else if c := &r.skipped[-1-prev.at]; c.Lines > 1 {
 			c.Lines--
 		} else {
@@ -199,14 +200,19 @@ func (r *SacctReader) parse(b []byte) error {
 	}{{c.user, nameUser, &j.user}, {c.account, nameAccount, &j.account}, {c.qos, nameQOS, &j.qos}, {c.partition, namePartition, &j.partition}} {
 		*x.dst = -1
 		if x.col >= 0 {
+			if i := bytes.IndexFunc(f[x.col], unicode.IsControl); i >= 0 {
+				return r.fail(x.col, fmt.Errorf("%q has a control character", clipValue(string(f[x.col]))))
+			}
 			*x.dst = r.names[x.kind].id(f[x.col])
 		}
 	}
 	if bytes.IndexByte(jobID, '+') >= 0 {
 		r.het++
 	}
-	r.seen[id] = seenJob{at: int32(len(r.jobs)), line: int32(r.line)}
-	r.jobs = append(r.jobs, j)
+	if r.kept >= math.MaxInt32 {
+		return &ParseError{File: r.name, Line: r.line, Err: fmt.Errorf("more than %d job lines", math.MaxInt32)}
+	}
+	r.seen[id] = seenJob{at: r.add(&j), line: int32(r.line)}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 )
@@ -74,6 +73,11 @@ func parseTRES(b []byte) (tres, error) {
 	return t, nil
 }
 
+// maxSacctMem is the most memory, in bytes, a sacct job may have: 4 EiB,
+// so that spreading it over nodes and rounding up to whole KB per
+// processor, as SWF's field 10 does, stays within int64.
+const maxSacctMem = 1 << 62
+
 // memUnits are the multipliers of Slurm's unit suffixes (convert_num_unit).
 var memUnits = map[byte]int64{'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30, 'T': 1 << 40, 'P': 1 << 50}
 
@@ -90,8 +94,8 @@ func parseMem(b []byte, def byte) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 4000M or 16G", clipValue(string(b)))
 	}
 	if whole, err := parseUint(num); err == nil {
-		if whole > math.MaxInt64/mult {
-			return 0, fmt.Errorf("%q overflows int64 bytes", b)
+		if whole > maxSacctMem/mult {
+			return 0, fmt.Errorf("%q is %w of 4 EiB", b, ErrOverBound)
 		}
 		return whole * mult, nil
 	}
@@ -103,8 +107,8 @@ func parseMem(b []byte, def byte) (int64, error) {
 		return 0, err
 	}
 	f := math.Ceil(v * float64(mult))
-	if f >= math.MaxInt64 {
-		return 0, fmt.Errorf("%q overflows int64 bytes", b)
+	if f > maxSacctMem {
+		return 0, fmt.Errorf("%q is %w of 4 EiB", b, ErrOverBound)
 	}
 	return int64(f), nil
 }
@@ -208,8 +212,8 @@ func reqMem(b []byte, cpus, nodes int64) (int64, error) {
 		return 0, err
 	}
 	v, ok := mulNonNeg(m, per)
-	if !ok {
-		return 0, errors.New("memory overflows int64 bytes")
+	if !ok || v > maxSacctMem {
+		return 0, fmt.Errorf("%d bytes × %d is %w of 4 EiB", m, per, ErrOverBound)
 	}
 	return v, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // SacctSWFOptions says how WriteSacctSWF writes a sacct dump.
@@ -51,8 +52,8 @@ func WriteSacctSWF(w io.Writer, r *SacctReader, opt SacctSWFOptions) error {
 		return err
 	}
 	var b []byte
-	for i := range r.jobs {
-		j := &r.jobs[i]
+	for k := range r.order {
+		j := r.ordered(k)
 		l := Line{
 			JobID: j.id, Submit: j.submit - r.base, Wait: j.start - j.submit, Runtime: j.runtime,
 			AllocProcs: j.procs, AvgCPUTime: -1, UsedMemory: -1, ReqProcs: j.reqProcs,
@@ -60,8 +61,8 @@ func WriteSacctSWF(w io.Writer, r *SacctReader, opt SacctSWFOptions) error {
 			User: int64(j.user), Group: int64(j.account), App: -1, Queue: int64(j.qos),
 			Partition: int64(j.partition), Preceding: -1, Think: -1,
 		}
-		if l.Wait < 0 {
-			l.Wait = -1 // started before its submit: Slurm's clock, not a wait
+		if l.Wait < 0 || l.Wait > MaxTime {
+			l.Wait = -1 // started before its submit (Slurm's clock), or absurdly late
 		}
 		if j.reqProcs > MaxProcs {
 			l.ReqProcs = -1
@@ -76,7 +77,11 @@ func WriteSacctSWF(w io.Writer, r *SacctReader, opt SacctSWFOptions) error {
 		b = AppendLine(b[:0], l)
 		b = append(b, " -1 "...)
 		if j.partition > 0 {
-			b = append(b, r.names[namePartition].list[j.partition-1]...)
+			p := r.names[namePartition].list[j.partition-1]
+			if p == "-1" || strings.ContainsFunc(p, unicode.IsSpace) {
+				return &ParseError{File: r.name, Line: j.line, Err: fmt.Errorf("partition %q cannot be written as SWF field 20, a token other than -1", p)}
+			}
+			b = append(b, p...)
 		} else {
 			b = append(b, "-1"...)
 		}
@@ -134,9 +139,9 @@ func (r *SacctReader) swfHeader(opt SacctSWFOptions) (*Header, error) {
 		src = r.name
 	}
 	add("Conversion", "schedsweep trace import sacct, from the sacct dump "+src)
-	add("MaxJobs", strconv.Itoa(len(r.jobs)))
-	add("MaxRecords", strconv.Itoa(len(r.jobs)))
-	if len(r.jobs) > 0 {
+	add("MaxJobs", strconv.Itoa(len(r.order)))
+	add("MaxRecords", strconv.Itoa(len(r.order)))
+	if len(r.order) > 0 {
 		start := time.Unix(r.base, 0).In(r.location())
 		add("UnixStartTime", strconv.FormatInt(r.base, 10))
 		add("TimeZoneString", r.location().String())
