@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -254,6 +255,8 @@ func TestSacctBad(t *testing.T) {
 		{"reqmem.txt", `reqmem.txt:2: field 8 (ReqMem): "4000Mx" is not a size such as 4000M or 16G`},
 		{"limitraw.txt", `limitraw.txt:2: field 9 (TimelimitRaw): "1:00" is not a non-negative integer`},
 		{"limit.txt", `limit.txt:2: field 9 (Timelimit): "1-02:60:00" is not a time limit [D-]HH:MM:SS, UNLIMITED or Partition_Limit`},
+		{"tresbig.txt", `tresbig.txt:2: field 7 (AllocTRES): mem=5000P: "5000P" is over the bound of 4 EiB`},
+		{"control.txt", `control.txt:2: field 8 (User): "al\x01ce" has a control character`},
 		{"ncpus.txt", `ncpus.txt:2: field 7 (NCPUS): "four" is not a non-negative integer`},
 		{"elapsed.txt", `elapsed.txt:2: field 7 (ElapsedRaw): is empty`},
 	} {
@@ -297,5 +300,40 @@ func TestSacctEmptyDump(t *testing.T) {
 	r := NewSacctReader(strings.NewReader("JobIDRaw|JobID|State|Submit|Start|End|NCPUS\n\n"), "x", SacctOptions{})
 	if _, err := r.Next(); err != io.EOF {
 		t.Errorf("Next() = %v; want io.EOF", err)
+	}
+}
+
+// TestSacctSWFBadPartition: a partition name SWF field 20 cannot hold is
+// an error naming the job's line.
+func TestSacctSWFBadPartition(t *testing.T) {
+	for _, part := range []string{"-1", "a b"} {
+		in := "JobIDRaw|JobID|State|Submit|Start|End|NCPUS|Partition\n" +
+			"5|5|COMPLETED|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|1|" + part + "\n"
+		err := WriteSacctSWF(io.Discard, NewSacctReader(strings.NewReader(in), "p.txt", SacctOptions{}), SacctSWFOptions{})
+		want := fmt.Sprintf("p.txt:2: partition %q cannot be written as SWF field 20, a token other than -1", part)
+		if err == nil || err.Error() != want {
+			t.Errorf("partition %q: got %v; want %s", part, err, want)
+		}
+	}
+}
+
+// TestSacctRequeue: --duplicates lists a requeued job once per run; the
+// last record is the job, whatever the earlier ones' states.
+func TestSacctRequeue(t *testing.T) {
+	r, got := readSacct(t, "testdata/sacct/requeue.txt", SacctOptions{})
+	var want []sim.Record
+	for _, w := range []sacctRec{
+		{8, 0, 600, -1, 0, 4, 1, 0, 0, -1, -1, -1, -1, ""}, // TIMEOUT, from 10:02
+		{7, 180, 600, -1, 1, 2, 1, 0, 0, -1, -1, -1, -1, ""},
+		{9, 180, 60, -1, 1, 1, 1, 0, 0, -1, -1, -1, -1, ""},
+	} {
+		want = append(want, w.record())
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("records (-want +got):\n%s", d)
+	}
+	skipped, _ := r.Skipped()
+	if d := cmp.Diff([]SacctCount{{SkipDuplicate, 4, 2}}, skipped); d != "" {
+		t.Errorf("skips (-want +got):\n%s", d)
 	}
 }
