@@ -337,3 +337,64 @@ func TestSacctRequeue(t *testing.T) {
 		t.Errorf("skips (-want +got):\n%s", d)
 	}
 }
+
+// TestParseTRES reads every form of a TRES value the reader uses.
+func TestParseTRES(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want tres
+	}{
+		{"", tres{-1, -1, -1, -1, -1}},
+		{"billing=4,cpu=4,mem=16000M,node=1", tres{4, 1, 16000 * mib, -1, -1}},
+		{"cpu=2,mem=4000,node=1", tres{2, 1, 4000 * mib, -1, -1}}, // MiB without a suffix (--noconvert)
+		{"cpu=1,mem=512K", tres{1, -1, 512 * kib, -1, -1}},
+		{"cpu=1,mem=1.5G", tres{1, -1, 3 * gib / 2, -1, -1}},
+		{"cpu=64,mem=2T,node=4", tres{64, 4, 2 << 40, -1, -1}},
+		{"cpu=8,gres/gpu=4,gres/gpu:a100=4,node=2", tres{8, 2, -1, 4, 4}},
+		{"cpu=8,gres/gpu:a100=2,gres/gpu:v100=1", tres{8, -1, -1, -1, 3}},
+		{"cpu=1,energy=123,fs/disk=5,license/matlab=1,gres/gpumem=40G", tres{1, -1, -1, -1, -1}},
+	} {
+		got, err := parseTRES([]byte(tc.in))
+		if err != nil || got != tc.want {
+			t.Errorf("parseTRES(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{"cpu", "cpu=x", "mem=4Q", "node=-1", "mem=", "gres/gpu:a100=two", "mem=1e3M"} {
+		if _, err := parseTRES([]byte(in)); err == nil {
+			t.Errorf("parseTRES(%q): no error", in)
+		}
+	}
+}
+
+// TestReqMem reads ReqMem as Slurm 22.05 and releases before 21.08 print
+// it, for a job of 4 CPUs on 2 nodes.
+func TestReqMem(t *testing.T) {
+	for in, want := range map[string]int64{
+		"16G": 16 * gib, "4000M": 4000 * mib, "4000": 4000 * mib, "1000Mc": 4000 * mib, "8Gn": 16 * gib, "0n": 0,
+	} {
+		if got, err := reqMem([]byte(in), 4, 2); err != nil || got != want {
+			t.Errorf("reqMem(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "c", "4000Mx", "2Pc"} {
+		if v, err := reqMem([]byte(in), 4096, 2); err == nil {
+			t.Errorf("reqMem(%q) = %d; want an error", in, v)
+		}
+	}
+}
+
+// TestParseDuration reads Timelimit as mins2time_str prints it.
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]int64{
+		"00:30:00": 1800, "1-00:00:00": 86400, "2-12:30:15": 2*86400 + 12*3600 + 30*60 + 15, "45:30": 2730, "100:00:00": 360000,
+	} {
+		if got, err := parseDuration([]byte(in)); err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "30", "1-", "1:2:3:4", "00:60:00", "-1:00:00", "x-01:00:00", "99999999-00:00:00"} {
+		if v, err := parseDuration([]byte(in)); err == nil {
+			t.Errorf("parseDuration(%q) = %d; want an error", in, v)
+		}
+	}
+}

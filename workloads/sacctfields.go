@@ -368,7 +368,7 @@ func parseDuration(b []byte) (int64, error) {
 	var secs int64
 	for i, p := range parts {
 		v, err := parseUint([]byte(p))
-		if err != nil || len(p) > 2 || i > 0 && v > 59 {
+		if err != nil || i > 0 && (len(p) > 2 || v > 59) || v > MaxTime {
 			return 0, bad
 		}
 		secs = secs*60 + v
