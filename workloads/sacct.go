@@ -115,7 +115,11 @@ func (s SacctSkip) String() string {
 type SacctCount struct {
 	Reason SacctSkip
 	Lines  int
-	First  int // line number of the first such line
+	// First is the number of the first line counted for the reason. A
+	// requeued job's earlier record moves from its state's reason to
+	// SkipDuplicate when the later one comes; First may then still name
+	// it.
+	First int
 }
 
 // SacctNames are the names a dump's jobs gave, each list indexed by number
@@ -146,23 +150,22 @@ type SacctReader struct {
 	maxLine int
 	fields  [][]byte
 
-	cols     sacctCols
-	blocks   [][]sacctJob      // every job line kept, in file order, jobBlock a block
-	kept     int               // jobs in blocks
-	order    []int32           // the live jobs' indexes in blocks, by submit time
-	seen     map[int64]seenJob // job number → its last record
-	skipped  [numSacctSkips]SacctCount
-	het      int
-	names    [4]nameTable
-	wheres   map[int32]*sim.Where
-	base     int64 // the first submit time, Unix seconds
-	next     int
-	read     bool
-	err      error
-	lastLine int
+	cols    sacctCols
+	blocks  [][]sacctJob      // every job line kept, in file order, jobBlock a block
+	kept    int               // jobs in blocks
+	order   []int32           // the live jobs' indexes in blocks, by submit time
+	seen    map[int64]seenJob // job number → its last record
+	skipped [numSacctSkips]SacctCount
+	het     int
+	names   [4]nameTable
+	wheres  map[int32]*sim.Where
+	base    int64 // the first submit time, Unix seconds
+	next    int
+	read    bool
+	err     error
 }
 
-// seenJob is the last record of a job number: its index in jobs, or −1 −
+// seenJob is the last record of a job number: its index in blocks, or −1 −
 // the reason it was skipped for, and its line.
 type seenJob struct{ at, line int32 }
 
@@ -249,8 +252,8 @@ func (r *SacctReader) Jobs() (int, error) {
 	return len(r.order), nil
 }
 
-// Heterogeneous returns how many kept jobs are components of heterogeneous
-// jobs (123+0, 123+1): each is kept as a job of its own, with its own
+// Heterogeneous returns, once Read has read the dump, how many kept jobs
+// are components of heterogeneous jobs (123+0, 123+1): each is kept as a job of its own, with its own
 // JobIDRaw, resources and partition; that Slurm starts a heterogeneous
 // job's components together is not kept.
 func (r *SacctReader) Heterogeneous() int { return r.het }
