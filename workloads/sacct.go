@@ -179,6 +179,7 @@ type sacctJob struct {
 	limit     int64 // seconds; −1 missing
 	status    int8
 	dead      bool // a later record of the same job replaced it
+	het       bool // a component of a heterogeneous job
 	user      int32
 	account   int32
 	qos       int32
@@ -354,8 +355,11 @@ func (r *SacctReader) finish() error {
 	}
 	r.order = make([]int32, 0, r.kept)
 	for i := range r.kept {
-		if !r.job(int32(i)).dead {
+		if j := r.job(int32(i)); !j.dead {
 			r.order = append(r.order, int32(i))
+			if j.het {
+				r.het++
+			}
 		}
 	}
 	// Job numbers are distinct among the live jobs: the order is total.

@@ -326,6 +326,7 @@ func TestSacctRequeue(t *testing.T) {
 		{8, 0, 600, -1, 0, 4, 1, 0, 0, -1, -1, -1, -1, ""}, // TIMEOUT, from 10:02
 		{7, 180, 600, -1, 1, 2, 1, 0, 0, -1, -1, -1, -1, ""},
 		{9, 180, 60, -1, 1, 1, 1, 0, 0, -1, -1, -1, -1, ""},
+		{10, 240, 60, -1, 1, 1, 1, 0, 0, -1, -1, -1, -1, ""}, // a heterogeneous component, run twice
 	} {
 		want = append(want, w.record())
 	}
@@ -333,8 +334,11 @@ func TestSacctRequeue(t *testing.T) {
 		t.Errorf("records (-want +got):\n%s", d)
 	}
 	skipped, _ := r.Skipped()
-	if d := cmp.Diff([]SacctCount{{SkipDuplicate, 4, 2}}, skipped); d != "" {
+	if d := cmp.Diff([]SacctCount{{SkipDuplicate, 5, 2}}, skipped); d != "" {
 		t.Errorf("skips (-want +got):\n%s", d)
+	}
+	if n := r.Heterogeneous(); n != 1 {
+		t.Errorf("Heterogeneous() = %d; want 1", n)
 	}
 }
 

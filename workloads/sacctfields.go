@@ -206,9 +206,7 @@ func (r *SacctReader) parse(b []byte) error {
 			*x.dst = r.names[x.kind].id(f[x.col])
 		}
 	}
-	if bytes.IndexByte(jobID, '+') >= 0 {
-		r.het++
-	}
+	j.het = bytes.IndexByte(jobID, '+') >= 0
 	if r.kept >= math.MaxInt32 {
 		return &ParseError{File: r.name, Line: r.line, Err: fmt.Errorf("more than %d job lines", math.MaxInt32)}
 	}

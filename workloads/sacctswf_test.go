@@ -30,7 +30,7 @@ func importSacct(t *testing.T, path string, opt SacctSWFOptions) string {
 // allocated processors and requested memory, gives the records the dump
 // gives read directly, shapes included.
 func TestSacctSWFRoundTrip(t *testing.T) {
-	for _, file := range []string{"states.txt", "columns.txt", "timezone.txt"} {
+	for _, file := range []string{"states.txt", "columns.txt", "timezone.txt", "requeue.txt"} {
 		t.Run(file, func(t *testing.T) {
 			path := "testdata/sacct/" + file
 			_, want := readSacct(t, path, SacctOptions{Memory: true})
