@@ -22,8 +22,11 @@ Converts the output of Slurm's sacct, run as
 
 (plain or gzip-compressed), to SWF: one job per line, with Alea's fields 20
 (partition name) and 21 (node request N:ppn=P[:mem=S][:gpus=G] per node),
-which schedsweep reads back with --alea-fields (alea_fields = true), the
-header naming the users, accounts, QOS and partitions behind the numbers.
+the header naming the users, accounts, QOS and partitions behind the
+numbers. Read back with --alea-fields --procs-field allocated (and
+--memory-field requested), or alea_fields = true and procs_field =
+"allocated" in a workload block, it gives the jobs that simulate --format
+sacct and format = "sacct" read from the dump itself.
 The header line gives the columns, in any order; columns not used are
 ignored. Job steps, array tasks still pending, jobs still pending or
 running, jobs cancelled before they started and earlier records of
