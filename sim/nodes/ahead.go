@@ -59,6 +59,7 @@ type look struct {
 	// crit is, for a head of one node, the only node that can hold it at
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
+	ms   memos // answers by request (memo.go)
 }
 
 // maxFails bounds fails: when it is full the oldest goes.
@@ -84,6 +85,7 @@ func (l *look) anywhere(r req) bool { return l.c.st.simple(r) }
 func (l *look) begin() {
 	l.head = nil
 	l.fails = l.fails[:0]
+	l.ms.newGen()
 }
 
 // settle undoes what the pass laid on ah, leaving it the committed state.
@@ -99,6 +101,7 @@ func (l *look) undoTo(n int) {
 // started and released keep ah the committed state, once it is on.
 func (l *look) started(r req, uses []Use) {
 	l.shead = nil // ah is no longer the last walk's
+	l.ms.newGen()
 	if l.on {
 		l.settle()
 		l.ah.take(r, uses, nil)
@@ -107,6 +110,7 @@ func (l *look) started(r req, uses []Use) {
 
 func (l *look) released(r req, uses []Use) {
 	l.shead = nil
+	l.ms.newGen()
 	if l.on {
 		l.settle()
 		l.ah.release(r, uses)
@@ -129,21 +133,31 @@ func (l *look) turnOn() {
 
 // Fits reports whether j can be placed now, after the jobs taken.
 func (l *look) Fits(j *sim.Job) bool {
-	r := reqOf(j)
 	l.t.last = nil
+	m := l.known(j)
+	if m != nil {
+		if fit, ok := l.fitsMemo(m); ok {
+			return fit
+		}
+	}
+	r := reqOf(j)
 	if l.anywhere(r) {
 		return r.tasks <= l.c.st.avail // as trial.Fits
 	}
+	if m == nil {
+		m = l.class(j, r)
+	}
 	if l.c.st.oneOK(r) {
-		return l.oneFits(r) // placed only when needed (placed)
+		return l.noteFits(m, l.oneFits(r)) // placed only when needed (placed)
 	}
 	if l.dominated(r) {
-		return false
+		return l.noteFits(m, false)
 	}
 	if _, ok := l.c.st.place(r, l.c.fit); ok {
 		l.t.last = j
-		return true
+		return l.noteFits(m, true)
 	}
+	l.noteFits(m, false)
 	l.fails = slices.DeleteFunc(l.fails, func(f req) bool { return covers(r, f) })
 	if len(l.fails) == maxFails {
 		l.fails = slices.Delete(l.fails, 0, 1)

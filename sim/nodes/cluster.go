@@ -94,6 +94,7 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 	c.st.rs = baseRules(c.groups) // rules.go
 	c.tr.c = c
 	c.lk = look{c: c, t: &c.tr}
+	c.lk.ms.newGen() // generation 0 means no answer (memo.go)
 	return c, nil
 }
 

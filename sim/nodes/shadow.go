@@ -25,6 +25,7 @@ func (l *look) takeEnd(i int) sim.Time {
 // now+1, so that time moves with now. Any later time is the end of the
 // same running job, reached after the same ones.
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
+	l.ms.sgen++
 	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
 		l.now, l.head = now, head
 		return l.shadow
@@ -112,6 +113,17 @@ func (l *look) Keeps(j *sim.Job) bool {
 	if l.head == nil {
 		return true
 	}
+	m := l.known(j)
+	if m != nil {
+		if keep, ok := l.keepsMemo(m); ok {
+			return keep
+		}
+	}
+	return l.noteKeeps(m, l.keeps(j))
+}
+
+// keeps is Keeps worked out.
+func (l *look) keeps(j *sim.Job) bool {
 	r := reqOf(j)
 	if l.simple && !r.excl {
 		return r.tasks <= l.extra
