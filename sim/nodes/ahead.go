@@ -22,10 +22,10 @@ import (
 // the walk adds what each ending job gives back (its cores, or its nodes
 // whole if it was exclusive), and extra is what is left at the shadow
 // time once the head has its cores. For any other head the nodes at the
-// shadow time are ah, a copy of the committed node state kept up to date
-// by Apply and Advance once first needed: a pass lays its takes and
-// releases on ah with an undo log, undone before the next start, end or
-// shadow walk.
+// shadow time are ah: each shadow walk copies the nodes as they stand
+// into it (rebuild) and releases the ending jobs there; the pass then
+// lays on it the jobs it takes that run past the shadow time. A walk that
+// is skipped (Shadow) finds ah as the last one left it.
 type look struct {
 	c *Cluster
 	t *trial
@@ -38,11 +38,11 @@ type look struct {
 	limited bool  // the head is a tasks head its partition limits to some nodes (headPlaces)
 	extra   int64 // simple head: usable free cores at the shadow time beyond its own
 
-	on   bool  // ah mirrors the committed state
-	ah   state // the nodes at the shadow time, once on
-	alog []undo
-	meas int64 // the head's sum on ah: nodes that hold its share, or cores it may use
-	need int64 // what meas must reach: its nodes, or its tasks
+	on   bool   // ah has its arrays
+	ah   state  // the nodes at the shadow time, once on
+	alog []undo // what Keeps laid on ah for a moment
+	meas int64  // the head's sum on ah: nodes that hold its share, or cores it may use
+	need int64  // what meas must reach: its nodes, or its tasks
 
 	takes  []int // indices of the trial's takes, by estimated end
 	capSum []int64
@@ -79,7 +79,7 @@ func (s *state) simple(r req) bool {
 // trial's count of usable free cores answers for it.
 func (l *look) anywhere(r req) bool { return l.c.st.simple(r) }
 
-// begin starts a new trial. What the last pass laid on ah stays until
+// begin starts a new trial. What the last walk left on ah stays until
 // the nodes change (started, released) or the next shadow walk, which may
 // find it still the nodes at the shadow time (Shadow).
 func (l *look) begin() {
@@ -88,9 +88,7 @@ func (l *look) begin() {
 	l.ms.newGen()
 }
 
-// settle undoes what the pass laid on ah, leaving it the committed state.
-func (l *look) settle() { l.undoTo(0) }
-
+// undoTo undoes what was laid on ah since alog held n entries.
 func (l *look) undoTo(n int) {
 	for i := len(l.alog) - 1; i >= n; i-- {
 		l.ah.restore(l.alog[i])
@@ -98,37 +96,40 @@ func (l *look) undoTo(n int) {
 	l.alog = l.alog[:n]
 }
 
-// started and released keep ah the committed state, once it is on.
-func (l *look) started(r req, uses []Use) {
-	l.shead = nil // ah is no longer the last walk's
-	l.ms.newGen()
-	if l.on {
-		l.settle()
-		l.ah.take(r, uses, nil)
-	}
-}
-
-func (l *look) released(r req, uses []Use) {
+// started and released note that the committed nodes changed: ah is no
+// longer the last walk's, and the next walk copies it afresh (rebuild).
+func (l *look) started() {
 	l.shead = nil
 	l.ms.newGen()
-	if l.on {
-		l.settle()
-		l.ah.release(r, uses)
-	}
 }
 
-// turnOn makes ah the committed state: the trial's state less its takes.
-func (l *look) turnOn() {
-	s := &l.c.st
-	l.ah = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
-		jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
-		avail: s.avail, grp: s.grp, rs: s.rs}
-	if l.t.first < len(l.t.takes) {
-		for i := len(l.t.log) - 1; i >= l.t.takes[l.t.first].log; i-- {
-			l.ah.restore(l.t.log[i])
-		}
+func (l *look) released() {
+	l.shead = nil
+	l.ms.newGen()
+}
+
+// rebuild makes ah a copy of the nodes now, the trial's takes included:
+// where a shadow walk starts. Copying the nodes' arrays costs less than
+// undoing the last walk's releases and laying the starts and ends since,
+// one node at a time, as ah did before it was rebuilt.
+func (l *look) rebuild() {
+	s, a := &l.c.st, &l.ah
+	if !l.on {
+		*a = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
+			jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
+			grp: s.grp, rs: s.rs}
+		l.on = true
+	} else {
+		copy(a.cores, s.cores)
+		copy(a.mem, s.mem)
+		copy(a.gpus, s.gpus)
+		copy(a.jobs, s.jobs)
+		copy(a.held, s.held)
+		copy(a.tree.v, s.tree.v)
 	}
-	l.on = true
+	a.avail = s.avail
+	a.ver++
+	l.alog = l.alog[:0]
 }
 
 // Fits reports whether j can be placed now, after the jobs taken.
@@ -202,7 +203,7 @@ func (l *look) Take(j *sim.Job) {
 		return
 	}
 	before := l.parts(uses)
-	l.ah.take(r, uses, &l.alog)
+	l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
 	l.meas += l.parts(uses) - before
 	l.crit = critStale
 }
@@ -296,15 +297,9 @@ func (l *look) partWith(n int, r req, c int64) int64 {
 	return 0
 }
 
-// release gives back r's nodes on ah, logged, and updates the head's sum.
+// release gives back r's nodes on ah and updates the head's sum.
 func (l *look) release(r req, uses []Use) {
-	s := &l.ah
 	before := l.parts(uses)
-	for _, u := range uses {
-		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-			l.alog = append(l.alog, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
-		}
-	}
-	s.release(r, uses)
+	l.ah.release(r, uses)
 	l.meas += l.parts(uses) - before
 }

@@ -196,7 +196,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.where = append(c.where, nil)
 	}
 	c.where[o.Seq] = append([]Use(nil), uses...)
-	c.lk.started(reqOf(&o.Job), uses)
+	c.lk.started()
 	c.free = c.free.Sub(o.Need)
 	run := o.Runtime
 	o.State = sim.Finished
@@ -234,7 +234,7 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		o := c.ends.Pop().V
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
-		c.lk.released(reqOf(&o.Job), c.where[o.Seq])
+		c.lk.released()
 		al := sim.Allocation{Job: &o.Job, Start: o.Start}
 		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
 		if i == len(c.running) || c.running[i].Job != &o.Job {

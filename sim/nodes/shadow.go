@@ -30,7 +30,6 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 		l.now, l.head = now, head
 		return l.shadow
 	}
-	l.undoTo(0)
 	l.sver, l.shead = l.c.st.ver, head
 	l.now, l.head, l.hr = now, head, reqOf(head)
 	l.simple = l.anywhere(l.hr)
@@ -39,16 +38,12 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	if l.hr.nodes > 0 {
 		l.need = l.hr.nodes
 	}
-	if !l.simple && !l.on {
-		l.turnOn()
+	if !l.simple {
+		l.rebuild() // the nodes now, the trial's takes held
 	}
 	l.takes = l.takes[:0]
 	for i := l.t.first; i < len(l.t.takes); i++ {
 		l.takes = append(l.takes, i)
-		if !l.simple {
-			tk := l.t.takes[i]
-			l.ah.take(reqOf(tk.job), l.t.uses[tk.from:tk.to], &l.alog)
-		}
 	}
 	slices.SortStableFunc(l.takes, func(a, b int) int { return cmp.Compare(l.takeEnd(a), l.takeEnd(b)) })
 	avail := l.c.st.avail
