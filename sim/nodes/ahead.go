@@ -65,7 +65,10 @@ type look struct {
 // maxFails bounds fails: when it is full the oldest goes.
 const maxFails = 32
 
-var _ sim.Lookahead = (*look)(nil)
+var (
+	_ sim.Lookahead = (*look)(nil)
+	_ sim.Classes   = (*look)(nil)
+)
 
 // simple reports whether r asks for cores anywhere and nothing else: no
 // memory, GPUs or whole nodes, and no partition, node groups or features

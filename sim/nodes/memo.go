@@ -42,11 +42,10 @@ type memo struct {
 
 // memos is the look's memory of answers by class.
 type memos struct {
-	off     bool // the cluster has node-limited partitions: no memo
-	checked bool // off worked out
-	ids     map[req]int32
-	of      []classed // by Seq
-	m       []memo    // by class
+	off bool          // the cluster has node-limited partitions: no memo
+	ids map[req]int32 // nil until init
+	of  []classed     // by Seq
+	m   []memo        // by class
 	// tgen changes with every new trial and every start or end on the
 	// cluster (a Fits no holds within one); sgen also with every shadow
 	// walk (a Keeps answer holds within one).
@@ -56,19 +55,24 @@ type memos struct {
 // newGen starts a new trial's memory (Trial, Apply, Advance).
 func (ms *memos) newGen() { ms.tgen++; ms.sgen++ }
 
-// class returns j's memo, assigning j a class on first sight, or nil when
-// the cluster keeps no memo.
-func (l *look) class(j *sim.Job, r req) *memo {
-	ms := &l.ms
-	if !ms.checked {
-		ms.checked = true
-		for _, p := range l.c.st.rs.parts {
-			ms.off = ms.off || p.MaxNodes > 0
-		}
-		ms.ids = map[req]int32{}
+// init works out once whether the cluster keeps a memo.
+func (ms *memos) init(rs *rules) {
+	if ms.ids != nil {
+		return
 	}
-	if ms.off || j.Seq < 0 {
-		return nil
+	for _, p := range rs.parts {
+		ms.off = ms.off || p.MaxNodes > 0
+	}
+	ms.ids = map[req]int32{}
+}
+
+// classID returns the class of j, of request r, assigning it on first
+// sight; -1 for a job without a sequence number.
+func (l *look) classID(j *sim.Job, r req) int32 {
+	ms := &l.ms
+	ms.init(l.c.st.rs)
+	if j.Seq < 0 {
+		return -1
 	}
 	id, ok := ms.ids[r]
 	if !ok {
@@ -80,15 +84,41 @@ func (l *look) class(j *sim.Job, r req) *memo {
 		ms.of = append(ms.of, classed{})
 	}
 	ms.of[j.Seq] = classed{job: j, cls: id}
-	return &ms.m[id]
+	return id
 }
 
-// known returns j's memo if j has a class, else nil.
+// class returns j's memo, assigning j a class on first sight, or nil when
+// the cluster keeps no memo.
+func (l *look) class(j *sim.Job, r req) *memo {
+	id := l.classID(j, r)
+	if id < 0 || l.ms.off {
+		return nil
+	}
+	return &l.ms.m[id]
+}
+
+// known returns j's memo if j has a class and the cluster keeps a memo,
+// else nil.
 func (l *look) known(j *sim.Job) *memo {
-	if s := j.Seq; s >= 0 && s < len(l.ms.of) && l.ms.of[s].job == j {
+	if s := j.Seq; s >= 0 && s < len(l.ms.of) && l.ms.of[s].job == j && !l.ms.off {
 		return &l.ms.m[l.ms.of[s].cls]
 	}
 	return nil
+}
+
+// Class returns j's request class (sim.Classes): jobs of one class ask
+// the same of the nodes, so Fits, Keeps and Cost answer the same for them
+// while the trial takes nothing and the head stays. On a cluster that
+// keeps no memo it classes nothing (-1): there Fits's list of failed
+// requests can answer two jobs of one request differently.
+func (l *look) Class(j *sim.Job) int {
+	if s := j.Seq; s >= 0 && s < len(l.ms.of) && l.ms.of[s].job == j && !l.ms.off {
+		return int(l.ms.of[s].cls)
+	}
+	if l.ms.init(l.c.st.rs); l.ms.off {
+		return -1
+	}
+	return int(l.classID(j, reqOf(j)))
 }
 
 // fitsMemo returns Fits's remembered answer for m, ok false if none.
