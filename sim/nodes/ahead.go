@@ -33,6 +33,7 @@ type look struct {
 	now     sim.Time
 	head    *sim.Job // the reserved job; nil before Shadow in a trial
 	hr      req
+	hplain  bool // the head may use every node (rules.plain)
 	shadow  sim.Time
 	simple  bool
 	limited bool  // the head is a tasks head its partition limits to some nodes (headPlaces)
@@ -249,9 +250,10 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 
 // part is node n's part of the head's sum on ah.
 func (l *look) part(n int) int64 {
-	s, r := &l.ah, l.hr
+	s, r := &l.ah, &l.hr
 	switch {
-	case !s.usable(n, r):
+	case s.held[n] || r.excl && s.jobs[n] != 0 || s.mem[n] < r.mem || s.gpus[n] < r.gpus ||
+		!l.hplain && !s.may(n, *r): // state.usable, without copying the request
 		return 0
 	case r.nodes == 0:
 		return s.cores[n]

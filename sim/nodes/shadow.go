@@ -32,6 +32,7 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	}
 	l.sver, l.shead = l.c.st.ver, head
 	l.now, l.head, l.hr = now, head, reqOf(head)
+	l.hplain = l.c.st.rs.plain(l.hr.where)
 	l.simple = l.anywhere(l.hr)
 	l.need = l.hr.tasks
 	l.limited = l.hr.nodes == 0 && l.c.st.maxNodes(l.hr) > 0
