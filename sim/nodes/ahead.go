@@ -304,6 +304,13 @@ func (l *look) partWith(n int, r req, c int64) int64 {
 
 // release gives back r's nodes on ah and updates the head's sum.
 func (l *look) release(r req, uses []Use) {
+	if len(uses) == 1 && uses[0].Nodes == 1 { // a job of one node: most of a walk's
+		n := int(uses[0].Node)
+		before := l.part(n)
+		l.ah.release(r, uses)
+		l.meas += l.part(n) - before
+		return
+	}
 	before := l.parts(uses)
 	l.ah.release(r, uses)
 	l.meas += l.parts(uses) - before
