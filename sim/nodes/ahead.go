@@ -101,9 +101,13 @@ func (l *look) undoTo(n int) {
 }
 
 // started and released note that the committed nodes changed: ah is no
-// longer the last walk's, and the next walk copies it afresh (rebuild).
-func (l *look) started() {
-	l.shead = nil
+// longer the last walk's, and the next walk copies it afresh (rebuild);
+// unless the start keeps a take of the trial (committed), which Take has
+// already counted (see Take).
+func (l *look) started(committed bool) {
+	if !committed {
+		l.shead = nil
+	}
 	l.ms.newGen()
 }
 
@@ -193,23 +197,39 @@ func (l *look) dominated(r req) bool {
 
 // Take counts j as started now; after Shadow, a j that runs past the
 // shadow time also holds its nodes then.
+//
+// After a take, ah is still what a new walk for the same head would leave,
+// for a head that is not simple and not limited, when the take is the only
+// change to the nodes since the walk and the head still fits on ah: the
+// walk would meet the same ends, with fewer free resources before the
+// shadow time (where the head did not fit, and fewer resources never let
+// it fit) and the same at it, the job running past it held there as Take
+// lays it. So the take moves the walk's state version with it, and if the
+// loop starts the job as taken (started), the next pass's Shadow for the
+// same head keeps the walk.
 func (l *look) Take(j *sim.Job) {
 	n := len(l.t.takes)
 	l.t.Take(j)
-	if len(l.t.takes) == n || l.head == nil || l.now+j.Estimate <= l.shadow {
+	if len(l.t.takes) == n || l.head == nil {
 		return
 	}
-	tk := l.t.takes[n]
-	uses := l.t.uses[tk.from:tk.to]
-	r := reqOf(j)
-	if l.simple {
-		l.extra -= l.lost(r, uses)
-		return
+	keep := !l.simple && !l.limited && l.shead == l.head && l.sver+1 == l.c.st.ver
+	if l.now+j.Estimate > l.shadow {
+		tk := l.t.takes[n]
+		uses := l.t.uses[tk.from:tk.to]
+		r := reqOf(j)
+		if l.simple {
+			l.extra -= l.lost(r, uses)
+			return
+		}
+		before := l.parts(uses)
+		l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
+		l.meas += l.parts(uses) - before
+		l.crit = critStale
 	}
-	before := l.parts(uses)
-	l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
-	l.meas += l.parts(uses) - before
-	l.crit = critStale
+	if keep && l.meas >= l.need {
+		l.sver = l.c.st.ver
+	}
 }
 
 // lost is how many usable cores a job on uses takes away from the simple

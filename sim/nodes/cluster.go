@@ -171,8 +171,9 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		return fmt.Errorf("the node cluster takes no placement from a policy")
 	}
 	var (
-		uses []Use
-		ok   bool
+		uses      []Use
+		ok        bool
+		committed bool // the trial's take, kept
 	)
 	if a.Place != nil { // a policy's own placement, checked in apply.go
 		c.tr.rollback()
@@ -183,6 +184,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		ok = true
 	} else {
 		uses, ok = c.tr.commit(&o.Job)
+		committed = ok
 	}
 	if !ok {
 		c.tr.rollback()
@@ -196,7 +198,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.where = append(c.where, nil)
 	}
 	c.where[o.Seq] = append([]Use(nil), uses...)
-	c.lk.started()
+	c.lk.started(committed)
 	c.free = c.free.Sub(o.Need)
 	run := o.Runtime
 	o.State = sim.Finished
