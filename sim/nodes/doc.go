@@ -67,5 +67,6 @@
 // remembers Fits's and Keeps's answers per distinct request (memo.go), and
 // classes jobs by request (sim.Classes) so that EASY's backfill asks once
 // per class between two takes; each shadow walk starts from a copy of the
-// nodes as they stand.
+// nodes as they stand, and is kept for the next pass when nothing changed
+// since but the starts its own pass took (Take).
 package nodes

@@ -18,12 +18,12 @@ func (l *look) takeEnd(i int) sim.Time {
 // not simple, it leaves ah as the nodes are at that time.
 //
 // A walk for the same head on nodes that have not changed since the last
-// walk (no take, end or undo: the state's version is the same; no start,
-// which keeps a take of the trial and lays it on ah) finds the
-// same shadow time, and leaves ah as the last one did, so it is skipped,
-// unless that time was now+1 or earlier: ends not after now count as
-// now+1, so that time moves with now. Any later time is the end of the
-// same running job, reached after the same ones.
+// walk (no take, end or undo: the state's version is the one recorded; no
+// start but those of the takes Take counted, see Take) finds the same
+// shadow time, and leaves ah as the last one did with those takes laid,
+// so it is skipped, unless that time was now+1 or earlier: ends not after
+// now count as now+1, so that time moves with now. Any later time is the
+// end of the same running job, reached after the same ones.
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	l.ms.sgen++
 	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
