@@ -62,74 +62,78 @@ func (e *EASY) backfillClasses(now, shadow sim.Time, lk sim.Lookahead, cl sim.Cl
 		*cs = classState{owner: cl, of: cs.of[:0], ans: cs.ans[:0], epoch: cs.epoch}
 	}
 	cs.epoch++ // Shadow was called, or this is a new pass
-	ep := cs.epoch
-	of, ans := cs.of, cs.ans
 	full := lk.Full()
-	noFit, refused := ep<<classCodeBits|classNoFit, ep<<classCodeBits|classRefused
 	for k := 0; k < len(cand) && !full; k++ {
-		// Skip, without a call, the jobs of a class that does not fit or
-		// that Keeps refused and that run past the shadow time.
-		for ; k < len(cand); k++ {
-			j := cand[k]
-			s := j.Seq
-			if uint(s) >= uint(len(of)) || of[s].job != j {
-				break
-			}
-			v := ans[of[s].cls]
-			if v == refused && now+j.Estimate > shadow {
-				e.kept = append(e.kept, j)
-				continue
-			}
-			if v != noFit {
-				break
-			}
-		}
-		if k == len(cand) {
+		if k = e.passOver(cand, k, now, shadow); k == len(cand) {
 			break
 		}
 		j := cand[k]
-		var v uint64
-		c := -1
-		if s := j.Seq; uint(s) < uint(len(of)) && of[s].job == j {
-			c = int(of[s].cls)
-			v = ans[c]
-		} else if c = cs.classOf(cl, j); c >= 0 {
-			of, ans = cs.of, cs.ans
-			v = ans[c]
-		}
-		if v>>classCodeBits != ep || c < 0 {
-			v = noFit
-			if lk.Fits(j) {
-				v = ep<<classCodeBits | classFits
-			}
-			if c >= 0 {
-				ans[c] = v
-			}
-		}
-		code := v & (1<<classCodeBits - 1)
-		if code == classNoFit {
+		runsPast := now+j.Estimate > shadow
+		switch cs.ask(lk, j, cs.classOf(cl, j), runsPast) {
+		case classNoFit:
 			continue
-		}
-		if now+j.Estimate > shadow {
-			if code == classFits {
-				code = classRefused
-				if lk.Keeps(j) {
-					code = classKept
-				}
-				if c >= 0 {
-					ans[c] = ep<<classCodeBits | code
-				}
-			}
-			if code == classRefused {
+		case classRefused:
+			if runsPast {
 				e.kept = append(e.kept, j)
 				continue
 			}
 		}
 		lk.Take(j)
 		e.start = append(e.start, j)
-		ep++
-		noFit, refused = ep<<classCodeBits|classNoFit, ep<<classCodeBits|classRefused
+		cs.epoch++
 		full = lk.Full()
 	}
-	cs.epoch = ep
+}
+
+// passOver returns the first index from k of cand whose job the pass
+// must look at: it passes over, without a call, the jobs of a class that
+// does not fit, and those of a class that Keeps refused that run past the
+// shadow time (noting them in e.kept).
+func (e *EASY) passOver(cand []*sim.Job, k int, now, shadow sim.Time) int {
+	cs := &e.classes
+	of, ans := cs.of, cs.ans
+	noFit, refused := cs.epoch<<classCodeBits|classNoFit, cs.epoch<<classCodeBits|classRefused
+	for ; k < len(cand); k++ {
+		j := cand[k]
+		s := j.Seq
+		if uint(s) >= uint(len(of)) || of[s].job != j {
+			return k
+		}
+		v := ans[of[s].cls]
+		if v == refused && now+j.Estimate > shadow {
+			e.kept = append(e.kept, j)
+			continue
+		}
+		if v != noFit {
+			return k
+		}
+	}
+	return k
+}
+
+// ask returns the answer for j, of class c (-1: none): its class's if
+// the pass has one since the last take, else Fits's, and Keeps's too when
+// j runs past the shadow time and fits; a class's answer is noted.
+func (cs *classState) ask(lk sim.Lookahead, j *sim.Job, c int, runsPast bool) uint64 {
+	ep := cs.epoch
+	var v uint64
+	if c >= 0 {
+		v = cs.ans[c]
+	}
+	if v>>classCodeBits != ep || c < 0 {
+		v = ep<<classCodeBits | classNoFit
+		if lk.Fits(j) {
+			v = ep<<classCodeBits | classFits
+		}
+	}
+	if v&(1<<classCodeBits-1) == classFits && runsPast {
+		v = ep<<classCodeBits | classRefused
+		if lk.Keeps(j) {
+			v = ep<<classCodeBits | classKept
+		}
+	}
+	if c >= 0 {
+		cs.ans[c] = v
+	}
+	return v & (1<<classCodeBits - 1)
 }
