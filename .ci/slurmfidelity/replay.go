@@ -32,6 +32,11 @@ type replayConfig struct {
 	users    []string
 	swf      string
 	sbatch   string
+	// afterPass, if not empty, is the file Slurm's priority plugin
+	// rewrites at each recalculation; the replay starts just after one,
+	// calcPeriod being their period.
+	afterPass  string
+	calcPeriod time.Duration
 }
 
 // planned is one job of the replay, in Slurm's units.
@@ -57,6 +62,8 @@ func replayMain(args []string) error {
 	fs.StringVar(&users, "users", "", "comma-separated system `users`; SWF user u submits as users[u mod len]")
 	fs.StringVar(&c.swf, "swf", "", "write the submitted workload, with Slurm's job ids, as SWF to `file`")
 	fs.StringVar(&c.sbatch, "sbatch", "sbatch", "the sbatch `command`")
+	fs.StringVar(&c.afterPass, "after-pass", "", "start just after a priority recalculation: the `file` slurmctld rewrites at each (StateSaveLocation/priority_last_decay_ran)")
+	fs.DurationVar(&c.calcPeriod, "calc-period", time.Minute, "the `period` of the recalculations (PriorityCalcPeriod)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -84,6 +91,11 @@ func replayMain(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if c.afterPass != "" {
+		if err := awaitPass(ctx, c.afterPass, c.calcPeriod); err != nil {
+			return err
+		}
+	}
 	ids, err := submitAll(ctx, c.sbatch, plan)
 	if err != nil {
 		return err
@@ -144,6 +156,49 @@ func planReplay(c replayConfig) ([]planned, error) {
 		return nil, fmt.Errorf("%s: only %d jobs fit, after %d skipped; want %d", c.trace, len(plan), c.skip, c.jobs)
 	}
 	return plan, nil
+}
+
+// passDelay is how long after a priority recalculation the replay
+// starts: long enough for the pass to be over, short enough that the
+// first submission falls in the same second.
+const passDelay = 300 * time.Millisecond
+
+// awaitPass waits for the file that slurmctld's priority/multifactor
+// rewrites at each recalculation (_decay_thread in
+// src/plugins/priority/multifactor/priority_multifactor.c: the passes
+// are period apart from slurmctld's start, and each ends writing
+// priority_last_decay_ran), then until just after the next pass at least
+// a second away. The simulation recalculates at its time 0, the first
+// submission, and every period after; so does Slurm, from then on.
+func awaitPass(ctx context.Context, file string, period time.Duration) error {
+	var last time.Time
+	for deadline := time.Now().Add(2 * period); ; {
+		fi, err := os.Stat(file)
+		if err == nil {
+			last = fi.ModTime()
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) || time.Now().After(deadline) {
+			return fmt.Errorf("waiting for slurmctld's priority pass: %w", err)
+		}
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	next := last
+	for next.Before(time.Now().Add(time.Second)) {
+		next = next.Add(period)
+	}
+	fmt.Printf("replay: starting %v after the priority pass of %s (the last at %s)\n",
+		passDelay, next.UTC().Format("15:04:05.000"), last.UTC().Format("15:04:05.000"))
+	select {
+	case <-time.After(time.Until(next.Add(passDelay))):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // submitAll submits the plan's jobs, each at its time after the first's
