@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,5 +40,31 @@ func TestPlanReplay(t *testing.T) {
 	c.jobs = 4
 	if _, err := planReplay(c); err == nil || !strings.Contains(err.Error(), "only 3 jobs fit, after 2 skipped; want 4") {
 		t.Errorf("error %v; want too few jobs said", err)
+	}
+}
+
+// TestAwaitPass: with passes every 2 s, the last 1.5 s ago, the next is in
+// 0.5 s, under a second away, so the replay waits for the one after:
+// 2.5 s, plus passDelay.
+func TestAwaitPass(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "priority_last_decay_ran")
+	write(t, file, "")
+	now := time.Now()
+	if err := os.Chtimes(file, now, now.Add(-1500*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout, _ = os.Open(os.DevNull)
+	defer func() { os.Stdout = stdout }()
+	if err := awaitPass(context.Background(), file, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := time.Since(now), 2500*time.Millisecond+passDelay; got < want || got > want+time.Second {
+		t.Errorf("awaitPass returned after %v; want %v", got, want)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := awaitPass(ctx, filepath.Join(t.TempDir(), "none"), time.Minute); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("without the file: %v; want the context's deadline", err)
 	}
 }
