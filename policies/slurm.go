@@ -106,9 +106,13 @@ import (
 // in the cluster's node profile (nodes.ProfileOf), as Slurm keeps
 // node_space bitmaps: reservations pin nodes, laid from scratch at each
 // backfill pass, and a job the backfill starts starts on the nodes the
-// profile chose (sim.Action.Place). At a backfill pass the main
-// scheduler's jobs are placed on the same profile, by the cluster's fit
-// rule; at other passes they go through View.Trial (slurm_nodes.go).
+// profile chose (sim.Action.Place). The main scheduler asks View.Trial;
+// at a pass where the backfill plans, its jobs are first placed on the
+// profile at now, which places them as the trial did, and start there
+// too; at other passes they go in Decision.Start (slurm_nodes.go).
+// With every job running exactly its estimate, slurm under the settings
+// above equals conservative backfilling on nodes too
+// (TestSlurmConservativeNodes).
 //
 // Simplifications (each a Slurm feature not modelled):
 //   - both schedulers run in no time, the main scheduler first, at the
