@@ -329,6 +329,12 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		s.dirtyBF = true
 	}
 	for _, j := range s.start {
+		if s.np != nil && s.resv[j.Seq] {
+			// Started without a plan in this pass: its reservation of
+			// the last plan is lifted from the node profile (a no-op for
+			// a job placed there in this pass).
+			s.np.Lift(j)
+		}
 		if p := s.prom[j.Seq]; p >= 0 && p < now {
 			s.withdraw = append(s.withdraw, j)
 		}
