@@ -106,9 +106,13 @@ import (
 // in the cluster's node profile (nodes.ProfileOf), as Slurm keeps
 // node_space bitmaps: reservations pin nodes, laid from scratch at each
 // backfill pass, and a job the backfill starts starts on the nodes the
-// profile chose (sim.Action.Place). At a backfill pass the main
-// scheduler's jobs are placed on the same profile, by the cluster's fit
-// rule; at other passes they go through View.Trial (slurm_nodes.go).
+// profile chose (sim.Action.Place). The main scheduler asks View.Trial;
+// at a pass where the backfill plans, its jobs are first placed on the
+// profile at now, which places them as the trial did, and start there
+// too; at other passes they go in Decision.Start (slurm_nodes.go).
+// With every job running exactly its estimate, slurm under the settings
+// above equals conservative backfilling on nodes too
+// (TestSlurmConservativeNodes).
 //
 // Simplifications (each a Slurm feature not modelled):
 //   - both schedulers run in no time, the main scheduler first, at the
@@ -153,7 +157,8 @@ type Slurm struct {
 	queue []*sim.Job // the waiting jobs in queue order
 	fresh []*sim.Job // arrivals since the last pass
 	prio  []uint32   // by Job.Seq: the priority the queue is sorted by
-	part  []string   // by Job.Seq: the job's partition
+	part  []int32    // by Job.Seq: the job's partition, numbered (parts)
+	parts map[string]int32
 	prom  []sim.Time // by Job.Seq: the open promise, -1 for none
 	resv  []bool     // by Job.Seq: reserved in the last backfill pass
 	gone  []bool     // by Job.Seq: started
@@ -166,7 +171,7 @@ type Slurm struct {
 	start    []*sim.Job // every job started, the main scheduler's first
 	promise  []sim.Reservation
 	withdraw []*sim.Job
-	failed   []string
+	failed   []bool // by partition number: failed in this main pass
 	users    map[int32]int
 	tested   []bool     // by index in the queue: the backfill tests the job
 	reserved []*sim.Job // the jobs reserved in the last backfill pass
@@ -237,7 +242,7 @@ func NewSlurm(p SlurmParams) (*Slurm, error) {
 	if _, err := slurmprio.New(p.Params, slurmprio.Machine{}); err != nil {
 		return nil, err
 	}
-	return &Slurm{p: p, users: map[int32]int{}}, nil
+	return &Slurm{p: p, users: map[int32]int{}, parts: map[string]int32{}}, nil
 }
 
 // newSlurm is NewSlurm for the registry.
@@ -256,12 +261,18 @@ func (s *Slurm) Name() string { return "slurm" }
 func (s *Slurm) Submitted(now sim.Time, j *sim.Job) {
 	for len(s.prio) <= j.Seq {
 		s.prio = append(s.prio, 0)
-		s.part = append(s.part, "")
+		s.part = append(s.part, 0)
 		s.prom = append(s.prom, -1)
 		s.resv = append(s.resv, false)
 		s.gone = append(s.gone, false)
 	}
-	s.part[j.Seq] = slurmprio.PartitionOf(j)
+	name := slurmprio.PartitionOf(j)
+	k, ok := s.parts[name]
+	if !ok {
+		k = int32(len(s.parts))
+		s.parts[name] = k
+	}
+	s.part[j.Seq] = k
 	s.fresh = append(s.fresh, j)
 	s.event, s.dirtyMain, s.dirtyBF = true, true, true
 	if s.calc != nil {
@@ -318,6 +329,12 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		s.dirtyBF = true
 	}
 	for _, j := range s.start {
+		if s.np != nil && s.resv[j.Seq] {
+			// Started without a plan in this pass: its reservation of
+			// the last plan is lifted from the node profile (a no-op for
+			// a job placed there in this pass).
+			s.np.Lift(j)
+		}
 		if p := s.prom[j.Seq]; p >= 0 && p < now {
 			s.withdraw = append(s.withdraw, j)
 		}
@@ -392,14 +409,16 @@ func (s *Slurm) before(a, b *sim.Job) int {
 // default_queue_depth+1 jobs unless full, each job of a partition not
 // failed starts if it fits now (View.Trial), else fails its partition.
 func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
-	s.failed = s.failed[:0]
+	s.failed = slices.Grow(s.failed[:0], len(s.parts))[:len(s.parts)]
+	clear(s.failed)
+	nfailed := 0
 	fit := v.Trial()
 	for i, j := range s.queue {
 		if !full && i > s.p.DefaultQueueDepth {
 			break
 		}
 		part := s.part[j.Seq]
-		if slices.Contains(s.failed, part) {
+		if s.failed[part] {
 			continue
 		}
 		if fit.Fits(j) {
@@ -407,7 +426,10 @@ func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 			s.gone[j.Seq] = true
 			s.start = append(s.start, j)
 		} else {
-			s.failed = append(s.failed, part)
+			s.failed[part] = true
+			if nfailed++; nfailed == len(s.failed) {
+				break // every partition failed: no later job can start
+			}
 		}
 	}
 }

@@ -60,6 +60,9 @@ type Profile struct {
 	res  []resv      // by Job.Seq
 	runs []int       // the jobs whose hold may be running: laid by base, or Start since
 
+	baseEnds  []sim.Time      // scratch of base: the running jobs' ends
+	baseGives []sim.Resources // and what each gives back to the sum then
+
 	found  found // the placement the last search found
 	uses   []Use // scratch of the searches
 	cand   []cand
@@ -205,7 +208,6 @@ func (p *Profile) base(now sim.Time) {
 			gpus: p.c.groups[p.c.group[n]].GPUs})
 		total = total.Add(sim.Resources{sim.Procs: st.cap[n], sim.Memory: p.node[n][0].mem, sim.GPUs: p.node[n][0].gpus})
 	}
-	p.agg.Reset(now, total, nil)
 	p.ends = p.ends[:0]
 	p.found = found{}
 	for _, seq := range p.runs {
@@ -214,6 +216,9 @@ func (p *Profile) base(now sim.Time) {
 		}
 	}
 	p.runs = p.runs[:0]
+	// The running jobs all hold from now, in order of estimated end: the
+	// sum over the nodes is laid in one sweep (sim.Profile.ResetEnds).
+	p.baseEnds, p.baseGives = p.baseEnds[:0], p.baseGives[:0]
 	for _, a := range p.c.running {
 		seq := a.Job.Seq
 		p.grow(seq)
@@ -222,8 +227,16 @@ func (p *Profile) base(now sim.Time) {
 		rs := &p.res[seq]
 		*rs = resv{state: running, at: a.Start, end: max(a.EstimatedEnd(), now+1), uses: uses, r: r, agg: p.aggOf(r, uses)}
 		p.runs = append(p.runs, seq)
-		p.hold(r, uses, now, rs.end, rs.agg, -1)
+		for _, u := range uses {
+			for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
+				p.nodeHold(n, now, rs.end, int64(u.Cores), r, -1)
+			}
+		}
+		p.addEnd(rs.end)
+		total = total.Sub(rs.agg)
+		p.baseEnds, p.baseGives = append(p.baseEnds, rs.end), append(p.baseGives, rs.agg)
 	}
+	p.agg.ResetEnds(now, total, p.baseEnds, p.baseGives)
 }
 
 func (p *Profile) grow(seq int) {
