@@ -7,7 +7,7 @@ package slurmconf
 import (
 	"fmt"
 	"slices"
-		"strconv"
+	"strconv"
 	"strings"
 )
 

@@ -143,7 +143,9 @@ func unescape(s string) string {
 	return b.String()
 }
 
-func isBlank(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' }
+func isBlank(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+}
 
 // line reads one logical line: an Include, or an option with, for the
 // options that take them, further pairs.
