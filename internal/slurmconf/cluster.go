@@ -68,10 +68,14 @@ func (c *Config) Cluster() (*nodes.Config, []Warning, error) {
 	var hosts []host
 	index := map[string]int{}
 	var future []string
+	var futurePos Pos
 	for i, n := range c.Nodes {
 		st := strings.ToUpper(n.State)
 		switch {
 		case st == "FUTURE":
+			if future == nil {
+				futurePos = n.Pos
+			}
 			future = append(future, n.Names...)
 			continue
 		case st != "" && st != "UNKNOWN" && st != "IDLE":
@@ -86,7 +90,7 @@ func (c *Config) Cluster() (*nodes.Config, []Warning, error) {
 		}
 	}
 	if len(future) > 0 {
-		warn(c.Nodes[0].Pos, "nodes with State=FUTURE are left out: %s", formatHosts(future))
+		warn(futurePos, "nodes with State=FUTURE are left out: %s", formatHosts(future))
 	}
 	if len(hosts) == 0 {
 		return nil, warns, &Error{Pos: Pos{File: c.Path}, Err: errors.New("every node has State=FUTURE: the cluster has no node")}
