@@ -258,3 +258,17 @@ func (c *Config) priorityWarnings(warn func(Pos, string, ...any)) {
 		warn(c.Partitions[0].Pos, "partitions have different PriorityTier (%s): tiers are not modelled; schedsweep orders the jobs of every partition by priority alone", strings.Join(list, ", "))
 	}
 }
+
+// SchedulingOptions returns the options of the file that Params reads
+// (Priority*, SchedulerType, SchedulerParameters) and only Params, sorted:
+// what a run under another policy leaves unread.
+func (c *Config) SchedulingOptions() []string {
+	var out []string
+	for k := range c.Options {
+		if modelled[k] && (strings.HasPrefix(k, "Priority") || strings.HasPrefix(k, "Scheduler") || k == "FairShareDampeningFactor") {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
