@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSimulateSlurmConf runs simulate on a slurm.conf's cluster: the
+// machine line names the file, the jobs run on its nodes by their names,
+// each warning of the file is printed once, and flags that size the
+// machine beside it are usage errors.
+func TestSimulateSlurmConf(t *testing.T) {
+	code, out, errOut := runCLI("simulate", "--slurm-conf", smallSlurmConf, "--policy", "fcfs", "--jobs", "10", optionsTrace)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"machine                procs=14 memory=30064771072 (from " + smallSlurmConf + ")",
+		"node groups            n[1-3] 84.14%, m1 5.23% of cores",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// small.conf's one warning: the options the policy fcfs does not read
+	// are none, and every option it has is modelled; so no warning at all.
+	if strings.Contains(out, "warning:") {
+		t.Errorf("warnings for small.conf:\n%s", out)
+	}
+	code, out, _ = runCLI("simulate", "--slurm-conf", "../../runner/spec/testdata/slurm/cluster.conf", "--policy", "fcfs", "--jobs", "10", optionsTrace)
+	if code != exitOK {
+		t.Fatalf("cluster.conf: exit %d", code)
+	}
+	for _, want := range []string{
+		"warning: ../../runner/spec/testdata/slurm/cluster.conf: 10 options are not modelled and are ignored: AuthType, ClusterName,",
+		"warning: ../../runner/spec/testdata/slurm/cluster.conf: policy fcfs does not read PriorityCalcPeriod, PriorityDecayHalfLife,",
+	} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("output holds %q %d times; want once:\n%s", want, strings.Count(out, want), out)
+		}
+	}
+	for _, args := range [][]string{
+		{"--procs", "16"},
+		{"--machines", tinyMachines},
+		{"--model", "pool"},
+	} {
+		args = append(append([]string{"simulate", "--slurm-conf", smallSlurmConf}, args...), optionsTrace)
+		if code, _, errOut := runCLI(args...); code != exitUsage || !strings.Contains(errOut, "--slurm-conf") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error naming --slurm-conf", args, code, errOut)
+		}
+	}
+	code, _, errOut = runCLI("simulate", "--slurm-conf", "../../runner/spec/testdata/slurm/bad.conf", optionsTrace)
+	if want := `bad.conf:2: MaxTime="2-x": not a Slurm time`; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("bad.conf: exit %d, stderr %q; want a usage error with %q", code, errOut, want)
+	}
+}
