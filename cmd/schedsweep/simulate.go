@@ -30,9 +30,12 @@ jobs finished, killed and rejected, mean wait, mean response, mean bounded
 slowdown (tau = 10 s), utilization and makespan.
 
 The machine has --procs processors, or what --machines describes, or the
-trace header's MaxProcs (else MaxNodes), or, for a registered trace, the
-registry's machine (and its machines file, if it has one). Memory is simulated only when
---memory-field says which SWF field holds it.
+nodes and partitions of --slurm-conf, or the trace header's MaxProcs (else
+MaxNodes), or, for a registered trace, the registry's machine (and its
+machines file, if it has one). Memory is simulated only when --memory-field
+says which SWF field holds it. With --slurm-conf and --policy slurm, the
+file also gives the policy's parameters, --policy-param overriding them; the
+options it does not model are printed as warnings (docs/experiments.md).
 
 The flags describe a one-run experiment, which simulate runs as
 schedsweep run runs an experiment file: a flag that a workload or cluster
