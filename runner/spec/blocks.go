@@ -182,7 +182,7 @@ func (d *decoder) policy(b *hclsyntax.Block) *Policy {
 		_, err := e.New(p)
 		return err
 	}}
-	if a := attrs["slurm_conf"]; a != nil && !d.slurmParams(o, p.Params, a) { // slurmconf.go: before params, which win
+	if a := attrs["slurm_conf"]; a != nil && !d.slurmParams(o, p, a) { // slurmconf.go: before params, which win
 		return nil
 	}
 	if !d.setParams(o, p.Params, attrs["params"]) {

@@ -7,6 +7,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,6 +30,10 @@ type slurmFile struct {
 	// warned marks the warnings reported: "file" (Unmodelled), "cluster"
 	// and "policy".
 	warned map[string]bool
+	// policies are the policy blocks whose slurm_conf names the file.
+	policies []*Policy
+	// at is where a cluster's slurm_conf names the file.
+	at hcl.Range
 }
 
 // slurmConf reads the slurm_conf argument a of a block: the file's path,
@@ -110,13 +115,40 @@ func (d *decoder) slurmCluster(c *Cluster, attrs map[string]*hclsyntax.Attribute
 		return
 	}
 	d.slurmWarnings(f, a.Expr.Range(), "cluster", warns)
-	c.Nodes, c.Capacity, c.SlurmConf = cfg, capacity, path
+	c.Nodes, c.Capacity, c.SlurmConf, f.at = cfg, capacity, path, a.Expr.Range()
 }
 
-// slurmParams sets the parameters p of policy o from the slurm.conf its
-// block's slurm_conf argument a names, before the block's params, which
-// win; false if anything was wrong (reported).
-func (d *decoder) slurmParams(o owner, p any, a *hclsyntax.Attribute) bool {
+// slurmUnread warns when the sweep's cluster comes from a slurm.conf that
+// sets Priority* or SchedulerParameters options and none of the sweep's
+// policies reads that file with slurm_conf: those options would change
+// nothing, silently.
+func (d *decoder) slurmUnread(s *Sweep) {
+	if s.Cluster == nil || s.Cluster.SlurmConf == "" {
+		return
+	}
+	f := d.slurm[s.Cluster.SlurmConf]
+	if f == nil || f.cfg == nil {
+		return
+	}
+	keys := f.cfg.SchedulingOptions()
+	if len(keys) == 0 {
+		return
+	}
+	for _, p := range s.Policies {
+		if slices.Contains(f.policies, p) {
+			return
+		}
+	}
+	d.warnf(f.at, "slurm.conf not modelled as written",
+		"%s: no policy of the sweep reads %s; a policy %q block with slurm_conf = the same file does.",
+		s.Cluster.SlurmConf, strings.Join(keys, ", "), SlurmPolicy)
+}
+
+// slurmParams sets the parameters of policy block pb (of policy o) from
+// the slurm.conf its slurm_conf argument a names, before the block's
+// params, which win; false if anything was wrong (reported).
+func (d *decoder) slurmParams(o owner, pb *Policy, a *hclsyntax.Attribute) bool {
+	p := pb.Params
 	if o.name != SlurmPolicy {
 		d.errorf(a.NameRange, "Unsupported argument",
 			"slurm_conf sets the parameters of policy %q; policy %q does not take it.", SlurmPolicy, o.name)
@@ -136,6 +168,7 @@ func (d *decoder) slurmParams(o owner, p any, a *hclsyntax.Attribute) bool {
 		return false
 	}
 	d.slurmWarnings(f, a.Expr.Range(), "policy", warns)
+	f.policies = append(f.policies, pb)
 	return true
 }
 
