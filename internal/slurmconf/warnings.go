@@ -100,7 +100,7 @@ func (c *Config) Unmodelled() []Warning {
 		}
 	}
 	if list := c.ignored(); len(list) > 0 {
-		warn(file, "%d options are not modelled and are ignored: %s", len(list), strings.Join(list, ", "))
+		warn(file, "not modelled, so ignored: %s", strings.Join(list, ", "))
 	}
 	return warns
 }

@@ -58,7 +58,7 @@ func TestSlurmConfCluster(t *testing.T) {
 	// name the file; the translation of its nodes warns of nothing (the
 	// PriorityTier warning belongs to the policy's parameters); and the
 	// options no policy of the sweep reads, fcfs being no slurm policy.
-	if len(warns) != 2 || !strings.Contains(warns[0], "options are not modelled and are ignored: AuthType, ClusterName, NodeName:TmpDisk") ||
+	if len(warns) != 2 || !strings.Contains(warns[0], "not modelled, so ignored: AuthType, ClusterName, NodeName:TmpDisk") ||
 		!strings.Contains(warns[1], "no policy of the sweep reads PriorityCalcPeriod, PriorityDecayHalfLife,") {
 		t.Errorf("warnings:\n%s\nwant two, the list of options not modelled and those no policy reads", strings.Join(warns, "\n"))
 	}
