@@ -24,12 +24,7 @@ type Warning struct {
 	Text string
 }
 
-func (w Warning) String() string {
-	if w.Pos.Line == 0 {
-		return fmt.Sprintf("%s: %s", w.Pos.File, w.Text)
-	}
-	return fmt.Sprintf("%s: %s", w.Pos, w.Text)
-}
+func (w Warning) String() string { return fmt.Sprintf("%s: %s", w.Pos, w.Text) }
 
 // host is one node of the file, in file order.
 type host struct {

@@ -20,7 +20,13 @@ type Pos struct {
 	Line int
 }
 
-func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
+// String is "file:line", or the file alone for Line 0 (the whole file).
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
 
 // Pair is one key=value of a line, its key spelled as Slurm spells it.
 type Pair struct {

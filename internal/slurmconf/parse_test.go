@@ -174,7 +174,7 @@ func TestTranslationErrors(t *testing.T) {
 	tests := []struct {
 		name, conf, want string
 	}{
-		{"no nodes", "ClusterName=a\n", "e.conf:0: no NodeName line"},
+		{"no nodes", "ClusterName=a\n", "e.conf: no NodeName line"},
 		{"unknown node in partition", "NodeName=n[1-2]\nPartitionName=p Nodes=n[2-3]\n", `e.conf:2: Nodes="n[2-3]": partition p names node n3, which no NodeName line declares`},
 	}
 	for _, tc := range tests {
