@@ -2,7 +2,9 @@ package slurmprio
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
@@ -21,11 +23,17 @@ type Params struct {
 
 	MaxAge        sim.Time `hcl:"priority_max_age,optional" doc:"PriorityMaxAge in seconds: the wait at which the age factor reaches 1; Slurm's default is 7 days"`
 	FavorSmall    bool     `hcl:"priority_favor_small,optional" doc:"PriorityFavorSmall: the job size factor favours small jobs rather than large ones"`
-	DecayHalfLife sim.Time `hcl:"priority_decay_half_life,optional" doc:"PriorityDecayHalfLife in seconds: usage decays by half over this time; Slurm's default is 7 days"`
+	DecayHalfLife sim.Time `hcl:"priority_decay_half_life,optional" doc:"PriorityDecayHalfLife in seconds: usage decays by half over this time; 0: no decay; Slurm's default is 7 days"`
 	CalcPeriod    sim.Time `hcl:"priority_calc_period,optional" doc:"PriorityCalcPeriod in seconds: usage is charged and priorities recomputed this often; Slurm's default is 5 minutes"`
 	// Fairshare is the fairshare algorithm: "fair_tree", Slurm's default,
 	// or "classic" (PriorityFlags=NO_FAIR_TREE).
 	Fairshare string `hcl:"priority_fairshare,optional" doc:"fairshare algorithm: fair_tree (Slurm's default) or classic (PriorityFlags=NO_FAIR_TREE)"`
+	// Shares gives the association tree's RawShares (sacctmgr's
+	// Fairshare=) as "account:shares,account/user:shares", where account
+	// is a job's SWF group number (field 13) and user its SWF user number
+	// (field 12), both in decimal; unlisted associations have 1, Slurm's
+	// default.
+	Shares string `hcl:"fairshare_shares,optional" doc:"associations' RawShares as \"account:shares,account/user:shares,...\" with account = SWF group (field 13) and user = SWF user (field 12) in decimal; unlisted: 1"`
 	// PartitionFactor gives partitions' PriorityJobFactor as
 	// "name:factor,name:factor"; unlisted partitions have factor 1.
 	PartitionFactor string `hcl:"partition_job_factor,optional" doc:"partitions' PriorityJobFactor as \"name:factor,...\"; unlisted partitions have 1"`
@@ -54,85 +62,168 @@ type Machine struct {
 	Nodes int   // nodes of the cluster; 0 on the pool
 }
 
-// Calculator holds the state Slurm's priority plugin keeps: usage per
-// association, and each waiting job's current priority. A Calculator
-// serves one run.
-type Calculator struct {
-	p    Params
-	m    Machine
-	prio []uint32 // by Job.Seq
-	next sim.Time // the next recalculation
+// config is Params checked and parsed.
+type config struct {
+	Params
+	classic   bool
+	shares    map[assocKey]int64 // RawShares by association
+	partition map[string]float64 // PriorityJobFactor by partition name
+	partMax   float64            // the largest listed PriorityJobFactor
+	qos       map[int32]float64  // priority by SWF queue number
+	qosMax    float64            // the largest listed QOS priority
 }
 
-// New checks p and returns a Calculator for machine m. Each fault names
-// its parameter.
-func New(p Params, m Machine) (*Calculator, error) {
+// assocKey names an association: an account (user noUser) or a user
+// within an account. SWF's unknown −1 is a valid account or user number.
+type assocKey struct {
+	account, user int32
+}
+
+// noUser is the user of an account association's key.
+const noUser = math.MinInt32
+
+// maxWeight is the largest PriorityWeight* Slurm accepts (a uint32).
+const maxWeight = math.MaxUint32
+
+// check validates p and parses its lists. Each fault names its parameter
+// and, in a list, the entry.
+func check(p Params) (*config, error) {
+	c := &config{Params: p}
+	weights := []struct {
+		name string
+		w    int64
+	}{
+		{"priority_weight_age", p.WeightAge},
+		{"priority_weight_fairshare", p.WeightFairshare},
+		{"priority_weight_job_size", p.WeightJobSize},
+		{"priority_weight_partition", p.WeightPartition},
+		{"priority_weight_qos", p.WeightQOS},
+		{"priority_weight_accuracy", p.WeightAccuracy},
+	}
+	for _, w := range weights {
+		if w.w < 0 || w.w > maxWeight {
+			return nil, fmt.Errorf("parameter %q: %d is not in 0..%d", w.name, w.w, int64(maxWeight))
+		}
+	}
 	if p.MaxAge <= 0 {
 		return nil, fmt.Errorf("parameter \"priority_max_age\": %d is not a positive number of seconds", p.MaxAge)
 	}
 	if p.CalcPeriod <= 0 {
 		return nil, fmt.Errorf("parameter \"priority_calc_period\": %d is not a positive number of seconds", p.CalcPeriod)
 	}
-	return &Calculator{p: p, m: m}, nil
+	if p.DecayHalfLife < 0 {
+		return nil, fmt.Errorf("parameter \"priority_decay_half_life\": %d is negative", p.DecayHalfLife)
+	}
+	switch p.Fairshare {
+	case "fair_tree":
+	case "classic":
+		c.classic = true
+	default:
+		return nil, fmt.Errorf("parameter \"priority_fairshare\": %q is neither \"fair_tree\" nor \"classic\"", p.Fairshare)
+	}
+	var err error
+	if c.shares, err = parseShares(p.Shares); err != nil {
+		return nil, fmt.Errorf("parameter \"fairshare_shares\": %w", err)
+	}
+	if c.partition, c.partMax, err = parseFactors(p.PartitionFactor, 65533, func(s string) (string, error) {
+		if s == "" {
+			return "", fmt.Errorf("empty partition name")
+		}
+		return s, nil
+	}); err != nil {
+		return nil, fmt.Errorf("parameter \"partition_job_factor\": %w", err)
+	}
+	if c.qos, c.qosMax, err = parseFactors(p.QOSPriority, maxWeight, func(s string) (int32, error) {
+		q, err := strconv.ParseInt(s, 10, 32)
+		if err != nil {
+			return 0, fmt.Errorf("queue %q is not a whole number", s)
+		}
+		return int32(q), nil
+	}); err != nil {
+		return nil, fmt.Errorf("parameter \"qos_priority\": %w", err)
+	}
+	return c, nil
 }
 
-// Submitted sets j's first priority, as Slurm does when a job is
-// submitted.
-func (c *Calculator) Submitted(now sim.Time, j *sim.Job) {
-	for len(c.prio) <= j.Seq {
-		c.prio = append(c.prio, 0)
+// entries splits a "key:value,key:value" list into its entries, blanks
+// around each trimmed; an empty list has none.
+func entries(list string) []string {
+	if strings.TrimSpace(list) == "" {
+		return nil
 	}
-	c.prio[j.Seq] = c.compute(now, j)
+	es := strings.Split(list, ",")
+	for i := range es {
+		es[i] = strings.TrimSpace(es[i])
+	}
+	return es
 }
 
-// Started tells the calculator that j started now; its usage is charged
-// from now on.
-func (c *Calculator) Started(now sim.Time, j *sim.Job) {}
-
-// Finished tells the calculator that j ended after running actual seconds.
-func (c *Calculator) Finished(now sim.Time, j *sim.Job, actual sim.Time) {}
-
-// Update brings the calculator to now: at each PriorityCalcPeriod boundary
-// passed since the last update it charges the running jobs' usage, decays
-// it, and recomputes the priority of every waiting job, as Slurm's decay
-// thread does. It reports whether priorities changed.
-func (c *Calculator) Update(now sim.Time, running []sim.Allocation, waiting []*sim.Job) bool {
-	if now < c.next {
-		return false
+// splitEntry splits "key:value" and parses value as a whole number in
+// 0..limit.
+func splitEntry(e string, limit int64) (string, int64, error) {
+	k, v, ok := strings.Cut(e, ":")
+	if !ok {
+		return "", 0, fmt.Errorf("entry %q: want key:value", e)
 	}
-	for _, j := range waiting {
-		c.prio[j.Seq] = c.compute(now, j)
+	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > limit {
+		return "", 0, fmt.Errorf("entry %q: value %q is not a whole number in 0..%d", e, v, limit)
 	}
-	c.next = now - now%c.p.CalcPeriod + c.p.CalcPeriod
-	return true
+	return k, n, nil
 }
 
-// Next returns the time of the next recalculation: a policy that wants
-// priorities to move while nothing else happens asks for a pass then.
-func (c *Calculator) Next() sim.Time { return c.next }
-
-// Priority returns j's priority as last computed.
-func (c *Calculator) Priority(j *sim.Job) uint32 { return c.prio[j.Seq] }
-
-// compute is the weighted sum of j's factors at now. (Age alone for now.)
-func (c *Calculator) compute(now sim.Time, j *sim.Job) uint32 {
-	age := now - j.Submit
-	if age > c.p.MaxAge {
-		age = c.p.MaxAge
+// parseFactors parses a "key:value,..." list whose keys key parses, and
+// returns the values by key and the largest value (0 if none).
+func parseFactors[K comparable](list string, limit int64, key func(string) (K, error)) (map[K]float64, float64, error) {
+	m := map[K]float64{}
+	largest := 0.0
+	for _, e := range entries(list) {
+		ks, v, err := splitEntry(e, limit)
+		if err != nil {
+			return nil, 0, err
+		}
+		k, err := key(ks)
+		if err != nil {
+			return nil, 0, fmt.Errorf("entry %q: %w", e, err)
+		}
+		if _, dup := m[k]; dup {
+			return nil, 0, fmt.Errorf("entry %q: %q listed twice", e, ks)
+		}
+		m[k] = float64(v)
+		largest = max(largest, float64(v))
 	}
-	return uint32(float64(c.p.WeightAge) * float64(age) / float64(c.p.MaxAge))
+	return m, largest, nil
 }
 
-// PartitionOf returns the name of the partition j was submitted to, as
-// the priority and the scheduler key it: the partition its shape names on
-// a cluster of nodes, else its SWF partition number (field 16) in
-// decimal, else "" (the default partition).
-func PartitionOf(j *sim.Job) string {
-	if w := j.Shape.Where; w != nil && w.Partition != "" {
-		return w.Partition
+// parseShares parses fairshare_shares: "account:shares" or
+// "account/user:shares" entries, account and user SWF numbers in decimal,
+// shares in 0..2³²−1 (a RawShares is a uint32).
+func parseShares(list string) (map[assocKey]int64, error) {
+	m := map[assocKey]int64{}
+	for _, e := range entries(list) {
+		name, n, err := splitEntry(e, maxWeight)
+		if err != nil {
+			return nil, err
+		}
+		acct, user, isUser := strings.Cut(name, "/")
+		k := assocKey{user: noUser}
+		a, err := strconv.ParseInt(acct, 10, 32)
+		if err != nil || a == noUser {
+			return nil, fmt.Errorf("entry %q: account %q is not an SWF group number", e, acct)
+		}
+		k.account = int32(a)
+		if isUser {
+			u, err := strconv.ParseInt(user, 10, 32)
+			if err != nil || u == noUser {
+				return nil, fmt.Errorf("entry %q: user %q is not an SWF user number", e, user)
+			}
+			k.user = int32(u)
+		}
+		if _, dup := m[k]; dup {
+			return nil, fmt.Errorf("entry %q: %q listed twice", e, name)
+		}
+		m[k] = n
 	}
-	if j.Partition >= 0 {
-		return strconv.Itoa(int(j.Partition))
-	}
-	return ""
+	return m, nil
 }
