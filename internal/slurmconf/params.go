@@ -38,7 +38,7 @@ var schedulerParams = []struct {
 	least      int64 // the smallest value Slurm accepts
 }{
 	{"default_queue_depth", "default_queue_depth", false, 0},
-	{"sched_interval", "sched_interval", false, -1},
+	{"sched_interval", "sched_interval", false, 0},
 	{"bf_interval", "bf_interval", false, 1},
 	{"bf_resolution", "bf_resolution", false, 1},
 	{"bf_window", "bf_window", true, 1},
@@ -214,12 +214,17 @@ func (c *Config) schedulerParams(set func(name, value string, pos Pos), warn fun
 		}
 		sp, value := schedulerParams[i], it[1]
 		v, err := strconv.ParseInt(value, 10, 32)
-		if err != nil || v < sp.least {
+		off := v == -1 && (sp.key == "bf_interval" || sp.key == "sched_interval") // Slurm's "never"
+		if err != nil || v < sp.least && !off {
 			return &Error{Pos: p.Pos, Key: p.Key, Value: p.Value,
 				Err: fmt.Errorf("%s: %q is not a whole number from %d", sp.key, value, sp.least)}
 		}
-		if sp.key == "bf_interval" && v == -1 {
+		switch {
+		case sp.key == "bf_interval" && v == -1:
 			warn(p.Pos, "SchedulerParameters bf_interval=-1 (no backfill) is not modelled; Slurm's default of 30 s is assumed")
+			continue
+		case sp.key == "sched_interval" && v == -1:
+			warn(p.Pos, "SchedulerParameters sched_interval=-1 (no periodic main scheduling) is not modelled; Slurm's default of 60 s is assumed")
 			continue
 		}
 		if sp.minutes {
