@@ -51,7 +51,8 @@ var schedulerParams = []struct {
 // Unlike the policy's own defaults, the priority weights are Slurm's:
 // a weight the file leaves out is 0, and with PriorityType=priority/basic
 // (Slurm's default) every weight is 0, so that jobs go by submission
-// order. Priority times are whole minutes in Slurm (rounded up), bf_window
+// order (the policy breaks equal priorities by submit time, then job id,
+// as sort_job_queue2 does). Priority times are whole minutes in Slurm (rounded up), bf_window
 // is minutes; all become seconds. PriorityFlags=NO_FAIR_TREE (or
 // DEPTH_OBLIVIOUS) selects the classic fairshare, else Fair Tree. Each
 // partition's PriorityJobFactor goes to partition_job_factor.
