@@ -358,14 +358,16 @@ func partition(l Line, m map[string]Pair) (Partition, error) {
 	if p.MaxNodes == Unlimited {
 		p.MaxNodes = 0
 	}
-	if p.PriorityJobFactor, err = uintKey(m, "PriorityJobFactor", 1, math.MaxUint16, false); err != nil {
+	// 65534 and 65535 are Slurm's NO_VAL16 and INFINITE16, not factors.
+	const maxFactor = math.MaxUint16 - 2
+	if p.PriorityJobFactor, err = uintKey(m, "PriorityJobFactor", 1, maxFactor, false); err != nil {
 		return p, err
 	}
-	if p.PriorityTier, err = uintKey(m, "PriorityTier", 1, math.MaxUint16, false); err != nil {
+	if p.PriorityTier, err = uintKey(m, "PriorityTier", 1, maxFactor, false); err != nil {
 		return p, err
 	}
 	if _, ok := m["Priority"]; ok { // the old key sets both
-		n, err := uintKey(m, "Priority", 1, math.MaxUint16, false)
+		n, err := uintKey(m, "Priority", 1, maxFactor, false)
 		if err != nil {
 			return p, err
 		}
