@@ -115,6 +115,8 @@ func (c *Config) Params() ([]Assignment, []Warning, error) {
 			return nil, nil, &Error{Pos: p.Pos, Key: p.Key, Value: p.Value, Err: fmt.Errorf("UNLIMITED is not modelled for %s: give a time", p.Key)}
 		case t.key == "PriorityCalcPeriod" && secs < 60:
 			return nil, nil, &Error{Pos: p.Pos, Key: p.Key, Value: p.Value, Err: fmt.Errorf("must be at least one minute, as Slurm requires")}
+		case t.key == "PriorityMaxAge" && secs == 0:
+			return nil, nil, &Error{Pos: p.Pos, Key: p.Key, Value: p.Value, Err: fmt.Errorf("0 (every job at full age) is not modelled: give at least one minute")}
 		}
 		set(t.param, strconv.FormatInt(secs, 10), p.Pos)
 	}
