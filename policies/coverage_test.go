@@ -34,9 +34,10 @@ func registryChecks(t testing.TB, entry string, settings []string) simtest.Check
 
 // oracleEntries are the entries some differential oracle compares with
 // the engine: those of oracle_diff_test.go, oracle_more_test.go and
-// oracle_accuracy_test.go, the Maui oracle's and the two-tier oracle's.
+// oracle_accuracy_test.go, the Maui oracle's, the Slurm oracle's and the
+// two-tier oracle's.
 func oracleEntries() map[string]bool {
-	m := map[string]bool{mauiOracleEntry: true}
+	m := map[string]bool{mauiOracleEntry: true, slurmOracleEntry: true}
 	for _, list := range [][]oraclePolicy{oraclePolicies, morePolicies, accuracyPolicies} {
 		for _, p := range list {
 			m[p.entry] = true

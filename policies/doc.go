@@ -23,6 +23,12 @@
 //     (queue time, expansion factor, size, fairshare, QoS), reservations
 //     for the top jobs, optional backfill; maui_nodes.go: its walk on a
 //     cluster of nodes, reservations pinning nodes as conservative's;
+//   - slurm.go, slurm_backfill.go: Slurm 22.05's scheduling: the main
+//     scheduler in priority order with its partition rule, and the
+//     backfill scheduler planning every tested job from scratch at
+//     bf_interval, over the multifactor priority of package slurmprio
+//     (slurm_params.go holds the parameters); slurm_nodes.go: its plan
+//     on a cluster of nodes, in the cluster's node profile;
 //   - twotier.go: KEASY, REASY and MEASY (and fairshare-measy, MEASY in
 //     fairshare order), EASY extended to processors with a foreground and
 //     a background VM; they are ordinary sim.Policy values that read the

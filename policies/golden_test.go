@@ -80,6 +80,9 @@ var goldenPolicies = []goldenPolicy{
 	// MEASY with its merged list in fairshare order, which the one loop's
 	// observers make possible.
 	{"fairshare-measy", "fairshare-measy", nil, simtest.Checks{MaxOpen: 1}},
+	// Slurm 22.05's main and backfill schedulers; each case sets its
+	// parameters (every priority weight 0 but where the case says).
+	{"slurm", "slurm", nil, simtest.Checks{}},
 }
 
 // runs reports whether the policy runs on a machine of capacity c, as its

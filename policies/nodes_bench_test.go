@@ -78,3 +78,48 @@ func BenchmarkNodesEASY(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNodesSlurm runs the slurm policy with its defaults and EASY
+// over METACENTRUM-2009-2 on its 14 clusters' nodes and on the pool of the
+// same processors (issue 16's target: slurm on nodes within 3× of EASY).
+func BenchmarkNodesSlurm(b *testing.B) {
+	if testing.Short() {
+		b.Skip("reads a whole trace")
+	}
+	recs := readTrace(b, "METACENTRUM-2009-2.swf.gz", workloads.SWFOptions{})
+	var capacity sim.Resources
+	for _, g := range metacentrumNodes {
+		capacity[sim.Procs] += int64(g.Count) * g.Cores
+	}
+	for _, name := range []string{"easy", "slurm"} {
+		for _, model := range []string{"pool", "nodes"} {
+			b.Run(name+"/"+model, func(b *testing.B) {
+				cpu, _ := simtest.CPUTime()
+				n, passes := 0, 0
+				for b.Loop() {
+					n++
+					var mod sim.Model = sim.NewPool(capacity)
+					if model == "nodes" {
+						cl, err := nodes.New(metacentrumNodes, nodes.FirstFit)
+						if err != nil {
+							b.Fatal(err)
+						}
+						mod = cl
+					}
+					pol, err := policies.New(name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					res, err := sim.Run(mod, pol, sim.NewSliceSource(recs), sim.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					passes = res.Passes
+				}
+				simtest.ReportCPU(b, cpu, n)
+				b.ReportMetric(float64(len(recs)*n)/b.Elapsed().Seconds(), "jobs/s")
+				b.ReportMetric(float64(passes), "passes")
+			})
+		}
+	}
+}

@@ -29,12 +29,14 @@ func oneNode(t *testing.T, c sim.Resources) *nodes.Cluster {
 
 // nodeAware are the policies that ask View.Trial, so run on nodes: the
 // List policies, EASY and those built on its pass (which use the trial's
-// sim.Lookahead), conservative backfilling and Maui (the node profile).
+// sim.Lookahead), conservative backfilling, Maui and Slurm (the node
+// profile).
 var nodeAware = map[string]bool{"fcfs": true, "sjf": true, "fairshare-fifo": true,
 	"easy": true, "fairshare-easy": true, "psp": true, "backfill-balanced": true,
 	"improved-backfill-balanced": true, "pbs-fifo": true, "easy-sjf": true, "easy-accuracy": true, "pbs-fifo-starve": true,
 	"conservative": true, "fairshare-conservative": true, "conservative-sjf": true, "conservative-accuracy": true,
-	"maui": true, "maui-nobackfill": true, "maui-depth3-xfactor": true, "maui-fairshare": true}
+	"maui": true, "maui-nobackfill": true, "maui-depth3-xfactor": true, "maui-fairshare": true,
+	"slurm": true}
 
 // nodesPolicies are the policies of the schedule hashes and, in other
 // orders or with other knobs, EASY, pbs-fifo, conservative backfilling and
@@ -53,12 +55,13 @@ func nodesPolicies() []goldenPolicy {
 // wholeTraces reports whether TestNodesEquivalence runs policy name on
 // every whole shared trace: one policy per way of running on nodes by
 // default (the List policies' trial, EASY's look-ahead, BB's and
-// pbs-fifo's use of it, the node profile of conservative and of Maui),
+// pbs-fifo's use of it, the node profile of conservative, of Maui and of
+// Slurm),
 // every node-aware policy with -oracle.long or SCHEDSWEEP_ORACLE_LONG=1.
 // Every policy runs on the first 3,000 jobs of each trace either way.
 func wholeTraces(name string) bool {
 	switch name {
-	case "fcfs", "easy", "backfill-balanced", "pbs-fifo", "conservative", "maui":
+	case "fcfs", "easy", "backfill-balanced", "pbs-fifo", "conservative", "maui", "slurm":
 		return true
 	}
 	return nodeAware[name] && longOracle()

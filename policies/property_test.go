@@ -81,6 +81,12 @@ var propertyPolicies = append(slices.Clip(goldenPolicies),
 	// MEASY in fairshare order with a short memory and unequal shares: the
 	// head of its merged list is overtaken, its promise withdrawn.
 	goldenPolicy{"fairshare-measy-short", "fairshare-measy", []string{"half_life=300", "shares=0:4,3:0.5"}, simtest.Checks{MaxOpen: 1}},
+	// Slurm with every limit biting: priorities by age recomputed every
+	// 50 s, a short window, few jobs tested, one per user, a shallow main
+	// scheduler; and Slurm planning at every pass, exactly.
+	goldenPolicy{"slurm-limits", "slurm", []string{"priority_calc_period=50", "priority_max_age=500", "bf_window=300", "bf_max_job_test=3",
+		"bf_max_job_user=1", "default_queue_depth=2", "bf_interval=20", "sched_interval=45", "bf_resolution=30"}, simtest.Checks{}},
+	goldenPolicy{"slurm-exact", "slurm", []string{"bf_interval=0", "bf_resolution=1", "bf_window=0", "bf_max_job_test=0"}, simtest.Checks{}},
 )
 
 // TestRandomWorkloads runs every policy on seeded random workloads: Verify

@@ -218,6 +218,8 @@ var builtin = [...]Entry{
 		pbsParams, newPBSFIFO, always[PBSParams](easyLike)),
 	entry("maui", "the Maui scheduler: weighted priorities, reservations for the top jobs, backfill around them",
 		mauiParams, newMaui, func(p *MauiParams) Invariants { return Invariants{MaxOpen: max(p.ReservationDepth, 0)} }),
+	entry("slurm", "Slurm 22.05: multifactor priority, the main scheduler in priority order, backfill planning every job from scratch at bf_interval",
+		DefaultSlurmParams, newSlurm, always[SlurmParams](Invariants{})),
 	twoTier("keasy", "two-tier EASY (foreground and background VM per processor); a background job moved to the foreground elsewhere is killed and restarted",
 		NewKEASY),
 	twoTier("reasy", "two-tier EASY; a background job stays on its processors and gets a reservation there",

@@ -18,3 +18,7 @@ func (c *Cluster) Reservations() []Event {
 	}
 	return c.prof.log
 }
+
+// Nodes returns the number of the cluster's nodes (what Slurm's job size
+// priority measures a job against).
+func (v View) Nodes() int { return v.c.Nodes() }

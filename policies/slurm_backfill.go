@@ -1,0 +1,177 @@
+package policies
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// The backfill scheduler of Slurm (backfill.c, _attempt_backfill): a plan
+// laid from scratch at each of its passes, on the pool a sim.Profile, on
+// a cluster of nodes the cluster's node profile (slurm_nodes.go).
+
+// backfill plans the queue from scratch: the running jobs and those the
+// main scheduler started in this pass, then in queue order each job the
+// limits let it test at its earliest fit; a job that fits now starts, one
+// that fits within bf_window is reserved and promised. Promises of jobs
+// it does not reserve are withdrawn.
+func (s *Slurm) backfill(now sim.Time, v sim.View) error {
+	main := len(s.start)
+	last := s.lastCandidate(v)
+	if last < 0 {
+		return nil // no job can start now: the plan would change no start
+	}
+	if s.np != nil {
+		if err := s.baseNodes(now); err != nil {
+			return err
+		}
+	} else {
+		s.prof.Reset(now, v.Free(), v.Running())
+		for _, j := range s.start {
+			s.prof.Reserve(now, j.Estimate, j.Need)
+		}
+	}
+	for _, j := range s.reserved {
+		s.resv[j.Seq] = false
+	}
+	var pass *BackfillPass
+	if s.check != nil {
+		pass = &BackfillPass{Now: now, Running: v.Running(), Main: s.start[:main:main]}
+	}
+	s.next = s.next[:0]
+	s.tests()
+	for i, j := range s.queue[:last+1] {
+		if !s.tested[i] {
+			continue
+		}
+		t := s.fit(now, j)
+		switch {
+		case t < 0:
+			return &sim.JobError{Job: j.ID, Err: fmt.Errorf("(needs %v) fits nowhere in the backfill plan", j.Need)}
+		case t == now:
+			s.startNow(now, j)
+			s.gone[j.Seq] = true
+			s.start = append(s.start, j)
+			continue
+		case s.p.BfWindow > 0 && t > now+s.p.BfWindow:
+			continue // "Starts too far in the future to worry about"
+		}
+		to := s.reserve(j, t)
+		s.resv[j.Seq] = true
+		s.next = append(s.next, j)
+		s.promised(j, t)
+		if pass != nil {
+			pass.Reserved = append(pass.Reserved, Span{Job: j, From: t, To: to})
+		}
+	}
+	for _, j := range s.reserved {
+		if !s.gone[j.Seq] && !s.resv[j.Seq] {
+			s.unpromised(j)
+		}
+	}
+	s.reserved, s.next = s.next, s.reserved
+	if pass != nil {
+		pass.Started = s.start[main:]
+		s.check(*pass)
+	}
+	return nil
+}
+
+// tests marks in s.tested the jobs of the queue the backfill tests, in
+// order: those not started in this pass, at most bf_max_job_user of each
+// user, at most bf_max_job_test in all; the limit counts the jobs tested,
+// not those a user's limit skips (_job_exceeds_max_bf_param comes before
+// the count, bf_last_depth_try).
+func (s *Slurm) tests() {
+	s.tested = slices.Grow(s.tested[:0], len(s.queue))[:len(s.queue)]
+	clear(s.tested)
+	clear(s.users)
+	n := 0
+	for i, j := range s.queue {
+		if s.gone[j.Seq] {
+			continue
+		}
+		if s.p.BfMaxJobTest > 0 && n >= s.p.BfMaxJobTest {
+			break // "bf_max_job_test: limit of %d reached"
+		}
+		if s.p.BfMaxJobUser > 0 {
+			if s.users[j.User] >= s.p.BfMaxJobUser {
+				continue // "have already checked %u jobs for user %u"
+			}
+			s.users[j.User]++
+		}
+		s.tested[i] = true
+		n++
+	}
+}
+
+// lastCandidate returns the index in the queue of the last job the
+// backfill tests that fits now on what the running jobs and the main
+// scheduler's jobs of this pass leave, -1 if none. No job after it can
+// start in this pass, whatever the plan: the plan is laid only up to it,
+// and not at all without it.
+func (s *Slurm) lastCandidate(v sim.View) int {
+	s.tests()
+	var fit sim.Trial
+	var free sim.Resources
+	if s.np != nil {
+		fit = v.Trial()
+		for _, j := range s.start {
+			if fit.Fits(j) {
+				fit.Take(j)
+			}
+		}
+	} else {
+		free = v.Free()
+		for _, j := range s.start {
+			free = free.Sub(j.Need)
+		}
+	}
+	for i := len(s.queue) - 1; i >= 0; i-- {
+		if !s.tested[i] {
+			continue
+		}
+		if j := s.queue[i]; fit != nil && fit.Fits(j) || fit == nil && j.Need.FitsIn(free) {
+			return i
+		}
+	}
+	return -1
+}
+
+// fit returns the earliest time at which j fits for its whole estimate in
+// the plan, -1 if never.
+func (s *Slurm) fit(now sim.Time, j *sim.Job) sim.Time {
+	if s.np != nil {
+		return s.np.Fit(now, j)
+	}
+	return s.prof.Fit(now, j.Estimate, j.Need)
+}
+
+// startNow lays j, which fits now, in the plan from now.
+func (s *Slurm) startNow(now sim.Time, j *sim.Job) {
+	if s.np != nil {
+		s.np.Reserve(j, now)
+		s.actions = append(s.actions, sim.Action{Move: sim.Start, Job: j, Place: s.np.Start(j)})
+		return
+	}
+	s.prof.Reserve(now, j.Estimate, j.Need)
+}
+
+// reserve lays j's reservation at t, found by fit, over its rounded span
+// (rounded) if that fits, else over its exact span, and returns its end.
+func (s *Slurm) reserve(j *sim.Job, t sim.Time) sim.Time {
+	d := sim.Span(j.Estimate)
+	to := s.rounded(t, d)
+	if s.np != nil {
+		return s.reserveNodes(j, t, to)
+	}
+	if to != t+d {
+		if ok, _ := s.prof.Fits(t, to-t, j.Need); ok {
+			s.prof.Reserve(t, to-t, j.Need)
+			return to
+		}
+	}
+	s.prof.Reserve(t, j.Estimate, j.Need)
+	return t + d
+}
