@@ -65,6 +65,10 @@ func sameCases(t *testing.T) []sameCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	slurmPrio, err := filepath.Abs(strings.Replace(smallSlurmConf, "small", "small-prio", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
 	mem := []string{"--memory-field", "requested", "--memory", "8GiB"}
 	// At 60 jobs, Tsafrir's model needs a larger share of its largest
 	// estimate than its default quarter.
@@ -87,6 +91,10 @@ func sameCases(t *testing.T) []sameCase {
 			cluster: fmt.Sprintf("machines = %q\n  memory = 4294967296", machines), workload: `memory_field = "requested"`,
 			base: []string{"--machines", machines}},
 		{name: "slurm.conf", flags: []string{"--slurm-conf", slurmConf}, cluster: fmt.Sprintf("slurm_conf = %q", slurmConf), base: procs16()},
+		{name: "slurm.conf policy", flags: []string{"--slurm-conf", slurmPrio, "--policy", "slurm", "--policy-param", "bf_interval=0"},
+			cluster: fmt.Sprintf("slurm_conf = %q", slurmPrio), policy: "slurm",
+			policyBody: fmt.Sprintf("slurm_conf = %q\n  params = { bf_interval = 0 }", slurmPrio),
+			base:       []string{"--slurm-conf", slurmConf, "--policy", "slurm", "--policy-param", "bf_interval=0"}},
 		{name: "procs field", flags: procs16("--procs-field", "allocated"), workload: `procs_field = "allocated"`, base: procs16()},
 		{name: "allow overrun", flags: procs16("--allow-overrun"), workload: "allow_overrun = true", base: procs16()},
 		{name: "missing estimate", flags: procs16("--missing-estimate", "reject"), workload: `missing_estimate = "reject"`, base: procs16()},

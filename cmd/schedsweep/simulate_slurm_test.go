@@ -54,3 +54,31 @@ func TestSimulateSlurmConf(t *testing.T) {
 		t.Errorf("bad.conf: exit %d, stderr %q; want a usage error with %q", code, errOut, want)
 	}
 }
+
+// TestSimulateSlurmConfPolicy runs the policy slurm with a slurm.conf's
+// parameters: its warnings are printed once each, and --policy-param
+// overrides the file (a bad override names the parameter).
+func TestSimulateSlurmConfPolicy(t *testing.T) {
+	const conf = "../../runner/spec/testdata/slurm/cluster.conf"
+	code, out, errOut := runCLI("simulate", "--slurm-conf", conf, "--policy", "slurm", "--jobs", "20", optionsTrace)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"warning: " + conf + ": not modelled, so ignored: AuthType,",
+		"warning: " + conf + ":27: PriorityFlags SMALL_RELATIVE_TO_TIME: not modelled",
+		"warning: " + conf + ":38: partitions have different PriorityTier",
+		"policy                 slurm",
+	} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("output holds %q %d times; want once:\n%s", want, strings.Count(out, want), out)
+		}
+	}
+	if strings.Contains(out, "does not read") {
+		t.Errorf("policy slurm reads the scheduling options, yet:\n%s", out)
+	}
+	code, _, errOut = runCLI("simulate", "--slurm-conf", conf, "--policy", "slurm", "--policy-param", "bf_resolution=0", optionsTrace)
+	if code != exitUsage || !strings.Contains(errOut, "bf_resolution") {
+		t.Errorf("--policy-param bf_resolution=0 over the file: exit %d, stderr %q; want a usage error naming bf_resolution", code, errOut)
+	}
+}
