@@ -218,14 +218,14 @@ func sortedPairs(m map[string]Pair) []Pair {
 }
 
 // uintKey reads key of m as a whole number up to max; def when absent.
-// Unlimited is an error unless unlimitedOK.
+// unlimitedNum is an error unless unlimitedOK.
 func uintKey(m map[string]Pair, key string, def, max int64, unlimitedOK bool) (int64, error) {
 	p, ok := m[key]
 	if !ok {
 		return def, nil
 	}
 	v, err := parseUint(p.Value, max)
-	if err == nil && v == Unlimited && !unlimitedOK {
+	if err == nil && v == unlimitedNum && !unlimitedOK {
 		err = errors.New("must be a number, not unlimited")
 	}
 	if err != nil {
@@ -292,7 +292,7 @@ func node(l Line, own, dflt map[string]Pair, room int) (Node, error) {
 	if n.Weight, err = uintKey(m, "Weight", 1, math.MaxUint32, true); err != nil {
 		return n, err
 	}
-	if n.Weight == Unlimited {
+	if n.Weight == unlimitedNum {
 		n.Weight = math.MaxUint32 - 1 // as read_config.c keeps INFINITE
 	}
 	if p, ok := m["Gres"]; ok {
@@ -355,7 +355,7 @@ func partition(l Line, m map[string]Pair) (Partition, error) {
 	if p.MaxNodes, err = uintKey(m, "MaxNodes", 0, math.MaxInt32, true); err != nil {
 		return p, err
 	}
-	if p.MaxNodes == Unlimited {
+	if p.MaxNodes == unlimitedNum {
 		p.MaxNodes = 0
 	}
 	// 65534 and 65535 are Slurm's NO_VAL16 and INFINITE16, not factors.

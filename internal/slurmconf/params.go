@@ -81,7 +81,7 @@ func (c *Config) Params() ([]Assignment, []Warning, error) {
 		pos := file
 		if ok {
 			n, err := parseUint(p.Value, 1<<32-1)
-			if err != nil || n == Unlimited {
+			if err != nil || n == unlimitedNum {
 				return nil, nil, &Error{Pos: p.Pos, Key: p.Key, Value: p.Value, Err: errOr(err, "must be a number, not unlimited")}
 			}
 			v, pos = n, p.Pos

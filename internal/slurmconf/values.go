@@ -11,15 +11,15 @@ import (
 	"strings"
 )
 
-// Unlimited is what parseUint returns for UNLIMITED and INFINITE.
-const Unlimited = -1
+// unlimitedNum is what parseUint returns for UNLIMITED and INFINITE.
+const unlimitedNum = -1
 
 // parseUint reads a whole number as s_p_handle_uint32 does: decimal, 0x
 // hexadecimal or 0 octal, an optional k or K multiplying by 1024, or
-// UNLIMITED / INFINITE (Unlimited); at most max.
+// UNLIMITED / INFINITE (unlimitedNum); at most max.
 func parseUint(s string, max int64) (int64, error) {
 	if strings.EqualFold(s, "UNLIMITED") || strings.EqualFold(s, "INFINITE") {
-		return Unlimited, nil
+		return unlimitedNum, nil
 	}
 	t, mult := s, int64(1)
 	if n := len(t); n > 0 && (t[n-1] == 'k' || t[n-1] == 'K') {
