@@ -218,7 +218,7 @@ func sortedPairs(m map[string]Pair) []Pair {
 }
 
 // uintKey reads key of m as a whole number up to max; def when absent.
-// unlimitedNum is an error unless unlimitedOK.
+// UNLIMITED is an error unless unlimitedOK.
 func uintKey(m map[string]Pair, key string, def, max int64, unlimitedOK bool) (int64, error) {
 	p, ok := m[key]
 	if !ok {
