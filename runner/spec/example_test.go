@@ -61,5 +61,5 @@ sweep {
 	// policy fcfs: fcfs &{Order:arrival FairshareParams:{HalfLife:86400 Usage:procs Shares:} AccuracyConfig:{Window:10 NewUser:5 AgeScale:0 MaxAge:0}}
 	// policy easy-sjf: easy &{Order:sjf FairshareParams:{HalfLife:86400 Usage:procs Shares:} AccuracyConfig:{Window:10 NewUser:5 AgeScale:0 MaxAge:0}}
 	// load factors [0.9 1.1] seeds [1]
-	// demo.hcl:21,12-18: Unknown policy type; There is no policy type "esay". Did you mean "easy"? Known policies: fcfs, sjf, easy, conservative, psp, backfill-balanced, improved-backfill-balanced, pbs-fifo, maui, keasy, reasy, measy, fairshare-measy.
+	// demo.hcl:21,12-18: Unknown policy type; There is no policy type "esay". Did you mean "easy"? Known policies: fcfs, sjf, easy, conservative, psp, backfill-balanced, improved-backfill-balanced, pbs-fifo, maui, slurm, keasy, reasy, measy, fairshare-measy.
 }
