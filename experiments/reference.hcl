@@ -62,6 +62,8 @@ workload "kth" {
   missing_estimate    = "runtime"         # any workload: a job without requested time gets its run time (default) or "reject"s it; a merge's parts must agree with the merge
   # shape       = "tasks" # on nodes: tasks (default), whole-nodes or per-node:K
   # alea_fields = false   # read fields 20 (queue: partition) and 21 (node request) of Alea's data sets
+  # format      = "swf"   # swf (default), or sacct: a dump of Slurm's sacct --parsable2 (docs/experiments.md)
+  # timezone    = "UTC"   # format = "sacct" only: the zone sacct printed its times in (default UTC)
 }
 
 workload "mixed" {

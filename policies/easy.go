@@ -68,6 +68,7 @@ type EASY struct {
 	ended    bool
 	last     lastPass
 	kept     []*sim.Job
+	classes  classState // easy_classes.go
 	promise  []sim.Reservation
 	withdraw []*sim.Job
 }
@@ -258,6 +259,10 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 // shadow time or that lk.Keeps, in order; it notes in e.kept those that
 // fitted but that Keeps refused.
 func (e *EASY) backfill(now, shadow sim.Time, lk sim.Lookahead, cand []*sim.Job) {
+	if cl, ok := lk.(sim.Classes); ok {
+		e.backfillClasses(now, shadow, lk, cl, cand) // easy_classes.go
+		return
+	}
 	for _, j := range cand {
 		if lk.Full() {
 			return // every admitted job needs a core

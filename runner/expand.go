@@ -256,6 +256,9 @@ func workloadCanon(w *spec.Workload) string {
 		if w.SWF.Shape != (workloads.ShapeMode{}) || w.SWF.AleaFields { // only then: earlier keys stay
 			fmt.Fprintf(&b, "shape=%s\nalea_fields=%t\n", w.SWF.Shape, w.SWF.AleaFields)
 		}
+		if w.Format != "" { // only then, as above
+			fmt.Fprintf(&b, "format=%s\ntimezone=%s\n", w.Format, w.TimeZone)
+		}
 	}
 	fmt.Fprintf(&b, "window=%d,%d\nusers=%v\ntake=%d\nestimates=%s\ncpu_usage=%s\n",
 		w.From, w.To, w.Users, w.Take, w.Estimates, w.CPUUsage)

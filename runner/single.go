@@ -28,6 +28,8 @@ type Single struct {
 	// as missing (SWFOptions.NegativeAsMissing), in file order, a merge's
 	// parts in turn.
 	Warnings, Repaired []*workloads.ParseError
+	// Notes say what the readers of the run's sacct dumps skipped.
+	Notes []string
 	// Alea is, for a run under compat = "alea", its trace as alea.Read
 	// read it: the lines Alea drops and what it raised or cut; nil
 	// otherwise. The machine (Model, an *alea.Machine) keeps the jobs it
@@ -61,9 +63,10 @@ func SimulateOne(ctx context.Context, r *Run, cacheDir string) (*Single, error) 
 	srcs.mu.Lock()
 	defer srcs.mu.Unlock()
 	for _, w := range append([]*spec.Workload{r.Workload}, r.Workload.Merge...) {
-		if t := srcs.traces[traceKey{trace: w.Trace, swf: w.SWF}]; w.Trace != "" && t != nil {
+		if t := srcs.traces[keyOf(w)]; w.Trace != "" && t != nil {
 			one.Warnings = append(one.Warnings, t.noticed...)
 			one.Repaired = append(one.Repaired, t.repaired...)
+			one.Notes = append(one.Notes, t.notes...)
 		}
 	}
 	return one, nil

@@ -48,6 +48,9 @@ type measured struct {
 type traceKey struct {
 	trace string
 	swf   workloads.SWFOptions
+	// format and zone are the workload's Format and TimeZone: a sacct
+	// dump's records depend on its zone.
+	format, zone string
 	// aleaMaxPE is, for a trace read by alea.Read (compat = "alea"), the
 	// largest cluster's processors it cuts jobs to; 0 for the SWF reader.
 	aleaMaxPE int64
@@ -64,6 +67,9 @@ type trace struct {
 	// values SWFOptions.NegativeAsMissing read as missing), for
 	// SimulateOne.
 	noticed, repaired []*workloads.ParseError
+	// notes say, for a sacct dump, what its reader skipped, for
+	// SimulateOne (warnings carries the same for Options.Notice).
+	notes []string
 	// alea is the trace as alea.Read read it, under compat = "alea"; its
 	// Jobs are recs.
 	alea *alea.Trace
@@ -83,8 +89,7 @@ func (s *sources) read(w *spec.Workload, cl *spec.Cluster) ([]sim.Record, error)
 		}
 		return t.recs, nil
 	}
-	key := traceKey{trace: w.Trace, swf: w.SWF}
-	t := s.entry(key)
+	t := s.entry(keyOf(w))
 	t.once.Do(func() {
 		path, err := tracePath(s.cacheDir, w)
 		if err != nil {
@@ -97,6 +102,11 @@ func (s *sources) read(w *spec.Workload, cl *spec.Cluster) ([]sim.Record, error)
 			return
 		}
 		defer f.Close()
+		if w.Format == "sacct" {
+			t.recs, t.notes, t.err = readSacct(f, path, w)
+			t.warnings = t.notes
+			return
+		}
 		r := workloads.NewSWFReader(f, filepath.Base(path), w.SWF)
 		t.recs, t.err = sim.ReadAll(r)
 		t.noticed, t.repaired = r.Warnings(), r.Repaired()
@@ -113,12 +123,48 @@ func (s *sources) read(w *spec.Workload, cl *spec.Cluster) ([]sim.Record, error)
 	return t.recs, t.err
 }
 
+// keyOf returns the cache key of trace workload w.
+func keyOf(w *spec.Workload) traceKey {
+	return traceKey{trace: w.Trace, swf: w.SWF, format: w.Format, zone: w.TimeZone}
+}
+
+// readSacct reads the sacct dump f at path of workload w: its records, and
+// a notice of the lines it skipped.
+func readSacct(f io.Reader, path string, w *spec.Workload) ([]sim.Record, []string, error) {
+	opt := workloads.SacctOptions{Memory: w.SWF.Memory == workloads.RequestedMemory}
+	if w.TimeZone != "" {
+		loc, err := time.LoadLocation(w.TimeZone)
+		if err != nil {
+			return nil, nil, fmt.Errorf("workload %s: timezone: %w", w.Name, err)
+		}
+		opt.Location = loc
+	}
+	r := workloads.NewSacctReader(f, filepath.Base(path), opt)
+	recs, err := sim.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workload %s: %w", w.Name, err)
+	}
+	if len(recs) == 0 {
+		return nil, nil, fmt.Errorf("workload %s: %s: the sacct dump has no finished jobs", w.Name, path)
+	}
+	skipped, _ := r.Skipped() // read without error above
+	var parts []string
+	for _, c := range skipped {
+		parts = append(parts, fmt.Sprintf("%s: %d", c.Reason, c.Lines))
+	}
+	var notes []string
+	if len(parts) > 0 {
+		notes = append(notes, fmt.Sprintf("workload %s: %s: %d jobs; lines skipped: %s", w.Name, filepath.Base(path), len(recs), strings.Join(parts, "; ")))
+	}
+	return recs, notes, nil
+}
+
 // traceWarnings returns what the reader of trace workload w warned of,
 // once read by read; a trace two workloads share warns once, for the first.
 func (s *sources) traceWarnings(w *spec.Workload) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.traces[traceKey{trace: w.Trace, swf: w.SWF}]
+	t := s.traces[keyOf(w)]
 	if t == nil {
 		return nil
 	}
@@ -491,7 +537,7 @@ func (s *sources) run(ctx context.Context, r *Run) (*simulated, error) {
 		err = fmt.Errorf("workload %s %w under this replicate's seed", r.Workload.Name, ErrNoJobs)
 	}
 	if err != nil {
-		if w := r.Workload; w.Trace != "" && r.Cluster.Compat == "" {
+		if w := r.Workload; w.Trace != "" && w.Format == "" && r.Cluster.Compat == "" {
 			// A policy's fault about one job names the job's line.
 			if path, perr := tracePath(s.cacheDir, w); perr == nil {
 				err = workloads.WhereIs(err, path, w.SWF)

@@ -99,3 +99,15 @@ type Lookahead interface {
 	// that fits.
 	Cost(j *Job) Resources
 }
+
+// Classes is implemented by a Lookahead whose answers depend on a job's
+// request alone. Class returns a number ≥ 0 that two jobs share only if
+// they ask the same of the machine, so that Fits, Keeps and Cost answer
+// the same for both as long as the trial takes nothing and Shadow is not
+// called again; or -1 for a job it does not class. A policy that asks
+// many jobs in one pass may then ask once per class between two takes,
+// and Keeps and Take accept a job when Fits accepted another of its
+// class since the last take.
+type Classes interface {
+	Class(j *Job) int
+}

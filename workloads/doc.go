@@ -21,6 +21,14 @@
 //     gives records their sim.Shape by SWFOptions.Shape and, with
 //     SWFOptions.AleaFields, from fields 20 and 21 (swfshape.go).
 //
+// Slurm's accounting dumps (sacct.go, sacctfields.go, sacctres.go): a
+// [SacctReader] reads the output of sacct --parsable2 as a [sim.Source],
+// jobs with their node shapes, users, accounts, QOS and partitions, and
+// counts every line it skips by [SacctSkip] reason; [WriteSacctSWF]
+// (sacctswf.go) writes them as SWF with Alea's fields 20 and 21, which the
+// SWFReader reads back to the same records. docs/experiments.md says what
+// each column becomes.
+//
 // Every format error is a [*ParseError] naming file, line and, for a job
 // field, the field's number and SWF name. Nothing is clamped, guessed or
 // skipped silently; the one repair, SWFOptions.NegativeAsMissing, is opt-in

@@ -17,7 +17,9 @@ import (
 // ':'-separated tokens; "#excl" at the end asks for the nodes exclusively.
 //
 // Tokens are read as follows: "ppn=P" sets the chunk's processors per node;
-// "mem=S" its memory per node (a size such as "3gb", binary units); "cl_X"
+// "mem=S" its memory per node (a size such as "3gb", binary units);
+// "gpus=G" its GPUs per node, as in Torque's nodes syntax (no data set of
+// Alea's has one; schedsweep's sacct import writes it); "cl_X"
 // asks for a node of cluster (node group) X and "^cl_X" for one not of X,
 // for the whole job; any other token, "^" kept, is a property of the chunk
 // ("x86_64", "brno", "nfs4", "nodecpus80", "host=zewura10",
@@ -36,6 +38,7 @@ type Chunk struct {
 	Nodes      int64    // node count; 1 when the chunk starts with a host name
 	PPN        int64    // processors per node; 1 when no "ppn=" is given, as in PBS
 	Mem        int64    // bytes per node from "mem="; 0 when not given
+	GPUs       int64    // GPUs per node from "gpus="; 0 when not given
 	Host       string   // the host name a chunk starts with instead of a count
 	Properties []string // every other token, in order, duplicates kept
 }
@@ -128,6 +131,12 @@ func (r *Request) token(c *Chunk, t string) error {
 			return fmt.Errorf("%q: %w", t, err)
 		}
 		c.Mem = v
+	case strings.HasPrefix(t, "gpus="):
+		v, err := strconv.ParseInt(t[5:], 10, 64)
+		if err != nil || v < 0 || v > MaxProcs {
+			return fmt.Errorf("%q: GPUs per node %q is not an integer from 0 to %d", t, t[5:], int64(MaxProcs))
+		}
+		c.GPUs = v
 	case strings.HasPrefix(t, "cl_") && len(t) > 3:
 		r.Clusters = appendNew(r.Clusters, t[3:])
 	case strings.HasPrefix(t, "^cl_") && len(t) > 4:

@@ -114,7 +114,7 @@ func (m ShapeMode) Shape(procs int64) (Shape, error) {
 // RequestShape maps an Alea field-21 request to a shape under this
 // package's semantics (not Alea's; see docs/design/nodes.md): the chunk's
 // count and ppn become Nodes × PerNode, "#excl" Exclusive, "mem=" the
-// memory per node, cl_X and ^cl_X the node groups allowed and refused, and
+// memory per node, "gpus=" the GPUs per node, cl_X and ^cl_X the node groups allowed and refused, and
 // every other token a feature ("^x" a refused one). A request of several
 // chunks ("1:ppn=1+3:ppn=2") is an error: a shape has one node size.
 func RequestShape(r Request) (Shape, error) {
@@ -123,7 +123,7 @@ func RequestShape(r Request) (Shape, error) {
 	}
 	c := r.Chunks[0]
 	s := Shape{
-		Nodes: c.Nodes, PerNode: c.PPN, Exclusive: r.Exclusive, MemPerNode: c.Mem,
+		Nodes: c.Nodes, PerNode: c.PPN, Exclusive: r.Exclusive, MemPerNode: c.Mem, GPUsPerNode: c.GPUs,
 		Groups: r.Clusters, NotGroups: r.NotClusters,
 	}
 	for _, p := range c.Properties {

@@ -80,6 +80,11 @@ func (r *SWFReader) requestShape(rec *sim.Record, request, queue string) *ParseE
 	}
 	rec.Need[sim.Procs] = s.Procs()
 	sh := sim.Shape{Nodes: int32(s.Nodes), PerNode: int32(s.PerNode), Exclusive: s.Exclusive}
+	if s.GPUsPerNode > 0 {
+		// ParseRequest keeps both at most MaxProcs (2^30): no overflow.
+		sh.GPUsPerNode = int32(s.GPUsPerNode)
+		rec.Need[sim.GPUs] = s.GPUsPerNode * s.Nodes
+	}
 	switch {
 	case r.opt.Memory == NoMemory:
 	case s.MemPerNode > 0:

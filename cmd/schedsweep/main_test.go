@@ -179,7 +179,7 @@ func TestHelp(t *testing.T) {
 // TestHelpExamples checks that every command's help has examples and runs
 // them, in the order of commandPaths, in a folder holding what they start
 // from: the results of psp2016 (one replicate, to be quick), an experiment
-// file mine.hcl, and a trace cache ($SCHEDSWEEP_CACHE) holding the shared
+// file mine.hcl, a sacct dump dump.txt, and a trace cache ($SCHEDSWEEP_CACHE) holding the shared
 // traces, so that trace fetch finds them cached and downloads nothing. run's
 // examples come first and write out/quickstart, which plot's read. Without
 // the shared traces, an example naming a registered trace is only parsed:
@@ -198,7 +198,14 @@ func TestHelpExamples(t *testing.T) {
 		}
 	}
 	t.Setenv(cacheEnv, cache)
+	dump, err := os.ReadFile(sacctStates) // trace import's examples read dump.txt
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(t.TempDir())
+	if err := os.WriteFile("dump.txt", dump, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, errOut := runCLI("run", "--quiet", "--var", "replicates=1", "psp2016"); code != exitOK {
 		t.Fatalf("run psp2016: exit %d, stderr %q", code, errOut)
 	}

@@ -46,6 +46,7 @@ Examples, once 'schedsweep trace fetch KTH-SP2' has cached the trace:
   schedsweep simulate KTH-SP2
   schedsweep simulate --policy easy --policy-param order=sjf KTH-SP2
   schedsweep simulate --policy conservative --procs 128 --schedule kth.csv KTH-SP2
+  schedsweep simulate --format sacct --procs 512 --gpus 8 dump.txt
 
 Flags:
 `
@@ -69,6 +70,8 @@ type simulateConfig struct {
 	fit             string
 	shape           string
 	aleaFields      bool
+	format          string
+	timezone        string
 	gpus            int64
 	allowOverrun    bool
 	missingEstimate string
@@ -144,6 +147,8 @@ func (c *simulateConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.fit, "fit", "first", "placement on nodes (--model nodes): `first` fit in node order, or best fit")
 	fs.StringVar(&c.shape, "shape", "tasks", "job shape on nodes: `tasks` (processors anywhere), whole-nodes, or per-node:K")
 	fs.BoolVar(&c.aleaFields, "alea-fields", false, "read SWF fields 20 (queue: partition) and 21 (node request) of Alea's data sets")
+	fs.StringVar(&c.format, "format", "swf", "`format` of TRACE: swf, or sacct (a dump of Slurm's sacct --parsable2; see schedsweep trace import --help)")
+	fs.StringVar(&c.timezone, "timezone", "", "for --format sacct: the time `zone` of the dump's times, e.g. Europe/Prague (default UTC)")
 	fs.Int64Var(&c.gpus, "gpus", 0, "`number` of GPUs of the machine")
 	fs.BoolVar(&c.allowOverrun, "allow-overrun", false, "let jobs run past their requested time (default: killed there)")
 	fs.StringVar(&c.missingEstimate, "missing-estimate", "runtime", "job without requested time: use its `runtime`, or reject it")
@@ -211,6 +216,9 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 		printAlea(stdout, tr, m)
 	}
 	printRepairs(stdout, out.Repaired)
+	for _, n := range out.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
 	for _, w := range out.Warnings {
 		fmt.Fprintf(stdout, "warning: %v\n", w)
 	}

@@ -83,9 +83,13 @@ func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*on
 			return nil, usagef("--policy: %v", err)
 		}
 	}
-	h, err := traceHeader(path, w.SWF)
-	if err != nil {
-		return nil, err
+	h := &workloads.Header{} // a sacct dump has none
+	if w.Format == "" {
+		if h, err = traceHeader(path, w.SWF); err != nil {
+			return nil, err
+		}
+	} else if cl.Capacity[sim.Procs] == 0 {
+		return nil, usagef("%s: a sacct dump does not give the machine's size; set --procs or --machines", filepath.Base(path))
 	}
 	if cl.Capacity[sim.Procs] == 0 {
 		if cl.Capacity[sim.Procs], source = traceMachine(h, t); source == "" {
@@ -193,6 +197,9 @@ func (c *simulateConfig) workload(trace string) (*spec.Workload, error) {
 		}
 		n.set(i)
 	}
+	if err := c.sacct(w); err != nil {
+		return nil, err
+	}
 	if err := spec.CheckEstimates(c.estimates); err != nil {
 		return nil, usagef("--estimates: %v", err)
 	}
@@ -207,6 +214,41 @@ func (c *simulateConfig) workload(trace string) (*spec.Workload, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// sacct sets w's format and time zone from --format and --timezone, and
+// refuses the SWF flags on a sacct dump.
+func (c *simulateConfig) sacct(w *spec.Workload) error {
+	i, err := choose("format", c.format)
+	if err != nil {
+		return err
+	}
+	if i == 0 {
+		if c.timezone != "" {
+			return usagef("--timezone applies to --format sacct")
+		}
+		return nil
+	}
+	w.Format = "sacct"
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{
+		{"procs-field", w.SWF.Procs != workloads.RequestedProcs}, {"memory-unit", w.SWF.MemoryUnit != workloads.KBPerProc},
+		{"negative-as-missing", w.SWF.NegativeAsMissing}, {"shape", w.SWF.Shape != workloads.ShapeMode{}},
+		{"alea-fields", w.SWF.AleaFields}, {"memory-field used", w.SWF.Memory == workloads.UsedMemory},
+	} {
+		if f.given {
+			return usagef("--%s applies to SWF traces, not to --format sacct", f.name)
+		}
+	}
+	if c.timezone != "" {
+		if _, err := importZone(c.timezone, func(string) string { return "" }); err != nil {
+			return usageError{err}
+		}
+		w.TimeZone = c.timezone
+	}
+	return nil
 }
 
 // parseWindow reads --window FROM,TO; "" is no window (0, 0).

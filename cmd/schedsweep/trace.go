@@ -21,6 +21,7 @@ func traceCommands() []command {
 		{"list", "list the registered archive traces and whether they are cached", runTraceList},
 		{"fetch", "download registered traces into the cache", runTraceFetch},
 		{"generate", "write a synthetic workload as SWF", runTraceGenerate},
+		{"import", "convert a Slurm sacct dump to SWF (trace import sacct FILE)", runTraceImport},
 		{"models", "list the synthetic workload models and their parameters", runTraceModels},
 	}
 }
@@ -35,6 +36,7 @@ const traceExamples = `Examples:
   schedsweep trace fetch KTH-SP2
   schedsweep trace info KTH-SP2
   schedsweep trace generate lublin --param nodes=256 --jobs 10000 --out lublin.swf
+  schedsweep trace import sacct --timezone Europe/Prague dump.txt
 `
 
 func runTrace(args []string, stdout, stderr io.Writer) error {

@@ -107,6 +107,8 @@ func CheckAleaWorkload(w *Workload) error {
 	switch {
 	case w.Trace == "":
 		return fmt.Errorf("workload %q is not a trace: compat alea reads a data set as Alea does", w.Name)
+	case w.Format != "":
+		return fmt.Errorf("workload %q is a %s dump: compat alea reads an SWF data set as Alea does", w.Name, w.Format)
 	case w.SWF != (workloads.SWFOptions{}):
 		return fmt.Errorf("workload %q sets how SWF fields are read (procs_field, memory_field, memory_unit, negative_as_missing, shape or alea_fields): compat alea reads every field as Alea does", w.Name)
 	case w.Estimates != "" && w.Estimates != "keep":

@@ -81,6 +81,13 @@ type Workload struct {
 	Merge []*Workload
 	// SWF says how to read a trace's fields.
 	SWF workloads.SWFOptions
+	// Format is how the trace file is read: "" for SWF, or "sacct" for a
+	// dump of Slurm's sacct (workloads.SacctReader), which reads memory
+	// when SWF.Memory is RequestedMemory and takes no other SWF option.
+	Format string
+	// TimeZone is, for a sacct dump, the IANA name of the zone its times
+	// were printed in; "" is UTC. The decoder checks that it loads.
+	TimeZone string
 	// Cuts, applied in this order: Window (if To > 0), Users (if any), then
 	// Take (if > 0).
 	From, To sim.Time

@@ -30,6 +30,9 @@ func Names(arg string) []string {
 		return []string{"runtime", "reject"}
 	case "cpu_usage":
 		return []string{"none", "default", "full"}
+	case "format":
+		// Workload.Format "" (read as "swf") and "sacct".
+		return []string{"swf", "sacct"}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -18,11 +19,15 @@ import (
 var workloadSchema = schema{what: "a workload block", attrs: []string{
 	"model", "trace", "merge", "params", "jobs", "estimates", "cpu_usage",
 	"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users",
-	"allow_overrun", "missing_estimate", "shape", "alea_fields",
+	"allow_overrun", "missing_estimate", "shape", "alea_fields", "format", "timezone",
 }}
 
 // traceOnly are the arguments that only a trace workload takes.
-var traceOnly = []string{"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users", "shape", "alea_fields"}
+var traceOnly = []string{"procs_field", "memory_field", "memory_unit", "negative_as_missing", "window", "users", "shape", "alea_fields", "format", "timezone"}
+
+// swfOnly are the trace arguments that a sacct dump does not take: its
+// columns say what they would choose.
+var swfOnly = []string{"procs_field", "memory_unit", "negative_as_missing", "shape", "alea_fields"}
 
 // workload decodes a workload block; nil if it has errors.
 func (d *decoder) workload(b *hclsyntax.Block) *Workload {
@@ -78,6 +83,7 @@ func (d *decoder) workload(b *hclsyntax.Block) *Workload {
 			d.errorf(a.NameRange, "Model parameters on a trace workload", "params only applies to a workload drawn from a model.")
 		}
 		d.swfOptions(w, attrs)
+		d.format(w, attrs)
 	}
 	if n, st := d.intArg(attrs["jobs"], "Invalid number of jobs", 1, math.MaxInt); st == set {
 		w.Take = int(n)
@@ -224,6 +230,34 @@ func (d *decoder) swfOptions(w *Workload, attrs map[string]*hclsyntax.Attribute)
 				w.Users = append(w.Users, int32(n))
 			}
 		}
+	}
+}
+
+// format reads how a trace file is read: SWF, or a sacct dump with its
+// time zone.
+func (d *decoder) format(w *Workload, attrs map[string]*hclsyntax.Attribute) {
+	if i, st := d.named(attrs, "format"); st == set && i == 1 {
+		w.Format = "sacct"
+	}
+	if w.Format != "sacct" {
+		if a := attrs["timezone"]; a != nil {
+			d.errorf(a.NameRange, "Time zone on an SWF trace", "timezone applies to a sacct dump (format = \"sacct\"); SWF times are seconds.")
+		}
+		return
+	}
+	for _, name := range swfOnly {
+		if a := attrs[name]; a != nil {
+			d.errorf(a.NameRange, "SWF option on a sacct dump", "%s applies to an SWF trace; a sacct dump's columns give jobs their CPUs, nodes and partitions.", name)
+		}
+	}
+	if w.SWF.Memory == workloads.UsedMemory {
+		d.errorf(attrs["memory_field"].Expr.Range(), "Invalid value for \"memory_field\"", "A sacct dump gives the memory jobs asked or held, not what they used: memory_field is \"none\" or \"requested\".")
+	}
+	if v, st := d.str(attrs["timezone"]); st == set {
+		if _, err := time.LoadLocation(v); err != nil || v == "" || v == "Local" {
+			d.errorf(attrs["timezone"].Expr.Range(), "Invalid time zone", "%q is not a time zone such as \"UTC\" or \"Europe/Prague\".", v)
+		}
+		w.TimeZone = v
 	}
 }
 

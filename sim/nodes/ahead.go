@@ -22,10 +22,10 @@ import (
 // the walk adds what each ending job gives back (its cores, or its nodes
 // whole if it was exclusive), and extra is what is left at the shadow
 // time once the head has its cores. For any other head the nodes at the
-// shadow time are ah, a copy of the committed node state kept up to date
-// by Apply and Advance once first needed: a pass lays its takes and
-// releases on ah with an undo log, undone before the next start, end or
-// shadow walk.
+// shadow time are ah: each shadow walk copies the nodes as they stand
+// into it (rebuild) and releases the ending jobs there; the pass then
+// lays on it the jobs it takes that run past the shadow time. A walk that
+// is skipped (Shadow) finds ah as the last one left it.
 type look struct {
 	c *Cluster
 	t *trial
@@ -33,16 +33,17 @@ type look struct {
 	now     sim.Time
 	head    *sim.Job // the reserved job; nil before Shadow in a trial
 	hr      req
+	hplain  bool // the head may use every node (rules.plain)
 	shadow  sim.Time
 	simple  bool
 	limited bool  // the head is a tasks head its partition limits to some nodes (headPlaces)
 	extra   int64 // simple head: usable free cores at the shadow time beyond its own
 
-	on   bool  // ah mirrors the committed state
-	ah   state // the nodes at the shadow time, once on
-	alog []undo
-	meas int64 // the head's sum on ah: nodes that hold its share, or cores it may use
-	need int64 // what meas must reach: its nodes, or its tasks
+	on   bool   // ah has its arrays
+	ah   state  // the nodes at the shadow time, once on
+	alog []undo // what Keeps laid on ah for a moment
+	meas int64  // the head's sum on ah: nodes that hold its share, or cores it may use
+	need int64  // what meas must reach: its nodes, or its tasks
 
 	takes  []int // indices of the trial's takes, by estimated end
 	capSum []int64
@@ -59,12 +60,16 @@ type look struct {
 	// crit is, for a head of one node, the only node that can hold it at
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
+	ms   memos // answers by request (memo.go)
 }
 
 // maxFails bounds fails: when it is full the oldest goes.
 const maxFails = 32
 
-var _ sim.Lookahead = (*look)(nil)
+var (
+	_ sim.Lookahead = (*look)(nil)
+	_ sim.Classes   = (*look)(nil)
+)
 
 // simple reports whether r asks for cores anywhere and nothing else: no
 // memory, GPUs or whole nodes, and no partition, node groups or features
@@ -78,17 +83,16 @@ func (s *state) simple(r req) bool {
 // trial's count of usable free cores answers for it.
 func (l *look) anywhere(r req) bool { return l.c.st.simple(r) }
 
-// begin starts a new trial. What the last pass laid on ah stays until
+// begin starts a new trial. What the last walk left on ah stays until
 // the nodes change (started, released) or the next shadow walk, which may
 // find it still the nodes at the shadow time (Shadow).
 func (l *look) begin() {
 	l.head = nil
 	l.fails = l.fails[:0]
+	l.ms.newGen()
 }
 
-// settle undoes what the pass laid on ah, leaving it the committed state.
-func (l *look) settle() { l.undoTo(0) }
-
+// undoTo undoes what was laid on ah since alog held n entries.
 func (l *look) undoTo(n int) {
 	for i := len(l.alog) - 1; i >= n; i-- {
 		l.ah.restore(l.alog[i])
@@ -96,54 +100,73 @@ func (l *look) undoTo(n int) {
 	l.alog = l.alog[:n]
 }
 
-// started and released keep ah the committed state, once it is on.
-func (l *look) started(r req, uses []Use) {
-	l.shead = nil // ah is no longer the last walk's
-	if l.on {
-		l.settle()
-		l.ah.take(r, uses, nil)
+// started and released note that the committed nodes changed: ah is no
+// longer the last walk's, and the next walk copies it afresh (rebuild);
+// unless the start keeps a take of the trial (committed), which Take has
+// already counted (see Take).
+func (l *look) started(committed bool) {
+	if !committed {
+		l.shead = nil
 	}
+	l.ms.newGen()
 }
 
-func (l *look) released(r req, uses []Use) {
+func (l *look) released() {
 	l.shead = nil
-	if l.on {
-		l.settle()
-		l.ah.release(r, uses)
-	}
+	l.ms.newGen()
 }
 
-// turnOn makes ah the committed state: the trial's state less its takes.
-func (l *look) turnOn() {
-	s := &l.c.st
-	l.ah = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
-		jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
-		avail: s.avail, grp: s.grp, rs: s.rs}
-	if l.t.first < len(l.t.takes) {
-		for i := len(l.t.log) - 1; i >= l.t.takes[l.t.first].log; i-- {
-			l.ah.restore(l.t.log[i])
-		}
+// rebuild makes ah a copy of the nodes now, the trial's takes included:
+// where a shadow walk starts. Copying the nodes' arrays costs less than
+// undoing the last walk's releases and laying the starts and ends since,
+// one node at a time, as ah did before it was rebuilt.
+func (l *look) rebuild() {
+	s, a := &l.c.st, &l.ah
+	if !l.on {
+		*a = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
+			jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
+			grp: s.grp, rs: s.rs}
+		l.on = true
+	} else {
+		copy(a.cores, s.cores)
+		copy(a.mem, s.mem)
+		copy(a.gpus, s.gpus)
+		copy(a.jobs, s.jobs)
+		copy(a.held, s.held)
+		copy(a.tree.v, s.tree.v)
 	}
-	l.on = true
+	a.avail = s.avail
+	a.ver++
+	l.alog = l.alog[:0]
 }
 
 // Fits reports whether j can be placed now, after the jobs taken.
 func (l *look) Fits(j *sim.Job) bool {
-	r := reqOf(j)
 	l.t.last = nil
+	m := l.known(j)
+	if m != nil {
+		if fit, ok := l.fitsMemo(m); ok {
+			return fit
+		}
+	}
+	r := reqOf(j)
 	if l.anywhere(r) {
 		return r.tasks <= l.c.st.avail // as trial.Fits
 	}
+	if m == nil {
+		m = l.class(j, r)
+	}
 	if l.c.st.oneOK(r) {
-		return l.oneFits(r) // placed only when needed (placed)
+		return l.noteFits(m, l.oneFits(r)) // placed only when needed (placed)
 	}
 	if l.dominated(r) {
-		return false
+		return l.noteFits(m, false)
 	}
 	if _, ok := l.c.st.place(r, l.c.fit); ok {
 		l.t.last = j
-		return true
+		return l.noteFits(m, true)
 	}
+	l.noteFits(m, false)
 	l.fails = slices.DeleteFunc(l.fails, func(f req) bool { return covers(r, f) })
 	if len(l.fails) == maxFails {
 		l.fails = slices.Delete(l.fails, 0, 1)
@@ -174,23 +197,39 @@ func (l *look) dominated(r req) bool {
 
 // Take counts j as started now; after Shadow, a j that runs past the
 // shadow time also holds its nodes then.
+//
+// After a take, ah is still what a new walk for the same head would leave,
+// for a head that is not simple and not limited, when the take is the only
+// change to the nodes since the walk and the head still fits on ah: the
+// walk would meet the same ends, with fewer free resources before the
+// shadow time (where the head did not fit, and fewer resources never let
+// it fit) and the same at it, the job running past it held there as Take
+// lays it. So the take moves the walk's state version with it, and if the
+// loop starts the job as taken (started), the next pass's Shadow for the
+// same head keeps the walk.
 func (l *look) Take(j *sim.Job) {
 	n := len(l.t.takes)
 	l.t.Take(j)
-	if len(l.t.takes) == n || l.head == nil || l.now+j.Estimate <= l.shadow {
+	if len(l.t.takes) == n || l.head == nil {
 		return
 	}
-	tk := l.t.takes[n]
-	uses := l.t.uses[tk.from:tk.to]
-	r := reqOf(j)
-	if l.simple {
-		l.extra -= l.lost(r, uses)
-		return
+	keep := !l.simple && !l.limited && l.shead == l.head && l.sver+1 == l.c.st.ver
+	if l.now+j.Estimate > l.shadow {
+		tk := l.t.takes[n]
+		uses := l.t.uses[tk.from:tk.to]
+		r := reqOf(j)
+		if l.simple {
+			l.extra -= l.lost(r, uses)
+			return
+		}
+		before := l.parts(uses)
+		l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
+		l.meas += l.parts(uses) - before
+		l.crit = critStale
 	}
-	before := l.parts(uses)
-	l.ah.take(r, uses, &l.alog)
-	l.meas += l.parts(uses) - before
-	l.crit = critStale
+	if keep && l.meas >= l.need {
+		l.sver = l.c.st.ver
+	}
 }
 
 // lost is how many usable cores a job on uses takes away from the simple
@@ -231,9 +270,10 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 
 // part is node n's part of the head's sum on ah.
 func (l *look) part(n int) int64 {
-	s, r := &l.ah, l.hr
+	s, r := &l.ah, &l.hr
 	switch {
-	case !s.usable(n, r):
+	case s.held[n] || r.excl && s.jobs[n] != 0 || s.mem[n] < r.mem || s.gpus[n] < r.gpus ||
+		!l.hplain && !s.may(n, *r): // state.usable, without copying the request
 		return 0
 	case r.nodes == 0:
 		return s.cores[n]
@@ -282,15 +322,16 @@ func (l *look) partWith(n int, r req, c int64) int64 {
 	return 0
 }
 
-// release gives back r's nodes on ah, logged, and updates the head's sum.
+// release gives back r's nodes on ah and updates the head's sum.
 func (l *look) release(r req, uses []Use) {
-	s := &l.ah
-	before := l.parts(uses)
-	for _, u := range uses {
-		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-			l.alog = append(l.alog, undo{n, s.cores[n], s.mem[n], s.gpus[n], s.jobs[n], s.held[n]})
-		}
+	if len(uses) == 1 && uses[0].Nodes == 1 { // a job of one node: most of a walk's
+		n := int(uses[0].Node)
+		before := l.part(n)
+		l.ah.release(r, uses)
+		l.meas += l.part(n) - before
+		return
 	}
-	s.release(r, uses)
+	before := l.parts(uses)
+	l.ah.release(r, uses)
 	l.meas += l.parts(uses) - before
 }

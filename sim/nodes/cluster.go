@@ -101,6 +101,7 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 	c.st.rs = baseRules(c.groups) // rules.go
 	c.tr.c = c
 	c.lk = look{c: c, t: &c.tr}
+	c.lk.ms.newGen() // generation 0 means no answer (memo.go)
 	return c, nil
 }
 
@@ -181,8 +182,9 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		return fmt.Errorf("the node cluster takes no placement from a policy")
 	}
 	var (
-		uses []Use
-		ok   bool
+		uses      []Use
+		ok        bool
+		committed bool // the trial's take, kept
 	)
 	if a.Place != nil { // a policy's own placement, checked in apply.go
 		c.tr.rollback()
@@ -193,6 +195,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		ok = true
 	} else {
 		uses, ok = c.tr.commit(&o.Job)
+		committed = ok
 	}
 	if !ok {
 		c.tr.rollback()
@@ -206,7 +209,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.where = append(c.where, nil)
 	}
 	c.where[o.Seq] = append([]Use(nil), uses...)
-	c.lk.started(reqOf(&o.Job), uses)
+	c.lk.started(committed)
 	c.free = c.free.Sub(o.Need)
 	run := o.Runtime
 	o.State = sim.Finished
@@ -244,7 +247,7 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		o := c.ends.Pop().V
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
-		c.lk.released(reqOf(&o.Job), c.where[o.Seq])
+		c.lk.released()
 		al := sim.Allocation{Job: &o.Job, Start: o.Start}
 		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
 		if i == len(c.running) || c.running[i].Job != &o.Job {

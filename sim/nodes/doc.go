@@ -63,5 +63,10 @@
 // it fits, from the most free memory of a node with enough free cores,
 // and, for a head of one node, whether it keeps the head, from the one
 // node that can hold the head at its shadow time; it is placed only when
-// it starts or the lookups do not decide.
+// it starts or the lookups do not decide. Within a trial the look-ahead
+// remembers Fits's and Keeps's answers per distinct request (memo.go), and
+// classes jobs by request (sim.Classes) so that EASY's backfill asks once
+// per class between two takes; each shadow walk starts from a copy of the
+// nodes as they stand, and is kept for the next pass when nothing changed
+// since but the starts its own pass took (Take).
 package nodes

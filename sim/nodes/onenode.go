@@ -133,6 +133,25 @@ func (l *look) keepsOne(r req) (keeps, ok bool) {
 	return l.partWith(c, r, r.per) > 0, true
 }
 
+// oneWalk bounds the nodes oneFits visits before it turns to the table.
+const oneWalk = 16
+
 // oneFits reports whether a job of request r, which oneOK accepts, can be
-// placed now.
-func (l *look) oneFits(r req) bool { return r.mem <= l.c.st.oneAll(r.per) }
+// placed now. It first visits the nodes with enough free cores, in node
+// order, for one with enough memory: the answer is mostly found at the
+// first such node, or at once when none has the cores, and the trial asks
+// each request once per state (memo.go), where filling the table costs a
+// sweep of all nodes. Past oneWalk nodes it asks the table.
+func (l *look) oneFits(r req) bool {
+	s := &l.c.st
+	k := 0
+	for n := s.tree.next(0, r.per); n >= 0; n = s.tree.next(n+1, r.per) {
+		if s.mem[n] >= r.mem {
+			return true
+		}
+		if k++; k == oneWalk {
+			return r.mem <= s.oneAll(r.per)
+		}
+	}
+	return false
+}

@@ -18,36 +18,33 @@ func (l *look) takeEnd(i int) sim.Time {
 // not simple, it leaves ah as the nodes are at that time.
 //
 // A walk for the same head on nodes that have not changed since the last
-// walk (no take, end or undo: the state's version is the same; no start,
-// which keeps a take of the trial and lays it on ah) finds the
-// same shadow time, and leaves ah as the last one did, so it is skipped,
-// unless that time was now+1 or earlier: ends not after now count as
-// now+1, so that time moves with now. Any later time is the end of the
-// same running job, reached after the same ones.
+// walk (no take, end or undo: the state's version is the one recorded; no
+// start but those of the takes Take counted, see Take) finds the same
+// shadow time, and leaves ah as the last one did with those takes laid,
+// so it is skipped, unless that time was now+1 or earlier: ends not after
+// now count as now+1, so that time moves with now. Any later time is the
+// end of the same running job, reached after the same ones.
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
+	l.ms.sgen++
 	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
 		l.now, l.head = now, head
 		return l.shadow
 	}
-	l.undoTo(0)
 	l.sver, l.shead = l.c.st.ver, head
 	l.now, l.head, l.hr = now, head, reqOf(head)
+	l.hplain = l.c.st.rs.plain(l.hr.where)
 	l.simple = l.anywhere(l.hr)
 	l.need = l.hr.tasks
 	l.limited = l.hr.nodes == 0 && l.c.st.maxNodes(l.hr) > 0
 	if l.hr.nodes > 0 {
 		l.need = l.hr.nodes
 	}
-	if !l.simple && !l.on {
-		l.turnOn()
+	if !l.simple {
+		l.rebuild() // the nodes now, the trial's takes held
 	}
 	l.takes = l.takes[:0]
 	for i := l.t.first; i < len(l.t.takes); i++ {
 		l.takes = append(l.takes, i)
-		if !l.simple {
-			tk := l.t.takes[i]
-			l.ah.take(reqOf(tk.job), l.t.uses[tk.from:tk.to], &l.alog)
-		}
 	}
 	slices.SortStableFunc(l.takes, func(a, b int) int { return cmp.Compare(l.takeEnd(a), l.takeEnd(b)) })
 	avail := l.c.st.avail
@@ -112,6 +109,17 @@ func (l *look) Keeps(j *sim.Job) bool {
 	if l.head == nil {
 		return true
 	}
+	m := l.known(j)
+	if m != nil {
+		if keep, ok := l.keepsMemo(m); ok {
+			return keep
+		}
+	}
+	return l.noteKeeps(m, l.keeps(j))
+}
+
+// keeps is Keeps worked out.
+func (l *look) keeps(j *sim.Job) bool {
 	r := reqOf(j)
 	if l.simple && !r.excl {
 		return r.tasks <= l.extra
