@@ -19,7 +19,7 @@ func ExampleLookup() {
 	// Output:
 	// conservative <nil>
 	// true
-	// unknown policy "esay" (did you mean "easy"?); known: fcfs, sjf, easy, conservative, psp, backfill-balanced, improved-backfill-balanced, pbs-fifo, maui, keasy, reasy, measy, fairshare-measy
+	// unknown policy "esay" (did you mean "easy"?); known: fcfs, sjf, easy, conservative, psp, backfill-balanced, improved-backfill-balanced, pbs-fifo, maui, slurm, keasy, reasy, measy, fairshare-measy
 }
 
 func ExampleNewFairshare() {
