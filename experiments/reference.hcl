@@ -36,6 +36,7 @@ cluster "main" {
   # partition "batch" { … }            # with nodes: groups, features, max_time, max_nodes; the first is the default
   # fit      = "first"                 # with nodes: first (default) or best fit
   # compat   = "alea"                  # with machines alone: Alea's node-level rules, policies fcfs and easy (docs/experiments.md#alea-compatibility)
+  # slurm_conf = "slurm.conf"          # instead of procs: nodes and partitions from a slurm.conf, relative to this file (docs/experiments.md#a-cluster-and-a-policy-from-slurmconf)
 }
 
 # Workloads: at least one, each a model or a trace.
@@ -79,6 +80,10 @@ policy "easy-sjf" {
 }
 
 policy "conservative" {}
+
+# policy "slurm" {
+#   slurm_conf = "slurm.conf"  # Priority* and SchedulerParameters of a slurm.conf; params = { … } override them
+# }
 
 # Exactly one sweep: the cartesian product of its axes, less what the filters drop.
 # The axes may multiply to at most 1,000,000 runs (before the filters).

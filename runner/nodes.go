@@ -15,6 +15,9 @@ func nodesCanon(c *nodes.Config) string {
 	fmt.Fprintf(&b, "fit=%d\n", c.Fit)
 	for _, g := range c.Groups {
 		fmt.Fprintf(&b, "node=%q %d %d %d %d %q\n", g.Name, g.Count, g.Cores, g.Memory, g.GPUs, g.Features)
+		if g.Hosts != nil { // only then: the keys of groups named by number stay
+			fmt.Fprintf(&b, "hosts=%q\n", g.Hosts)
+		}
 	}
 	for _, p := range c.Partitions {
 		fmt.Fprintf(&b, "partition=%q %q %q %d %d\n", p.Name, p.Groups, p.Features, p.MaxTime, p.MaxNodes)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/schedsweep/schedsweep/runner/spec"
 )
+
+var updatePlan = flag.Bool("update-plan", false, "rewrite testdata/plan/slurm.golden")
 
 // TestPlanNodes checks what plan shows of a cluster of nodes against
 // testdata/plan/nodes.golden (worked out by hand: 10 × 64 + 2 × 32 = 704
@@ -43,5 +46,41 @@ func TestPlanNodes(t *testing.T) {
 	e.Sweep.Cluster.Nodes = nil
 	if err := printNodes(&b, e.Sweep.Cluster); err != nil || b.Len() != 0 {
 		t.Errorf("a pool: printNodes wrote %q, %v; want nothing", b.String(), err)
+	}
+}
+
+// TestPlanSlurmConf checks what plan shows of a cluster read from a
+// slurm.conf (testdata/plan/slurm.golden: the groups of cluster.conf split
+// by partition, the default partition first) and that it prints the
+// file's warning once, as a diagnostic.
+func TestPlanSlurmConf(t *testing.T) {
+	path := filepath.Join("testdata", "plan", "slurm.hcl")
+	code, out, errOut := runCLI("plan", "--out", t.TempDir(), path)
+	if code != exitOK {
+		t.Fatalf("plan %s: exit %d, stderr %q", path, code, errOut)
+	}
+	golden := filepath.Join("testdata", "plan", "slurm.golden")
+	start := strings.Index(out, "cluster \"c\"")
+	end := strings.Index(out, "key ")
+	if start < 0 || end < start {
+		t.Fatalf("plan output holds no cluster:\n%s", out)
+	}
+	if *updatePlan {
+		if err := os.WriteFile(golden, []byte(out[start:end]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[start:end] != string(want) {
+		t.Errorf("cluster of slurm.conf: got\n%s\nwant\n%s", out[start:end], want)
+	}
+	// The list of options not modelled, and the options no policy of the
+	// sweep reads (fcfs does not read PriorityWeightAge and the like).
+	if n := strings.Count(errOut, "warning: slurm.conf not modelled as written"); n != 2 ||
+		!strings.Contains(errOut, "not modelled, so ignored") || !strings.Contains(errOut, "no policy of the sweep reads") {
+		t.Errorf("plan printed %d slurm.conf warnings; want 2, the list of options not modelled and those no policy reads:\n%s", n, errOut)
 	}
 }

@@ -30,9 +30,12 @@ jobs finished, killed and rejected, mean wait, mean response, mean bounded
 slowdown (tau = 10 s), utilization and makespan.
 
 The machine has --procs processors, or what --machines describes, or the
-trace header's MaxProcs (else MaxNodes), or, for a registered trace, the
-registry's machine (and its machines file, if it has one). Memory is simulated only when
---memory-field says which SWF field holds it.
+nodes and partitions of --slurm-conf, or the trace header's MaxProcs (else
+MaxNodes), or, for a registered trace, the registry's machine (and its
+machines file, if it has one). Memory is simulated only when --memory-field
+says which SWF field holds it. With --slurm-conf and --policy slurm, the
+file also gives the policy's parameters, --policy-param overriding them; the
+options it does not model are printed as warnings (docs/experiments.md).
 
 The flags describe a one-run experiment, which simulate runs as
 schedsweep run runs an experiment file: a flag that a workload or cluster
@@ -61,6 +64,7 @@ type simulateConfig struct {
 	memoryField     string
 	memoryUnit      string
 	machines        string
+	slurmConf       string
 	compat          string
 	model           string
 	fit             string
@@ -86,6 +90,8 @@ type simulateConfig struct {
 	schedule        string
 	swf             string
 	cache           string
+	// explicit holds the flags given on the command line.
+	explicit map[string]bool
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
@@ -109,6 +115,8 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	c.explicit = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.explicit[f.Name] = true })
 	if len(pos) != 1 {
 		return usagef("want one TRACE argument, got %d", len(pos))
 	}
@@ -133,6 +141,7 @@ func (c *simulateConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.memoryField, "memory-field", "none", "memory of a job: `none`, requested (SWF field 10) or used (field 7)")
 	fs.StringVar(&c.memoryUnit, "memory-unit", "kb-per-proc", "unit of the memory field: `kb-per-proc` (SWF), bytes-per-job (Alea data sets) or kb-per-job (METACENTRUM-2009-2's used memory)")
 	fs.StringVar(&c.machines, "machines", "", "Alea .machines `file` giving the machine's processors and memory")
+	fs.StringVar(&c.slurmConf, "slurm-conf", "", "slurm.conf `file` giving the machine's nodes and partitions and, for --policy slurm, its parameters (--policy-param overrides them)")
 	fs.StringVar(&c.compat, "compat", "", "compatibility `profile`: alea runs Alea's node-level rules on --machines, policies fcfs and easy (docs/simulate.md)")
 	fs.StringVar(&c.model, "model", "pool", "machine model: the aggregate `pool`, or nodes (the node groups of --machines)")
 	fs.StringVar(&c.fit, "fit", "first", "placement on nodes (--model nodes): `first` fit in node order, or best fit")
@@ -171,12 +180,15 @@ func simulate(c simulateConfig, trace string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if t != nil && t.MachinesFile != "" && c.machines == "" && c.procs == 0 {
+	if t != nil && t.MachinesFile != "" && c.machines == "" && c.procs == 0 && c.slurmConf == "" {
 		c.machines = filepath.Join(filepath.Dir(path), t.MachinesFile)
 	}
 	one, err := c.experiment(path, t)
 	if err != nil {
 		return err
+	}
+	for _, w := range one.warnings { // the slurm.conf's, once, before the run
+		fmt.Fprintf(stdout, "warning: %s\n", w)
 	}
 	cacheDir, err := traceCacheDir(c.cache, os.Getenv)
 	if err != nil {

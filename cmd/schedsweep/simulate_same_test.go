@@ -26,6 +26,7 @@ import (
 // time corrupt (-5). Generated once, not a real log.
 const (
 	optionsTrace    = "testdata/options.swf"
+	smallSlurmConf  = "../../runner/spec/testdata/slurm/small.conf"
 	optionsNegative = "testdata/options-negative.swf"
 	tinyMachines    = "../../runner/spec/testdata/tiny.machines"
 )
@@ -60,6 +61,14 @@ func sameCases(t *testing.T) []sameCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	slurmConf, err := filepath.Abs(smallSlurmConf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slurmPrio, err := filepath.Abs(strings.Replace(smallSlurmConf, "small", "small-prio", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
 	mem := []string{"--memory-field", "requested", "--memory", "8GiB"}
 	// At 60 jobs, Tsafrir's model needs a larger share of its largest
 	// estimate than its default quarter.
@@ -81,6 +90,11 @@ func sameCases(t *testing.T) []sameCase {
 		{name: "memory beside a machines file", flags: []string{"--machines", machines, "--memory-field", "requested", "--memory", "4GiB"},
 			cluster: fmt.Sprintf("machines = %q\n  memory = 4294967296", machines), workload: `memory_field = "requested"`,
 			base: []string{"--machines", machines}},
+		{name: "slurm.conf", flags: []string{"--slurm-conf", slurmConf}, cluster: fmt.Sprintf("slurm_conf = %q", slurmConf), base: procs16()},
+		{name: "slurm.conf policy", flags: []string{"--slurm-conf", slurmPrio, "--policy", "slurm", "--policy-param", "bf_interval=0"},
+			cluster: fmt.Sprintf("slurm_conf = %q", slurmPrio), policy: "slurm",
+			policyBody: fmt.Sprintf("slurm_conf = %q\n  params = { bf_interval = 0 }", slurmPrio),
+			base:       []string{"--slurm-conf", slurmConf, "--policy", "slurm", "--policy-param", "bf_interval=0"}},
 		{name: "procs field", flags: procs16("--procs-field", "allocated"), workload: `procs_field = "allocated"`, base: procs16()},
 		{name: "allow overrun", flags: procs16("--allow-overrun"), workload: "allow_overrun = true", base: procs16()},
 		{name: "missing estimate", flags: procs16("--missing-estimate", "reject"), workload: `missing_estimate = "reject"`, base: procs16()},
@@ -246,7 +260,14 @@ func runSchedule(t *testing.T, out string) (string, int) {
 	}
 	tbl := readParquet(t, files[0])
 	var b strings.Builder
-	b.WriteString("job_id,submit,start,end,procs,status\n")
+	// On nodes, the nodes each job ran on, as simulate's --schedule writes
+	// them (writeScheduleCSV).
+	nodes := len(tbl.Schema().FieldIndices("nodes")) == 1
+	if nodes {
+		b.WriteString("job_id,submit,start,end,procs,status,nodes\n")
+	} else {
+		b.WriteString("job_id,submit,start,end,procs,status\n")
+	}
 	filled := 0
 	for i := range int(tbl.NumRows()) {
 		cell := func(name string) string { return cellText(t, tbl, name, i) }
@@ -254,7 +275,11 @@ func runSchedule(t *testing.T, out string) (string, int) {
 		if status == "rejected" {
 			status += ":" + cell("reason")
 		}
-		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s\n", cell("job_id"), cell("submit"), cell("start"), cell("end"), cell("procs"), status)
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s", cell("job_id"), cell("submit"), cell("start"), cell("end"), cell("procs"), status)
+		if nodes {
+			b.Write(appendCSVField([]byte{','}, cell("nodes")))
+		}
+		b.WriteByte('\n')
 		if cell("estimate_filled") == "true" {
 			filled++
 		}

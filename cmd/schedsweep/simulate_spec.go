@@ -44,6 +44,8 @@ type oneRun struct {
 	// where the machine's size came from.
 	header *workloads.Header
 	source string
+	// warnings are those of --slurm-conf's file.
+	warnings []string
 }
 
 // machine returns the capacity of the experiment's one cluster.
@@ -53,7 +55,11 @@ func (o *oneRun) machine() sim.Resources { return o.exp.Sweep.Cluster.Capacity }
 // file path (t: its registry entry, nil for a plain path). It reads the
 // trace's header: the machine's size comes from it unless a flag gives it.
 func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*oneRun, error) {
-	p, err := c.policySpec()
+	sc, err := c.readSlurmConf() // simulate_slurm.go
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.policySpec(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +71,7 @@ func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*on
 	if err != nil {
 		return nil, err
 	}
-	cl, source, err := c.cluster(w.SWF.Memory != workloads.NoMemory)
+	cl, source, err := c.cluster(w.SWF.Memory != workloads.NoMemory, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -111,12 +117,20 @@ func (c *simulateConfig) experiment(path string, t *workloads.ArchiveTrace) (*on
 		Clusters: []*spec.Cluster{cl}, Workloads: sw.Workloads, Policies: sw.Policies, Sweep: sw,
 		Output: spec.Output{Warmup: c.warmup, Cooldown: c.cooldown},
 	}
-	return &oneRun{exp: exp, header: h, source: source}, nil
+	one := &oneRun{exp: exp, header: h, source: source}
+	if sc != nil {
+		for _, w := range sc.Warnings {
+			one.warnings = append(one.warnings, w.String())
+		}
+	}
+	return one, nil
 }
 
 // policySpec returns the policy block of --policy and --policy-param,
-// built once to check its parameters, as an experiment file's is.
-func (c *simulateConfig) policySpec() (*spec.Policy, error) {
+// built once to check its parameters, as an experiment file's is. The
+// parameters of --slurm-conf's file (sc, nil without it) come first,
+// --policy-param over them.
+func (c *simulateConfig) policySpec(sc *spec.SlurmConf) (*spec.Policy, error) {
 	e, err := policies.Lookup(c.policy)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--policy: %w", err)}
@@ -124,6 +138,11 @@ func (c *simulateConfig) policySpec() (*spec.Policy, error) {
 	var pp any
 	if e.Params != nil {
 		pp = e.Params()
+		if sc != nil && sc.Params != nil {
+			if err := spec.ApplySlurmParams(pp, sc.Params); err != nil {
+				return nil, usageError{fmt.Errorf("--slurm-conf: %w", err)}
+			}
+		}
 		if err := params.SetAll(pp, c.policyParams); err != nil {
 			return nil, usageError{fmt.Errorf("--policy-param: %w", err)}
 		}
@@ -268,9 +287,14 @@ func parseUsers(s string) ([]int32, error) {
 // cluster returns the cluster block of the flags, with 0 processors if
 // none gives them (the trace's header will), and where the size came
 // from. memoryRead says whether jobs have memory (--memory-field): the
-// machine's memory is simulated only then.
-func (c *simulateConfig) cluster(memoryRead bool) (*spec.Cluster, string, error) {
+// machine's memory is simulated only then. sc, when not nil, is
+// --slurm-conf's file, which gives the cluster whole.
+func (c *simulateConfig) cluster(memoryRead bool, sc *spec.SlurmConf) (*spec.Cluster, string, error) {
 	cl := &spec.Cluster{Name: simulateCluster}
+	if sc != nil {
+		cl.Nodes, cl.Capacity, cl.SlurmConf = sc.Nodes, sc.Capacity, c.slurmConf
+		return cl, "from " + c.slurmConf, nil
+	}
 	var source string
 	switch {
 	case c.procs < 0:

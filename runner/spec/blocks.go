@@ -44,7 +44,7 @@ func (d *decoder) experiment(exp *Experiment, b *hclsyntax.Block) {
 	}
 }
 
-var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus", "model", "fit", "compat"},
+var clusterSchema = schema{what: "a cluster block", attrs: []string{"procs", "machines", "memory", "gpus", "model", "fit", "compat", "slurm_conf"},
 	blocks: map[string]int{"node": 1, "partition": 1}}
 
 // cluster decodes a cluster block; nil if it has errors.
@@ -64,9 +64,17 @@ func (d *decoder) cluster(b *hclsyntax.Block) *Cluster {
 	case mst == set:
 		d.machines(c, path, attrs["machines"])
 	case hasNodeBlock(blocks): // nodes.go sets the size
+	case attrs["slurm_conf"] != nil: // slurmconf.go sets it
 	default:
 		d.errorf(b.DefRange(), "Missing cluster size",
-			"Cluster %q needs procs = N (processors), machines = \"FILE\" (an Alea .machines file) or node \"NAME\" { … } blocks.", c.Name)
+			"Cluster %q needs procs = N (processors), machines = \"FILE\" (an Alea .machines file), slurm_conf = \"FILE\" (a slurm.conf) or node \"NAME\" { … } blocks.", c.Name)
+	}
+	if attrs["slurm_conf"] != nil {
+		d.slurmCluster(c, attrs, blocks) // slurmconf.go
+		if len(d.diags.Errs()) > before {
+			return nil
+		}
+		return c
 	}
 	if it, st := d.value(attrs["memory"]); st == set {
 		if n, ok := d.size(it, `"memory"`); ok {
@@ -140,7 +148,7 @@ func (d *decoder) path(p string, expr hcl.Expression) string {
 	return filepath.Join(d.dir, p)
 }
 
-var policySchema = schema{what: "a policy block", attrs: []string{"type", "params"}}
+var policySchema = schema{what: "a policy block", attrs: []string{"type", "params", "slurm_conf"}}
 
 // policy decodes a policy block; nil if it has errors.
 func (d *decoder) policy(b *hclsyntax.Block) *Policy {
@@ -174,6 +182,9 @@ func (d *decoder) policy(b *hclsyntax.Block) *Policy {
 		_, err := e.New(p)
 		return err
 	}}
+	if a := attrs["slurm_conf"]; a != nil && !d.slurmParams(o, p, a) { // slurmconf.go: before params, which win
+		return nil
+	}
 	if !d.setParams(o, p.Params, attrs["params"]) {
 		return nil
 	}

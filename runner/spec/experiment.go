@@ -44,6 +44,10 @@ type Cluster struct {
 	// (already read; kept for the record), resolved against
 	// Experiment.Dir.
 	Machines string
+	// SlurmConf is the slurm.conf the nodes and partitions came from, if
+	// any (already read; kept for the record, not part of a run's key,
+	// which holds the nodes themselves), resolved against Experiment.Dir.
+	SlurmConf string
 	// Nodes is the cluster's node groups, partitions and placement when
 	// it is a cluster of nodes (node blocks, or a machines file with
 	// model = "nodes"); nil for the aggregate pool of Capacity. Capacity

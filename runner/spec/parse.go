@@ -58,6 +58,9 @@ type decoder struct {
 	// runOptions marks the workloads whose block sets allow_overrun or
 	// missing_estimate: a merge's part that does must agree with the merge.
 	runOptions map[*Workload]bool
+	// slurm holds the slurm.conf files that slurm_conf arguments name,
+	// by resolved path, each read once (slurmconf.go).
+	slurm map[string]*slurmFile
 	// cmdStrings holds the variables set on the command line whose value
 	// is a string, and localExprs the local values' expressions: a path
 	// that comes from the command line is relative to the current

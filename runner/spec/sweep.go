@@ -66,6 +66,7 @@ func (d *decoder) sweep(s *Sweep, b *hclsyntax.Block, clusters []*hclsyntax.Bloc
 	}
 	d.machineFits(s, attrs["policies"])
 	d.nodeAware(s, attrs["policies"]) // nodes.go
+	d.slurmUnread(s)                  // slurmconf.go
 	d.sweptAxis(keyWorkload, workloads, wOK)
 	d.sweptAxis(keyPolicy, policies, pOK)
 	lfs, lfOK := d.loadAxis(s, attrs)

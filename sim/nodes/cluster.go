@@ -16,6 +16,10 @@ type Group struct {
 	Memory   int64 // bytes per node
 	GPUs     int64
 	Features []string // what jobs may ask of its nodes; see rules.go
+	// Hosts, when not nil, names the group's nodes in node order (one
+	// name each, as a slurm.conf's NodeName lists them); nil names them
+	// by the group's name and their number in it, from 1 (NodeName).
+	Hosts []string
 }
 
 // Fit is a placement rule.
@@ -78,6 +82,9 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 			return nil, fmt.Errorf("node group %d (%q): count %d, cores %d, memory %d, gpus %d: want count and cores ≥ 1 (cores < 2³¹), memory and gpus ≥ 0",
 				i, g.Name, g.Count, g.Cores, g.Memory, g.GPUs)
 		}
+		if g.Hosts != nil && len(g.Hosts) != g.Count {
+			return nil, fmt.Errorf("node group %d (%q): %d host names for %d nodes", i, g.Name, len(g.Hosts), g.Count)
+		}
 		for range g.Count {
 			c.group = append(c.group, int32(i))
 			cores, mem, gpus = append(cores, g.Cores), append(mem, g.Memory), append(gpus, g.GPUs)
@@ -101,11 +108,15 @@ func New(groups []Group, fit Fit) (*Cluster, error) {
 // Nodes returns the number of nodes.
 func (c *Cluster) Nodes() int { return len(c.group) }
 
-// NodeName returns node n's name: its group's name and its number in the
-// group, from 1 (zewura3).
+// NodeName returns node n's name: its group's Hosts entry if the group
+// has them, else its group's name and its number in the group, from 1
+// (zewura3).
 func (c *Cluster) NodeName(n int) string {
 	g := c.group[n]
 	first := sort.Search(len(c.group), func(i int) bool { return c.group[i] >= g })
+	if hosts := c.groups[g].Hosts; hosts != nil {
+		return hosts[n-first]
+	}
 	return fmt.Sprintf("%s%d", c.groups[g].Name, n-first+1)
 }
 

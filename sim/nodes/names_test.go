@@ -29,3 +29,25 @@ func TestGroupsAndGroupOf(t *testing.T) {
 		t.Errorf("GroupOf over the nodes = %v; want %v", got, want)
 	}
 }
+
+func TestNodeNameHosts(t *testing.T) {
+	groups := []nodes.Group{
+		{Name: "node[001-002]", Count: 2, Cores: 8, Hosts: []string{"node001", "node002"}},
+		{Name: "b", Count: 2, Cores: 4},
+	}
+	c, err := nodes.New(groups, nodes.FirstFit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for n := range c.Nodes() {
+		got = append(got, c.NodeName(n))
+	}
+	if want := []string{"node001", "node002", "b1", "b2"}; !cmp.Equal(got, want) {
+		t.Errorf("NodeName over the nodes = %q; want %q", got, want)
+	}
+	groups[1].Hosts = []string{"only-one"}
+	if _, err := nodes.New(groups, nodes.FirstFit); err == nil {
+		t.Errorf("New with 1 host name for 2 nodes: no error")
+	}
+}
