@@ -42,23 +42,19 @@ variable "loads" {
 }
 
 locals {
+  # The centre's slurm.conf: its nodes, partitions, Priority* options and
+  # SchedulerParameters. The policies' names say what they change in it.
+  conf = "slurm/kth-sp2.conf"
   # bf_window in seconds (slurm.conf gives it in minutes).
   hour     = 3600
   day      = 86400
   max_time = 216000 # the partition's MaxTime=60:00:00
 }
 
-# The machine of slurm/kth-sp2.conf, as its NodeName and PartitionName
-# lines say.
+# The machine of the centre's slurm.conf: its NodeName and PartitionName
+# lines.
 cluster "kth-sp2" {
-  node "sp2n" {
-    count = 100
-    cores = 1
-  }
-  partition "batch" {
-    groups   = ["sp2n"]
-    max_time = local.max_time
-  }
+  slurm_conf = local.conf
 }
 
 workload "kth" {
@@ -69,63 +65,74 @@ workload "kth" {
 # Names: age weight, fairshare weight, bf_window. age1k-fs10k-bf1d is the
 # file as it stands.
 policy "age1k-fs10k-bf1d" {
-  type   = "slurm"
-  params = { priority_weight_age = 1000, priority_weight_fairshare = 10000, bf_window = local.day }
+  type       = "slurm"
+  slurm_conf = local.conf
 }
 
 policy "age1k-fs10k-bf1h" {
-  type   = "slurm"
-  params = { priority_weight_age = 1000, priority_weight_fairshare = 10000, bf_window = local.hour }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { bf_window = local.hour }
 }
 
 policy "age1k-fs10k-bf60h" {
-  type   = "slurm"
-  params = { priority_weight_age = 1000, priority_weight_fairshare = 10000, bf_window = local.max_time }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { bf_window = local.max_time }
 }
 
 policy "age10k-fs10k-bf1d" {
-  type   = "slurm"
-  params = { priority_weight_age = 10000, priority_weight_fairshare = 10000, bf_window = local.day }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_age = 10000 }
 }
 
 policy "age10k-fs10k-bf1h" {
-  type   = "slurm"
-  params = { priority_weight_age = 10000, priority_weight_fairshare = 10000, bf_window = local.hour }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_age = 10000, bf_window = local.hour }
 }
 
 policy "age10k-fs10k-bf60h" {
-  type   = "slurm"
-  params = { priority_weight_age = 10000, priority_weight_fairshare = 10000, bf_window = local.max_time }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_age = 10000, bf_window = local.max_time }
 }
 
 policy "age1k-fs0-bf1d" {
-  type   = "slurm"
-  params = { priority_weight_age = 1000, priority_weight_fairshare = 0, bf_window = local.day }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_fairshare = 0 }
 }
 
 policy "age1k-fs0-bf1h" {
-  type   = "slurm"
-  params = { priority_weight_age = 1000, priority_weight_fairshare = 0, bf_window = local.hour }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_fairshare = 0, bf_window = local.hour }
 }
 
 policy "age1k-fs0-bf60h" {
-  type   = "slurm"
-  params = { priority_weight_age = 1000, priority_weight_fairshare = 0, bf_window = local.max_time }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_fairshare = 0, bf_window = local.max_time }
 }
 
 policy "age10k-fs0-bf1d" {
-  type   = "slurm"
-  params = { priority_weight_age = 10000, priority_weight_fairshare = 0, bf_window = local.day }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_age = 10000, priority_weight_fairshare = 0 }
 }
 
 policy "age10k-fs0-bf1h" {
-  type   = "slurm"
-  params = { priority_weight_age = 10000, priority_weight_fairshare = 0, bf_window = local.hour }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_age = 10000, priority_weight_fairshare = 0, bf_window = local.hour }
 }
 
 policy "age10k-fs0-bf60h" {
-  type   = "slurm"
-  params = { priority_weight_age = 10000, priority_weight_fairshare = 0, bf_window = local.max_time }
+  type       = "slurm"
+  slurm_conf = local.conf
+  params     = { priority_weight_age = 10000, priority_weight_fairshare = 0, bf_window = local.max_time }
 }
 
 sweep {
