@@ -229,6 +229,23 @@ $ss tables --format csv --load 1.2 --baseline keasy --metric response_mean@h,bou
 awk -v mode=cost -f experiments/measy-summary.awk "$figs/measy-cost.csv" >"$figs/measy-breakeven.md"
 took "measy's figures and tables"
 
+# slurm-whatif: the slurm policy on KTH-SP2, on the machine of
+# slurm/kth-sp2.conf: age weight × fairshare weight × bf_window at the log's
+# own load and at 1.25 (24 runs). The wait distributions (longest waits
+# included) and the waits by job size are kept as the tables plot prints.
+$ss run --quiet --force --out out/slurm-whatif --var "trace=$kth" experiments/slurm-whatif.hcl
+for l in 1 1.25; do
+	$ss plot boxes --load "$l" --out "$figs/slurm-whatif-veet-$l.png" out/slurm-whatif
+	$ss plot boxes --load "$l" --metric mean_wait --out "$figs/slurm-whatif-user-wait-$l.png" out/slurm-whatif
+	$ss plot classes --by size --load "$l" --out "$figs/slurm-whatif-sizes-$l.png" out/slurm-whatif |
+		tail -n +3 >"$figs/slurm-whatif-sizes-$l.md"
+done
+$ss plot means --metric wait_mean,wait_p95 --out "$figs/slurm-whatif-means.png" out/slurm-whatif
+$ss plot ecdf --out "$figs/slurm-whatif-wait.png" out/slurm-whatif | tail -n +3 >"$figs/slurm-whatif-wait.md"
+tables slurm-whatif out/slurm-whatif
+tables slurm-whatif-eet out/slurm-whatif
+took slurm-whatif
+
 # The README's next step: the quickstart's waits at offered load 0.85.
 $ss run --quiet --force --out out/quickstart quickstart
 $ss plot ecdf --metric wait --load 0.85 --out docs/quickstart-wait.png out/quickstart >/dev/null

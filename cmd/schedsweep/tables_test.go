@@ -141,7 +141,7 @@ func TestExperimentsReadmeBlocks(t *testing.T) {
 			t.Errorf("block %s is empty: run experiments/figures.sh", b.Name)
 		}
 	}
-	want := []string{"toth2014", "toth2014-configured", "toth2014-nodes-used", "toth2014-nodes-configured", "toth2014-alea", "psp2016-20", "psp2016", "psp2016-keep-20", "ibb2016-meta", "ibb2016-mixed", "ibb2016-kth", "maui2000-makespan", "maui2000", "maui2000-uniform-20", "maui2000-pow2-20", "maui2000-nodes-makespan", "maui2000-nodes-uniform-20", "maui2000-nodes-pow2-20", "measy", "measy-cost", "measy-full"}
+	want := []string{"toth2014", "toth2014-configured", "toth2014-nodes-used", "toth2014-nodes-configured", "toth2014-alea", "psp2016-20", "psp2016", "psp2016-keep-20", "ibb2016-meta", "ibb2016-mixed", "ibb2016-kth", "maui2000-makespan", "maui2000", "maui2000-uniform-20", "maui2000-pow2-20", "maui2000-nodes-makespan", "maui2000-nodes-uniform-20", "maui2000-nodes-pow2-20", "measy", "measy-cost", "measy-full", "slurm-whatif", "slurm-whatif-eet"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("blocks %v; want %v", names, want)
 	}
