@@ -6,7 +6,9 @@ package experiments
 
 import "embed"
 
-// Files holds the .hcl files of this folder.
+// Files holds the .hcl files of this folder and the files they name
+// by a relative path (the slurm.conf files of slurm/), so that an
+// embedded experiment runs from any folder.
 //
-//go:embed *.hcl
+//go:embed *.hcl slurm/*.conf
 var Files embed.FS

@@ -129,3 +129,23 @@ func TestWorkloadsSelectJobs(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbeddedAnywhere parses every embedded experiment as the binary
+// does, by its embedded name, from a folder that holds none of the
+// files they name: a relative slurm_conf is read from the binary.
+func TestEmbeddedAnywhere(t *testing.T) {
+	names, err := fs.Glob(experiments.Files, "*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for _, name := range names {
+		src, err := fs.ReadFile(experiments.Files, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, diags := spec.Parse(spec.EmbeddedPrefix+name, src, nil); len(diags) > 0 {
+			t.Errorf("Parse(%s%s): %v", spec.EmbeddedPrefix, name, diags)
+		}
+	}
+}

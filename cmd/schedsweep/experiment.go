@@ -95,12 +95,14 @@ func readExperiment(arg string) ([]byte, string, error) {
 		name += ".hcl"
 	}
 	if embedded, eerr := fs.ReadFile(experiments.Files, filepath.Base(name)); eerr == nil && !strings.ContainsRune(arg, os.PathSeparator) {
-		return embedded, "embedded:" + filepath.Base(name), nil
+		return embedded, spec.EmbeddedPrefix + filepath.Base(name), nil
 	}
 	var names []string
 	entries, _ := fs.ReadDir(experiments.Files, ".")
 	for _, e := range entries {
-		names = append(names, strings.TrimSuffix(e.Name(), ".hcl"))
+		if n, ok := strings.CutSuffix(e.Name(), ".hcl"); ok {
+			names = append(names, n)
+		}
 	}
 	return nil, "", fmt.Errorf("%s: no such file, and no embedded experiment of that name (embedded: %s)", arg, strings.Join(names, ", "))
 }

@@ -8,6 +8,7 @@ package slurmconf
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"slices"
 	"strings"
@@ -95,6 +96,16 @@ type Partition struct {
 // paths from the including file's folder, %c for ClusterName).
 func Read(path string) (*Config, error) {
 	lines, err := readLines(path)
+	if err != nil {
+		return nil, err
+	}
+	return decode(path, lines)
+}
+
+// ReadFS is Read of a file in fsys (an experiment embedded in the
+// binary names its slurm.conf by a path relative to its own folder).
+func ReadFS(fsys fs.FS, path string) (*Config, error) {
+	lines, err := readLinesFS(fsys, path)
 	if err != nil {
 		return nil, err
 	}

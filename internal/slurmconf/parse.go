@@ -7,6 +7,7 @@ package slurmconf
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -351,6 +352,20 @@ func readLines(path string) ([]Line, error) {
 		return nil, err
 	}
 	r := &reader{open: os.ReadFile}
+	if err := r.file(path, data); err != nil {
+		return nil, err
+	}
+	return r.lines, nil
+}
+
+// readLinesFS reads the file at path in fsys and those it includes.
+func readLinesFS(fsys fs.FS, path string) ([]Line, error) {
+	open := func(p string) ([]byte, error) { return fs.ReadFile(fsys, filepath.ToSlash(filepath.Clean(p))) }
+	data, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{open: open}
 	if err := r.file(path, data); err != nil {
 		return nil, err
 	}

@@ -7,17 +7,24 @@ package spec
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/schedsweep/schedsweep/experiments"
 	"github.com/schedsweep/schedsweep/internal/params"
 	"github.com/schedsweep/schedsweep/internal/slurmconf"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/nodes"
 )
+
+// EmbeddedPrefix begins the file name of an experiment embedded in the
+// binary ("embedded:quickstart.hcl"); the files it names by a relative
+// path are read from package experiments' Files.
+const EmbeddedPrefix = "embedded:"
 
 // SlurmPolicy is the policy whose parameters a slurm_conf argument sets.
 const SlurmPolicy = "slurm"
@@ -50,7 +57,7 @@ func (d *decoder) slurmConf(a *hclsyntax.Attribute) (string, *slurmFile, bool) {
 	}
 	f := d.slurm[path]
 	if f == nil {
-		cfg, err := slurmconf.Read(path)
+		cfg, err := d.readSlurmConf(path)
 		f = &slurmFile{cfg: cfg, err: err, warned: map[string]bool{}}
 		d.slurm[path] = f
 	}
@@ -59,6 +66,16 @@ func (d *decoder) slurmConf(a *hclsyntax.Attribute) (string, *slurmFile, bool) {
 		return path, nil, false
 	}
 	return path, f, true
+}
+
+// readSlurmConf reads the slurm.conf at path: from the binary's
+// experiments folder when the experiment is one embedded in it and path is
+// relative, else from disk.
+func (d *decoder) readSlurmConf(path string) (*slurmconf.Config, error) {
+	if strings.HasPrefix(d.file, EmbeddedPrefix) && !filepath.IsAbs(path) {
+		return slurmconf.ReadFS(experiments.Files, path)
+	}
+	return slurmconf.Read(path)
 }
 
 // slurmWarnings reports, at rng, the warnings of part ("cluster" or
