@@ -16,9 +16,8 @@ import (
 // (testdata/sacct/real-22.05.md says how) and checks every job against
 // the file's own columns, read here by plain splitting: submit time from
 // the first submit, run time End − Start, estimate TimelimitRaw minutes,
-// processors AllocTRES's cpu=, users and accounts kept by name
-// (numbered from 1), every
-// .batch step skipped and counted.
+// processors AllocTRES's cpu=, users and accounts kept by name (numbered
+// from 1), every .batch step skipped and counted.
 func TestSacctReal(t *testing.T) {
 	const name = "testdata/sacct/real-22.05.txt"
 	f, err := os.Open(name)
