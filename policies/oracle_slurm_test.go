@@ -96,15 +96,7 @@ func slurmOracle(p *policies.SlurmParams, c sim.Resources, recs []sim.Record, op
 	next, filled := 0, 0
 	tick := sim.Time(math.MaxInt64) // the next tick while jobs wait
 	for {
-		now := tick
-		for _, j := range live {
-			if j.phase == oRunning && j.end < now {
-				now = j.end
-			}
-		}
-		if next < len(jobs) && jobs[next].Submit < now {
-			now = jobs[next].Submit
-		}
+		now := nextEvent(tick, live, jobs, next)
 		if now == math.MaxInt64 {
 			break
 		}
@@ -138,12 +130,7 @@ func slurmOracle(p *policies.SlurmParams, c sim.Resources, recs []sim.Record, op
 			calc.Started(now, &j.Job)
 		}
 		if len(start) < len(waiting) {
-			tick = calc.Next()
-			for _, every := range []sim.Time{p.BfInterval, p.SchedInterval} {
-				if every > 0 {
-					tick = min(tick, now-now%every+every)
-				}
-			}
+			tick = slurmOracleTick(p, calc, now)
 		}
 	}
 	lines, err := scheduleOf(jobs, 0, filled)
@@ -151,6 +138,33 @@ func slurmOracle(p *policies.SlurmParams, c sim.Resources, recs []sim.Record, op
 		return nil, err
 	}
 	return lines[:len(lines)-1], nil
+}
+
+// nextEvent is the oracle's next time: the earliest of tick, a running
+// job's end and the next arrival, jobs[next]; math.MaxInt64 for none.
+func nextEvent(tick sim.Time, live, jobs []*oracleJob, next int) sim.Time {
+	now := tick
+	for _, j := range live {
+		if j.phase == oRunning && j.end < now {
+			now = j.end
+		}
+	}
+	if next < len(jobs) && jobs[next].Submit < now {
+		now = jobs[next].Submit
+	}
+	return now
+}
+
+// slurmOracleTick is when the oracle passes again while jobs wait: the
+// next priority calculation, backfill interval or sched_interval.
+func slurmOracleTick(p *policies.SlurmParams, calc *slurmprio.Calculator, now sim.Time) sim.Time {
+	tick := calc.Next()
+	for _, every := range []sim.Time{p.BfInterval, p.SchedInterval} {
+		if every > 0 {
+			tick = min(tick, now-now%every+every)
+		}
+	}
+	return tick
 }
 
 // slurmOraclePass is one pass at now: the jobs it starts, the main
