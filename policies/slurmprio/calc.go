@@ -23,7 +23,13 @@ type Calculator struct {
 
 	users map[int32]*accUser // by Job.User, for the accuracy factor
 
-	decay   float64  // decay_factor: the decay over one second
+	decay float64 // decay_factor: the decay over one second
+	// decayPeriod is decay^CalcPeriod, the power most charges and decays
+	// take (math.Pow gives the same value for the same arguments).
+	decayPeriod float64
+	// usage says whether usage is charged at all: only the fairshare
+	// factor reads it, so with its weight 0 the calculator keeps none.
+	usage   bool
 	lastRan sim.Time // the last calculation (g_last_ran)
 	next    sim.Time // the next calculation
 	due     bool     // waiting jobs' priorities are due at lastRan
@@ -69,6 +75,8 @@ func New(p Params, m Machine) (*Calculator, error) {
 		// The decay thread's first-order approximation of 2^(−1/h).
 		calc.decay = 1 - 0.693/float64(p.DecayHalfLife)
 	}
+	calc.decayPeriod = math.Pow(calc.decay, float64(c.CalcPeriod))
+	calc.usage = p.WeightFairshare > 0
 	return calc, nil
 }
 
@@ -86,7 +94,7 @@ func (c *Calculator) Submitted(now sim.Time, j *sim.Job) {
 func (c *Calculator) Started(now sim.Time, j *sim.Job) {
 	c.advance(now)
 	c.register(j)
-	if c.jobs[j.Seq].runAt >= 0 {
+	if c.jobs[j.Seq].runAt >= 0 || !c.usage {
 		return
 	}
 	c.jobs[j.Seq].runAt = int32(len(c.run))
@@ -133,6 +141,9 @@ func (c *Calculator) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 // wakes at Next() sees every calculation at its time. O(waiting) per
 // call that recomputes, plus O(running + associations) per boundary.
 func (c *Calculator) Update(now sim.Time, running []sim.Allocation, waiting []*sim.Job) bool {
+	if !c.usage {
+		running = nil
+	}
 	for _, a := range running {
 		c.register(a.Job)
 		if ji := &c.jobs[a.Job.Seq]; ji.runAt < 0 {
@@ -215,6 +226,10 @@ func (c *Calculator) advance(now sim.Time) {
 	if now < c.next {
 		return
 	}
+	for c.next <= now && !c.usage {
+		c.lastRan = c.next
+		c.next += c.c.CalcPeriod
+	}
 	for c.next <= now {
 		b := c.next
 		last := b+c.c.CalcPeriod > now
@@ -223,7 +238,7 @@ func (c *Calculator) advance(now sim.Time) {
 		}
 		if d := b - c.lastRan; d > 0 {
 			// real_decay, floored at DBL_MIN as Slurm does.
-			c.t.decay(max(math.Pow(c.decay, float64(d)), 0x1p-1022))
+			c.t.decay(max(c.pow(d), 0x1p-1022))
 		}
 		for _, r := range c.run {
 			c.charge(r, b)
@@ -231,7 +246,7 @@ func (c *Calculator) advance(now sim.Time) {
 		c.lastRan = b
 		c.next = b + c.c.CalcPeriod
 	}
-	if !c.c.classic {
+	if !c.c.classic && c.usage {
 		c.t.rankFairTree()
 	}
 	c.due = true
@@ -249,8 +264,16 @@ func (c *Calculator) charge(r runningJob, end sim.Time) {
 	delta := float64(d)
 	// Rounded before it is added, as Slurm stores it (no fused
 	// multiply-add).
-	use := float64(delta * math.Pow(c.decay, delta) * float64(r.j.Need[sim.Procs]))
+	use := float64(delta * c.pow(d) * float64(r.j.Need[sim.Procs]))
 	c.t.charge(c.jobs[r.j.Seq].assoc, use)
+}
+
+// pow returns decay^d.
+func (c *Calculator) pow(d sim.Time) float64 {
+	if d == c.c.CalcPeriod {
+		return c.decayPeriod
+	}
+	return math.Pow(c.decay, float64(d))
 }
 
 // compute is j's priority at t: the weighted sum of its factors, at least

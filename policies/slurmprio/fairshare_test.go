@@ -74,6 +74,7 @@ func samePriorities(t *testing.T, what string, got, want []uint32) {
 // period of 300 are 1200 at 300, 2400 at 600 and 2800 at the end.
 func TestChargeNoDecay(t *testing.T) {
 	p := Defaults()
+	p.WeightFairshare = 1 // usage is kept only when the fairshare factor weighs
 	p.DecayHalfLife, p.CalcPeriod = 0, 300
 	c := newCalc(t, p, Machine{Procs: 8})
 	j := job(0, 0, 4, 1, 1)
@@ -105,6 +106,7 @@ func TestChargeNoDecay(t *testing.T) {
 // 2000 that has decayed by d^1000 again: 249.9534768616…
 func TestDecayHalfLife(t *testing.T) {
 	p := Defaults()
+	p.WeightFairshare = 1 // usage is kept only when the fairshare factor weighs
 	p.DecayHalfLife, p.CalcPeriod = 1000, 1000
 	c := newCalc(t, p, Machine{Procs: 8})
 	j := job(0, 0, 1, 1, 1)
@@ -234,6 +236,7 @@ func TestTwoAccounts(t *testing.T) {
 // at 100, seen at 200, are 2 · (300 − 100) = 400 at the boundary 300.
 func TestChargeFromRunning(t *testing.T) {
 	p := Defaults()
+	p.WeightFairshare = 1 // usage is kept only when the fairshare factor weighs
 	p.DecayHalfLife, p.CalcPeriod = 0, 300
 	c := newCalc(t, p, Machine{Procs: 8})
 	j := job(0, 0, 2, 1, 1)
@@ -247,5 +250,30 @@ func TestChargeFromRunning(t *testing.T) {
 	c.Finished(450, j, 350)
 	if got := c.t.a[0].usage; got != 700 {
 		t.Errorf("root usage at the end, 450: got %g; want 700", got)
+	}
+}
+
+// TestNoUsageWithoutFairshare: with the fairshare weight 0 nothing reads
+// usage, and the calculator charges none (it skips the decay thread's
+// work); the priorities are those of the same run with usage kept, whose
+// fairshare factor is then weighed by 0.
+func TestNoUsageWithoutFairshare(t *testing.T) {
+	p := Defaults()
+	p.CalcPeriod, p.WeightJobSize = 300, 500
+	c := newCalc(t, p, Machine{Procs: 8})
+	kept := newCalc(t, p, Machine{Procs: 8})
+	kept.usage = true // as if fairshare weighed, with its weight still 0
+	a, b := job(0, 0, 4, 1, 1), job(1, 10, 2, 2, 2)
+	for _, k := range []*Calculator{c, kept} {
+		k.Submitted(0, a)
+		k.Started(0, a)
+		k.Submitted(10, b)
+		k.Update(900, []sim.Allocation{{Job: a, Start: 0}}, []*sim.Job{b})
+	}
+	if c.t.a[0].usage != 0 || kept.t.a[0].usage == 0 {
+		t.Errorf("root usage %v without fairshare, %v kept; want 0 and more", c.t.a[0].usage, kept.t.a[0].usage)
+	}
+	if c.Priority(b) != kept.Priority(b) || c.Next() != kept.Next() {
+		t.Errorf("priority %d, next %d; with usage kept %d, %d", c.Priority(b), c.Next(), kept.Priority(b), kept.Next())
 	}
 }
