@@ -83,14 +83,19 @@ func BenchmarkNodesEASY(b *testing.B) {
 // over METACENTRUM-2009-2 on its 14 clusters' nodes and on the pool of the
 // same processors (issue 16's target: slurm on nodes within 3× of EASY).
 //
-// Instructions (callgrind, as sim/README.md counts them, the whole binary
-// less the 705 M it spends reading the trace, one run each): EASY 1,095 M
-// on nodes and 699 M on the pool; slurm 3,752 M on nodes (3.4×) and
-// 2,108 M on the pool (3.0×), in 91,851 passes against EASY's 85,466. On
-// nodes 301 backfill passes plan, each laying the node profile from
-// scratch (nodes.Profile.Clear, about 565 running jobs). Laying the sum
-// over the nodes one running job at a time (an O(steps) sim.Profile
-// Reserve apiece) cost slurm 6,357 M (5.8×); it is now one sweep
+// Instructions (callgrind inside sim.(*engine).run, one run each, 27 Nov
+// 2026): EASY 1,025 M on nodes and 688 M on the pool; slurm 3,922 M on
+// nodes (3.8×, above the target) and 2,239 M on the pool (3.3×), in
+// 91,851 passes against EASY's 85,466. With the multifactor priority in,
+// slurm took 10,759 M on nodes until the calculator stopped charging
+// usage that no factor reads (the fairshare weight is 0 by default): two
+// thirds went to the decay thread's work. What remains is the backfill's
+// planning: on nodes 301 backfill passes plan, each laying the node
+// profile from scratch (nodes.Profile.Clear, about 565 running jobs) and
+// searching placements (nodes.(*Profile).win, firstTasksAt), and the
+// queue's upkeep (slices.DeleteFunc of started jobs at every pass, 7 %).
+// Laying the sum over the nodes one running job at a time (an O(steps)
+// sim.Profile Reserve apiece) cost 2,600 M more; it is one sweep
 // (sim.Profile.ResetEnds).
 func BenchmarkNodesSlurm(b *testing.B) {
 	if testing.Short() {
