@@ -195,7 +195,7 @@ func subKeys(l Line, canon map[string]string, known []string) (map[string]Pair, 
 		k, ok := canon[lower(p.Key)]
 		if !ok {
 			return nil, &Error{Pos: p.Pos, Key: p.Key, Value: p.Value,
-				Err: fmt.Errorf("%s lines have no key %s%s", l.Key, p.Key, suggest(p.Key, known))}
+				Err: fmt.Errorf("%s lines have no key %s%s", l.Key, p.Key, didYouMean(p.Key, known))}
 		}
 		if _, dup := m[k]; dup {
 			return nil, &Error{Pos: p.Pos, Key: k, Value: p.Value, Err: fmt.Errorf("%s is given twice on this line", k)}

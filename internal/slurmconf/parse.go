@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedsweep/schedsweep/internal/suggest"
 )
 
 // Pos is where a line of slurm.conf begins: its file and line number
@@ -166,7 +168,7 @@ func (r *reader) line(pos Pos, text string) error {
 	}
 	key, ok := topCanon[lower(first.Key)]
 	if !ok {
-		return &Error{Pos: pos, Key: first.Key, Value: first.Value, Err: fmt.Errorf("unknown option %s%s", first.Key, suggest(first.Key, topKeys))}
+		return &Error{Pos: pos, Key: first.Key, Value: first.Value, Err: fmt.Errorf("unknown option %s%s", first.Key, didYouMean(first.Key, topKeys))}
 	}
 	l := Line{Pair: Pair{Key: key, Value: first.Value, Pos: pos}}
 	if !lineKeys[key] {
@@ -309,40 +311,14 @@ func clip(s string) string {
 	return s[:most] + "…"
 }
 
-// suggest returns ` (did you mean X?)` for the known key closest to key,
-// or "".
-func suggest(key string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := distance(lower(key), lower(k)); d < bestD {
-			best, bestD = k, d
-		}
-	}
+// didYouMean returns ` (did you mean X?)` for the known key closest to
+// key (internal/suggest), or "".
+func didYouMean(key string, known []string) string {
+	best := suggest.Closest(key, known)
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // readLines reads the file at path and those it includes.
