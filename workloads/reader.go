@@ -129,11 +129,7 @@ type SWFReader struct {
 	name string
 	opt  SWFOptions
 
-	br      *bufio.Reader
-	line    int    // number of the last line read
-	eof     bool   // the stream is exhausted
-	long    []byte // a line longer than br's buffer
-	maxLine int
+	lines
 
 	hdr     *Header
 	held    []byte // the first job line, read while reading the header
@@ -162,7 +158,7 @@ var _ sim.Source = (*SWFReader)(nil)
 // base name, prefixes every error. The constructor does no I/O: the stream
 // is read, and gzip compression detected by its magic bytes, on first use.
 func NewSWFReader(r io.Reader, name string, opt SWFOptions) *SWFReader {
-	return &SWFReader{src: r, name: name, opt: opt, maxLine: MaxLineLen, maxJobs: MaxJobs}
+	return &SWFReader{src: r, name: name, opt: opt, lines: lines{maxLine: MaxLineLen}, maxJobs: MaxJobs}
 }
 
 // Header returns the header: the comment lines before the first job line,
@@ -240,7 +236,7 @@ func (r *SWFReader) NextLine() (Line, error) {
 			b, r.jobLine, r.hasHeld = r.held, r.heldAt, false
 		} else {
 			var err error
-			if b, err = r.readLine(); err != nil {
+			if b, err = r.readLine(r.name); err != nil {
 				if err != io.EOF {
 					r.err = err
 				}
@@ -381,7 +377,7 @@ func (r *SWFReader) readHeader() error {
 	}
 	h := &Header{}
 	for {
-		b, err := r.readLine()
+		b, err := r.readLine(r.name)
 		if err == io.EOF {
 			break
 		}
@@ -425,9 +421,20 @@ func (r *SWFReader) readHeader() error {
 	return nil
 }
 
-// readLine returns the next line, with its newline if it has one, or io.EOF.
-// The slice is valid until the next call.
-func (r *SWFReader) readLine() ([]byte, error) {
+// lines reads a stream line by line for the trace readers (SWF, sacct),
+// with a bound on a line's length.
+type lines struct {
+	br      *bufio.Reader
+	line    int    // number of the last line read
+	eof     bool   // the stream is exhausted
+	long    []byte // a line longer than br's buffer
+	maxLine int
+}
+
+// readLine returns the next line of the stream called name, with its
+// newline if it has one, or io.EOF; the slice is valid until the next
+// call. A line longer than maxLine bytes is a *ParseError.
+func (r *lines) readLine(name string) ([]byte, error) {
 	if r.eof {
 		return nil, io.EOF
 	}
@@ -439,14 +446,13 @@ func (r *SWFReader) readLine() ([]byte, error) {
 			r.long = append(r.long, b...)
 		}
 		b = r.long
-		if len(b) > r.maxLine {
-			return nil, &ParseError{File: r.name, Line: r.line + 1,
-				Err: fmt.Errorf("line is longer than %d bytes", r.maxLine)}
-		}
+	}
+	if len(b) > r.maxLine {
+		return nil, &ParseError{File: name, Line: r.line + 1, Err: fmt.Errorf("line is longer than %d bytes", r.maxLine)}
 	}
 	if err != nil {
 		if err != io.EOF {
-			return nil, fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
+			return nil, fmt.Errorf("%s: line %d: %w", name, r.line+1, err)
 		}
 		r.eof = true
 		if len(b) == 0 {

@@ -143,12 +143,8 @@ type SacctReader struct {
 	name string
 	opt  SacctOptions
 
-	br      *bufio.Reader
-	line    int
-	eof     bool
-	long    []byte
-	maxLine int
-	fields  [][]byte
+	lines
+	fields [][]byte
 
 	cols    sacctCols
 	blocks  [][]sacctJob      // every job line kept, in file order, jobBlock a block
@@ -196,7 +192,7 @@ var _ sim.Source = (*SacctReader)(nil)
 // NewSacctReader returns a reader of the sacct dump r. name, usually the
 // file's base name, prefixes every error. It does no I/O.
 func NewSacctReader(r io.Reader, name string, opt SacctOptions) *SacctReader {
-	return &SacctReader{src: r, name: name, opt: opt, maxLine: MaxLineLen}
+	return &SacctReader{src: r, name: name, opt: opt, lines: lines{maxLine: MaxLineLen}}
 }
 
 // Read reads the dump if no call has yet. Errors are *ParseError values
@@ -433,35 +429,14 @@ func (r *SacctReader) start() error {
 	return nil
 }
 
-// readLine returns the next line, with its newline if it has one, or
-// io.EOF; the slice is valid until the next call. A line longer than
-// maxLine bytes is a *ParseError.
+// readLine is lines.readLine, with at most MaxInt32 lines: a job keeps
+// its line number in 32 bits.
 func (r *SacctReader) readLine() ([]byte, error) {
-	if r.eof {
-		return nil, io.EOF
-	}
-	b, err := r.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		r.long = append(r.long[:0], b...)
-		for err == bufio.ErrBufferFull && len(r.long) <= r.maxLine {
-			b, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, b...)
-		}
-		b = r.long
-	}
-	if len(b) > r.maxLine {
-		return nil, &ParseError{File: r.name, Line: r.line + 1, Err: fmt.Errorf("line is longer than %d bytes", r.maxLine)}
-	}
+	b, err := r.lines.readLine(r.name)
 	if err != nil {
-		if err != io.EOF {
-			return nil, fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
-		}
-		r.eof = true
-		if len(b) == 0 {
-			return nil, io.EOF
-		}
+		return nil, err
 	}
-	if r.line++; r.line > math.MaxInt32 {
+	if r.line > math.MaxInt32 {
 		return nil, &ParseError{File: r.name, Line: r.line, Err: fmt.Errorf("more than %d lines", math.MaxInt32)}
 	}
 	return b, nil
