@@ -156,7 +156,6 @@ type Slurm struct {
 
 	queue []*sim.Job // the waiting jobs in queue order
 	fresh []*sim.Job // arrivals since the last pass
-	prio  []uint32   // by Job.Seq: the priority the queue is sorted by
 	part  []int32    // by Job.Seq: the job's partition, numbered (parts)
 	parts map[string]int32
 	prom  []sim.Time // by Job.Seq: the open promise, -1 for none
@@ -259,8 +258,7 @@ func (s *Slurm) Name() string { return "slurm" }
 
 // Submitted gives j its first priority and queues it.
 func (s *Slurm) Submitted(now sim.Time, j *sim.Job) {
-	for len(s.prio) <= j.Seq {
-		s.prio = append(s.prio, 0)
+	for len(s.part) <= j.Seq {
 		s.part = append(s.part, 0)
 		s.prom = append(s.prom, -1)
 		s.resv = append(s.resv, false)
@@ -382,16 +380,12 @@ func (s *Slurm) first(now sim.Time, v sim.View) error {
 // their next times.
 func (s *Slurm) order(now sim.Time, v sim.View) {
 	if s.calc.Update(now, v.Running(), v.Waiting()) {
-		for _, j := range s.queue {
-			s.prio[j.Seq] = s.calc.Priority(j)
-		}
 		if !slices.IsSortedFunc(s.queue, s.before) {
 			slices.SortFunc(s.queue, s.before)
 			s.dirtyMain, s.dirtyBF = true, true
 		}
 	}
 	for _, j := range s.fresh {
-		s.prio[j.Seq] = s.calc.Priority(j)
 		i, _ := slices.BinarySearchFunc(s.queue, j, s.before)
 		s.queue = slices.Insert(s.queue, i, j)
 	}
@@ -400,9 +394,10 @@ func (s *Slurm) order(now sim.Time, v sim.View) {
 }
 
 // before orders the queue as sort_job_queue2: priority descending, then
-// submit time, then job id (arrival order).
+// submit time, then job id (arrival order). The calculator's priorities
+// change only in Update, after which order sorts the queue again.
 func (s *Slurm) before(a, b *sim.Job) int {
-	return cmp.Or(cmp.Compare(s.prio[b.Seq], s.prio[a.Seq]), cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.Seq, b.Seq))
+	return cmp.Or(cmp.Compare(s.calc.Priority(b), s.calc.Priority(a)), cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.Seq, b.Seq))
 }
 
 // main is the main scheduler: in queue order, at most
