@@ -213,14 +213,16 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 // A pass in arrival order with EASY's own backfilling skips some of the
 // jobs the pass before saw, when no job has ended since and the head is
 // the same: the nodes now are those that pass left less its starts, and
-// fewer free resources never let a job fit, so a job that did not fit
-// then (or was not reached once no core was free) does not fit now. It
-// re-asks only the jobs that fitted but that Keeps refused: where a job
-// fits moves as others start, so Keeps may accept it now. The schedule is
-// the same as without the skip.
+// on a machine that promises it (sim.Monotone) fewer free resources never
+// let a job fit, so a job that did not fit then (or was not reached once
+// no core was free) does not fit now. A partition that limits the nodes
+// of a job of tasks breaks that promise, and there nothing is skipped.
+// The pass re-asks only the jobs that fitted but that Keeps refused: where
+// a job fits moves as others start, so Keeps may accept it now. The
+// schedule is the same as without the skip.
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
 	last := e.last
-	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil
+	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil && monotone(lk)
 	e.ended = false
 	e.last.head = nil
 	i := 0
@@ -253,6 +255,13 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	e.backfill(now, shadow, lk, rest)
 	e.last = lastPass{head: head, seq: q[len(q)-1].Seq, kept: append(last.kept[:0], e.kept...)}
 	return i, head, shadow
+}
+
+// monotone reports whether lk promises that a no from Fits holds until a
+// job ends (sim.Monotone).
+func monotone(lk sim.Lookahead) bool {
+	m, ok := lk.(sim.Monotone)
+	return ok && m.Monotone()
 }
 
 // backfill starts the jobs of cand that lk places now and that end by the

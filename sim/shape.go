@@ -111,3 +111,13 @@ type Lookahead interface {
 type Classes interface {
 	Class(j *Job) int
 }
+
+// Monotone is implemented by a Lookahead that can say whether taking a
+// job never lets another job fit that did not fit before: Monotone true
+// means a no from Fits holds until a job ends, so a policy may remember
+// it from one pass to the next. On a machine of nodes it is false where a
+// partition limits the nodes of a job of tasks: first fit passes over a
+// node once a take has filled it, and may then find room on fewer nodes.
+type Monotone interface {
+	Monotone() bool
+}

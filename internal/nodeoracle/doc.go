@@ -22,7 +22,11 @@
 //   - An exclusive job uses only idle nodes and holds each node it uses
 //     whole: nothing else runs there until it ends. On a tasks shape it
 //     takes up to all the cores of each node.
-//   - A job may name the node groups it may use, and those it may not.
+//   - A job may name the node groups it may use, and those it may not,
+//     and the most nodes it may use (its partition's limit): a first fit
+//     on more nodes than that is no fit. So a job of tasks that does not
+//     fit may fit once another job fills a node first fit would have
+//     taken a few cores of.
 //   - A job that does not fit on the empty machine is rejected at arrival.
 //   - FCFS starts jobs in order while the first waiting one fits.
 //   - EASY does the same, then finds the first waiting job's shadow time:

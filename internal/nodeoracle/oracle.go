@@ -23,6 +23,7 @@ type Job struct {
 	GPUsPerNode    int64
 	Groups         []string // node groups the job may use; empty: any
 	NotGroups      []string // node groups it may not use
+	MaxNodes       int64    // the most nodes it may use (its partition's limit); 0: no limit
 }
 
 // Outcome is what became of the job of the same index.
@@ -116,8 +117,8 @@ func check(j Job) error {
 		return fmt.Errorf("submit %d, run %d, estimate %d: want submit ≥ 0 and run, estimate ≥ 1", j.Submit, j.Run, j.Estimate)
 	case j.Nodes < 0 || j.Nodes == 0 && j.Tasks < 1 || j.Nodes > 0 && j.PerNode < 1:
 		return fmt.Errorf("shape tasks %d, nodes %d × %d cores: want tasks ≥ 1 or nodes, cores ≥ 1", j.Tasks, j.Nodes, j.PerNode)
-	case j.MemPerNode < 0 || j.GPUsPerNode < 0:
-		return fmt.Errorf("memory %d, GPUs %d per node: want ≥ 0", j.MemPerNode, j.GPUsPerNode)
+	case j.MemPerNode < 0 || j.GPUsPerNode < 0 || j.MaxNodes < 0:
+		return fmt.Errorf("memory %d, GPUs %d per node, at most %d nodes: want ≥ 0", j.MemPerNode, j.GPUsPerNode, j.MaxNodes)
 	}
 	return nil
 }
@@ -253,8 +254,19 @@ func allowed(g string, j Job) bool {
 	return (len(j.Groups) == 0 || slices.Contains(j.Groups, g)) && !slices.Contains(j.NotGroups, g)
 }
 
-// place finds j's nodes on s by first fit in node order.
+// place finds j's nodes on s by first fit in node order; a placement on
+// more than j.MaxNodes nodes (when set) is no placement.
 func place(s *state, j Job) ([]use, bool) {
+	placed, ok := firstFit(s, j)
+	if ok && j.MaxNodes > 0 && int64(len(placed)) > j.MaxNodes {
+		return nil, false
+	}
+	return placed, ok
+}
+
+// firstFit finds j's nodes on s by first fit in node order, with no limit
+// on their number.
+func firstFit(s *state, j Job) ([]use, bool) {
 	var placed []use
 	if j.Nodes > 0 {
 		for n := range s.cores {

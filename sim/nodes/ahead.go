@@ -69,6 +69,7 @@ const maxFails = 32
 var (
 	_ sim.Lookahead = (*look)(nil)
 	_ sim.Classes   = (*look)(nil)
+	_ sim.Monotone  = (*look)(nil)
 )
 
 // simple reports whether r asks for cores anywhere and nothing else: no
@@ -159,20 +160,33 @@ func (l *look) Fits(j *sim.Job) bool {
 	if l.c.st.oneOK(r) {
 		return l.noteFits(m, l.oneFits(r)) // placed only when needed (placed)
 	}
-	if l.dominated(r) {
+	// A tasks job its partition limits to some nodes may fit after a take
+	// (memo.go), so its no proves nothing for later requests.
+	limited := r.nodes == 0 && l.c.st.maxNodes(r) > 0
+	if !limited && l.dominated(r) {
 		return l.noteFits(m, false)
 	}
 	if _, ok := l.c.st.place(r, l.c.fit); ok {
 		l.t.last = j
 		return l.noteFits(m, true)
 	}
-	l.noteFits(m, false)
+	if l.noteFits(m, false); limited {
+		return false
+	}
 	l.fails = slices.DeleteFunc(l.fails, func(f req) bool { return covers(r, f) })
 	if len(l.fails) == maxFails {
 		l.fails = slices.Delete(l.fails, 0, 1)
 	}
 	l.fails = append(l.fails, r)
 	return false
+}
+
+// Monotone reports whether a take never lets a job fit that did not fit
+// before it (sim.Monotone): false on a cluster with a partition that
+// limits the nodes of a job (memo.go).
+func (l *look) Monotone() bool {
+	l.ms.init(l.c.st.rs)
+	return !l.ms.off
 }
 
 // covers reports whether f asks at least as much of everything as r, in

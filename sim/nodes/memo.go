@@ -20,7 +20,9 @@ import "github.com/schedsweep/schedsweep/sim"
 // limits to a number of nodes may fit after a take that makes an early
 // node unusable to it (firstTasks counts only usable nodes towards the
 // limit). A cluster with such a partition keeps no memo at all, so its
-// answers, and the look's list of failed requests, are as without one.
+// answers are as without one; the look's list of failed requests leaves
+// such requests out (Fits), and the cluster tells policies that a no
+// from Fits need not hold after a take (Monotone).
 //
 // Jobs of cores anywhere (look.anywhere) are answered from a counter and
 // get no class.
