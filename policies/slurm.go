@@ -307,7 +307,6 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 
 	full := s.p.SchedInterval == 0 || now%s.p.SchedInterval == 0
 	bf := s.p.BfInterval == 0 || now%s.p.BfInterval == 0
-	runBF := bf && s.dirtyBF
 	if s.event || full && s.dirtyMain {
 		s.main(now, v, full)
 		if full {
@@ -315,6 +314,11 @@ func (s *Slurm) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 		}
 	}
 	s.event = false
+	// A job the main scheduler just started changes the backfill's plan
+	// even when nothing else did: it no longer counts against
+	// bf_max_job_test and bf_max_job_user, so a job behind it may be
+	// tested (Slurm's backfill runs after any change to a job).
+	runBF := bf && (s.dirtyBF || len(s.start) > 0)
 	if runBF {
 		main := len(s.start)
 		if err := s.backfill(now, v); err != nil {
