@@ -61,6 +61,8 @@ type look struct {
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
 	ms   memos // answers by request (memo.go)
+	// verify, when set (tests), is told of every answer of Shadow.
+	verify func(now sim.Time, head *sim.Job, shadow sim.Time, kept bool)
 }
 
 // maxFails bounds fails: when it is full the oldest goes.
@@ -111,9 +113,49 @@ func (l *look) started(committed bool) {
 	l.ms.newGen()
 }
 
-func (l *look) released() {
-	l.shead = nil
+// released is told of a job of request r on uses, whose estimated end
+// was end, that has just left the committed nodes. The last walk stands
+// if nothing else changed since (keptAfterEnd).
+func (l *look) released(r req, uses []Use, end sim.Time) {
 	l.ms.newGen()
+	if l.shead != nil && l.sver+1 == l.c.st.ver && l.keptAfterEnd(r, uses, end) {
+		l.sver = l.c.st.ver
+		return
+	}
+	l.shead = nil
+}
+
+// keptAfterEnd reports whether the last walk's shadow time and ah are
+// what a walk would find once the job of r on uses, which the walk counted
+// as ending at end (no earlier than now+1), has gone; if so ah is made
+// that walk's. The head's fit only grows with what is free (but for a
+// limited head, whose placement may not), and the walk's nodes at a time t
+// are the nodes now and the jobs that end by t given back:
+//
+//   - a job the walk gave back before the shadow time leaves, at every
+//     earlier t, at most the nodes of the walk at the later of t and its
+//     end, where the head did not fit; and the same nodes at the shadow
+//     time, where the walk gave it back already;
+//   - for a head of nodes, a job the walk did not give back, on nodes that
+//     cannot hold the head even once it has gone at the shadow time, adds
+//     nothing to the head's sum at any earlier time either (on its nodes
+//     the sum is 0 there too; elsewhere nothing changes), so ah gets it
+//     back and the shadow time stands.
+//
+// A job ending at the shadow time itself may make the head fit earlier:
+// the next walk works it out.
+func (l *look) keptAfterEnd(r req, uses []Use, end sim.Time) bool {
+	end = max(end, l.now+1)
+	switch {
+	case l.limited:
+		return false
+	case end < l.shadow:
+		return true
+	case end == l.shadow || l.simple || l.hr.nodes == 0:
+		return false
+	}
+	l.ah.release(r, uses) // rebuilt at the next walk if this one goes
+	return l.parts(uses) == 0
 }
 
 // rebuild makes ah a copy of the nodes now, the trial's takes included:

@@ -25,6 +25,17 @@ func (l *look) takeEnd(i int) sim.Time {
 // now count as now+1, so that time moves with now. Any later time is the
 // end of the same running job, reached after the same ones.
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
+	if l.verify == nil {
+		return l.shadowOf(now, head)
+	}
+	kept := head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1
+	t := l.shadowOf(now, head)
+	l.verify(now, head, t, kept)
+	return t
+}
+
+// shadowOf is Shadow without the tests' check.
+func (l *look) shadowOf(now sim.Time, head *sim.Job) sim.Time {
 	l.ms.sgen++
 	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
 		l.now, l.head = now, head
