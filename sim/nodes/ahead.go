@@ -113,22 +113,24 @@ func (l *look) started(committed bool) {
 	l.ms.newGen()
 }
 
-// released is told of a job of request r on uses, whose estimated end
-// was end, that has just left the committed nodes. The last walk stands
-// if nothing else changed since (keptAfterEnd).
-func (l *look) released(r req, uses []Use, end sim.Time) {
+// released is told of a job that has just ended and left the committed
+// nodes. The last walk stands if nothing else changed since and
+// keptAfterEnd says so.
+func (l *look) released(o *sim.Outcome) {
 	l.ms.newGen()
-	if l.shead != nil && l.sver+1 == l.c.st.ver && l.keptAfterEnd(r, uses, end) {
+	switch {
+	case l.shead == nil:
+	case l.sver+1 == l.c.st.ver && l.keptAfterEnd(o):
 		l.sver = l.c.st.ver
-		return
+	default:
+		l.shead = nil
 	}
-	l.shead = nil
 }
 
 // keptAfterEnd reports whether the last walk's shadow time and ah are
-// what a walk would find once the job of r on uses, which the walk counted
-// as ending at end (no earlier than now+1), has gone; if so ah is made
-// that walk's. The head's fit only grows with what is free (but for a
+// what a walk would find once o's job, which the walk counted as ending
+// at its estimated end (no earlier than now+1), has gone; if so ah is
+// made that walk's. The head's fit only grows with what is free (but for a
 // limited head, whose placement may not), and the walk's nodes at a time t
 // are the nodes now and the jobs that end by t given back:
 //
@@ -144,8 +146,8 @@ func (l *look) released(r req, uses []Use, end sim.Time) {
 //
 // A job ending at the shadow time itself may make the head fit earlier:
 // the next walk works it out.
-func (l *look) keptAfterEnd(r req, uses []Use, end sim.Time) bool {
-	end = max(end, l.now+1)
+func (l *look) keptAfterEnd(o *sim.Outcome) bool {
+	end := max(o.Start+o.Estimate, l.now+1)
 	switch {
 	case l.limited:
 		return false
@@ -154,7 +156,8 @@ func (l *look) keptAfterEnd(r req, uses []Use, end sim.Time) bool {
 	case end == l.shadow || l.simple || l.hr.nodes == 0:
 		return false
 	}
-	l.ah.release(r, uses) // rebuilt at the next walk if this one goes
+	uses := l.c.where[o.Seq]
+	l.ah.release(reqOf(&o.Job), uses) // rebuilt at the next walk if this one goes
 	return l.parts(uses) == 0
 }
 

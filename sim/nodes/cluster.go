@@ -246,9 +246,8 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 	for c.ends.Len() > 0 && c.ends.Min().At == now {
 		o := c.ends.Pop().V
 		c.free = c.free.Add(o.Need)
-		r := reqOf(&o.Job)
-		c.st.release(r, c.where[o.Seq])
-		c.lk.released(r, c.where[o.Seq], o.Start+o.Estimate)
+		c.st.release(reqOf(&o.Job), c.where[o.Seq])
+		c.lk.released(o)
 		al := sim.Allocation{Job: &o.Job, Start: o.Start}
 		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
 		if i == len(c.running) || c.running[i].Job != &o.Job {
