@@ -202,7 +202,10 @@ func (l *look) Fits(j *sim.Job) bool {
 		m = l.class(j, r)
 	}
 	if l.c.st.oneOK(r) {
-		return l.noteFits(m, l.oneFits(r)) // placed only when needed (placed)
+		if m != nil {
+			return l.noteFits(m, l.firstOne(m, r) >= 0) // placed only when needed (placed)
+		}
+		return l.oneFits(r)
 	}
 	if l.dominated(r) {
 		return l.noteFits(m, false)

@@ -38,6 +38,9 @@ type memo struct {
 	fitGen, fitVer   uint64
 	keepGen, keepVer uint64
 	fit, keep        bool
+	// oneGen and oneVer are when one was found (firstOne, onenode.go).
+	oneGen, oneVer uint64
+	one            int
 }
 
 // memos is the look's memory of answers by class.

@@ -126,17 +126,17 @@ func (l *look) Keeps(j *sim.Job) bool {
 			return keep
 		}
 	}
-	return l.noteKeeps(m, l.keeps(j))
+	return l.noteKeeps(m, l.keeps(m, j))
 }
 
-// keeps is Keeps worked out.
-func (l *look) keeps(j *sim.Job) bool {
+// keeps is Keeps worked out; m is j's memo, nil if none.
+func (l *look) keeps(m *memo, j *sim.Job) bool {
 	r := reqOf(j)
 	if l.simple && !r.excl {
 		return r.tasks <= l.extra
 	}
 	if !l.simple && l.c.st.oneOK(r) {
-		if keeps, ok := l.keepsOne(r); ok {
+		if keeps, ok := l.keepsOne(m, r); ok {
 			return keeps
 		}
 	}
@@ -147,14 +147,14 @@ func (l *look) keeps(j *sim.Job) bool {
 	if l.simple {
 		return l.wholeCores(uses) <= l.extra
 	}
-	m := l.meas
+	sum := l.meas
 	for _, u := range uses {
 		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-			m += l.partWith(n, r, int64(u.Cores)) - l.part(n)
+			sum += l.partWith(n, r, int64(u.Cores)) - l.part(n)
 		}
 	}
-	if m < l.need || !l.limited {
-		return m >= l.need
+	if sum < l.need || !l.limited {
+		return sum >= l.need
 	}
 	mark := len(l.alog) // lay j on ah for the placement, then lift it
 	l.ah.take(r, uses, &l.alog)
