@@ -118,6 +118,14 @@ func (l *look) started(committed bool) {
 // keptAfterEnd says so.
 func (l *look) released(o *sim.Outcome) {
 	l.ms.newGen()
+	if ms := &l.ms; ms.ones { // firstOne's bases (baseOf)
+		low := int32(len(l.c.st.cores))
+		if uses := l.c.where[o.Seq]; len(uses) > 0 {
+			low = uses[0].Node
+		}
+		ms.ends++
+		ms.endLow[ms.ends%endsKept] = low
+	}
 	switch {
 	case l.shead == nil:
 	case l.sver+1 == l.c.st.ver && l.keptAfterEnd(o):

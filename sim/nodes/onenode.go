@@ -152,12 +152,14 @@ const oneWalk = 16
 // cores but not the memory, the table says whether any node holds r.
 func (l *look) firstOne(m *memo, r req) int {
 	s := &l.c.st
-	from := 0
+	var from int
 	if m.oneGen == l.ms.tgen {
 		if m.oneVer == s.ver || m.one < 0 {
 			return m.one
 		}
 		from = m.one
+	} else {
+		from = l.baseOf(m)
 	}
 	n, k := s.tree.next(from, r.per), 0
 	for n >= 0 && s.mem[n] < r.mem {
@@ -168,7 +170,36 @@ func (l *look) firstOne(m *memo, r req) int {
 		n = s.tree.next(n+1, r.per)
 	}
 	m.oneGen, m.oneVer, m.one = l.ms.tgen, s.ver, n
+	if l.t.first == len(l.t.takes) { // the nodes are the committed ones
+		m.base, m.baseEnds = n, l.ms.ends
+		if n < 0 {
+			m.base = len(s.cores)
+		}
+	}
 	return n
+}
+
+// endsKept bounds the ends whose first node memos.endLow keeps.
+const endsKept = 64
+
+// baseOf returns a node before which no node holds m's request on the
+// committed nodes, from the one found when no take was pending (firstOne):
+// a start only shrinks what is free, and an end frees nothing before its
+// first node, so base goes back to the first node of each end since.
+func (l *look) baseOf(m *memo) int {
+	ms := &l.ms
+	if !ms.ones {
+		ms.ones, ms.ends = true, 1 // baseEnds 0 stays "not known"
+	}
+	if m.baseEnds == 0 || ms.ends-m.baseEnds >= endsKept {
+		return 0
+	}
+	b := m.base
+	for i := m.baseEnds + 1; i <= ms.ends; i++ {
+		b = min(b, int(ms.endLow[i%endsKept]))
+	}
+	m.base, m.baseEnds = b, ms.ends
+	return b
 }
 
 // oneFits reports whether a job of request r, which oneOK accepts, can be

@@ -20,8 +20,9 @@ func firstHolding(s *state, r req) int {
 
 // TestFirstOne starts and ends random jobs on random clusters and, in
 // each pass, asks Fits of jobs of one node and takes some of them: the
-// node firstOne remembers and resumes from within a trial must be the
-// first that holds the job, by brute force, after every take.
+// node firstOne remembers and resumes from, within a trial and across
+// trials, must be the first that holds the job, by brute force, after
+// every take, start and end.
 func TestFirstOne(t *testing.T) {
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 16))
@@ -42,26 +43,7 @@ func TestFirstOne(t *testing.T) {
 		}
 		var now sim.Time
 		for range 60 {
-			lk := c.Trial().(*look)
-			var took []*sim.Outcome
-			for range 30 {
-				o := job()
-				r := reqOf(&o.Job)
-				want := firstHolding(&c.st, r)
-				if got := lk.Fits(&o.Job); got != (want >= 0) {
-					t.Fatalf("seed %d t=%d job %d %+v: Fits %v, first node holding it %d", seed, now, o.Seq, r, got, want)
-				}
-				if m := lk.known(&o.Job); m != nil {
-					if got := lk.firstOne(m, r); got != want {
-						t.Fatalf("seed %d t=%d job %d %+v: firstOne %d, want %d", seed, now, o.Seq, r, got, want)
-					}
-				}
-				if want >= 0 && rng.IntN(3) == 0 {
-					lk.Take(&o.Job)
-					took = append(took, o)
-				}
-			}
-			for i, o := range took { // start some of the takes, in order
+			for i, o := range firstOnePass(t, c, rng, job) { // start some of the takes, in order
 				if i > 0 && rng.IntN(4) == 0 {
 					break
 				}
@@ -76,4 +58,30 @@ func TestFirstOne(t *testing.T) {
 			}
 		}
 	}
+}
+
+// firstOnePass is one pass of TestFirstOne: it asks about 30 new jobs and
+// returns those it took.
+func firstOnePass(t *testing.T, c *Cluster, rng *rand.Rand, job func() *sim.Outcome) []*sim.Outcome {
+	t.Helper()
+	lk := c.Trial().(*look)
+	var took []*sim.Outcome
+	for range 30 {
+		o := job()
+		r := reqOf(&o.Job)
+		want := firstHolding(&c.st, r)
+		if got := lk.Fits(&o.Job); got != (want >= 0) {
+			t.Fatalf("job %d %+v: Fits %v, first node holding it %d", o.Seq, r, got, want)
+		}
+		if m := lk.known(&o.Job); m != nil {
+			if got := lk.firstOne(m, r); got != want {
+				t.Fatalf("job %d %+v: firstOne %d, want %d", o.Seq, r, got, want)
+			}
+		}
+		if want >= 0 && rng.IntN(3) == 0 {
+			lk.Take(&o.Job)
+			took = append(took, o)
+		}
+	}
+	return took
 }
