@@ -105,7 +105,8 @@ func (l *look) undoTo(n int) {
 // started and released note that the committed nodes changed: ah is no
 // longer the last walk's, and the next walk copies it afresh (rebuild);
 // unless the start keeps a take of the trial (committed), which Take has
-// already counted (see Take).
+// already counted (see Take), or the end is one that keptAfterEnd lays on
+// ah or finds there already.
 func (l *look) started(committed bool) {
 	if !committed {
 		l.shead = nil

@@ -19,11 +19,18 @@ func (l *look) takeEnd(i int) sim.Time {
 //
 // A walk for the same head on nodes that have not changed since the last
 // walk (no take, end or undo: the state's version is the one recorded; no
-// start but those of the takes Take counted, see Take) finds the same
-// shadow time, and leaves ah as the last one did with those takes laid,
-// so it is skipped, unless that time was now+1 or earlier: ends not after
-// now count as now+1, so that time moves with now. Any later time is the
-// end of the same running job, reached after the same ones.
+// start but those of the takes Take counted, see Take; no end but those
+// keptAfterEnd counted) finds the same shadow time, and leaves ah as the
+// last one did with those takes laid and those ends given back, so it is
+// skipped, unless that time was now+1 or earlier: ends not after now
+// count as now+1, so that time moves with now. Any later time is the end
+// of the same running job, reached after the same ones. EASY on
+// wagap-2013's nodes walks for 1,486 of its 18,713 questions (11,643
+// when every end meant a new walk): its head is mostly a job of one node
+// that waits for a late end, and most jobs end before that one.
+//
+// Under tests, verify compares each answer with a walk from scratch
+// (TestShadowAgainstWalk).
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	if l.verify == nil {
 		return l.shadowOf(now, head)
