@@ -61,6 +61,8 @@ type look struct {
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
 	ms   memos // answers by request (memo.go)
+	// verify, when set (tests), is told of every answer of Shadow.
+	verify func(now sim.Time, head *sim.Job, shadow sim.Time, kept bool)
 }
 
 // maxFails bounds fails: when it is full the oldest goes.
@@ -104,7 +106,8 @@ func (l *look) undoTo(n int) {
 // started and released note that the committed nodes changed: ah is no
 // longer the last walk's, and the next walk copies it afresh (rebuild);
 // unless the start keeps a take of the trial (committed), which Take has
-// already counted (see Take).
+// already counted (see Take), or the end is one that keptAfterEnd lays on
+// ah or finds there already.
 func (l *look) started(committed bool) {
 	if !committed {
 		l.shead = nil
@@ -112,9 +115,60 @@ func (l *look) started(committed bool) {
 	l.ms.newGen()
 }
 
-func (l *look) released() {
-	l.shead = nil
+// released is told of a job that has just ended and left the committed
+// nodes. The last walk stands if nothing else changed since and
+// keptAfterEnd says so.
+func (l *look) released(o *sim.Outcome) {
 	l.ms.newGen()
+	if ms := &l.ms; ms.ones { // firstOne's bases (baseOf)
+		low := int32(len(l.c.st.cores))
+		if uses := l.c.where[o.Seq]; len(uses) > 0 {
+			low = uses[0].Node
+		}
+		ms.ends++
+		ms.endLow[ms.ends%endsKept] = low
+	}
+	switch {
+	case l.shead == nil:
+	case l.sver+1 == l.c.st.ver && l.keptAfterEnd(o):
+		l.sver = l.c.st.ver
+	default:
+		l.shead = nil
+	}
+}
+
+// keptAfterEnd reports whether the last walk's shadow time and ah are
+// what a walk would find once o's job, which the walk counted as ending
+// at its estimated end (no earlier than now+1), has gone; if so ah is
+// made that walk's. The head's fit only grows with what is free (but for a
+// limited head, whose placement may not), and the walk's nodes at a time t
+// are the nodes now and the jobs that end by t given back:
+//
+//   - a job the walk gave back before the shadow time leaves, at every
+//     earlier t, at most the nodes of the walk at the later of t and its
+//     end, where the head did not fit; and the same nodes at the shadow
+//     time, where the walk gave it back already;
+//   - for a head of nodes, a job the walk did not give back, on nodes that
+//     cannot hold the head even once it has gone at the shadow time, adds
+//     nothing to the head's sum at any earlier time either (on its nodes
+//     the sum is 0 there too; elsewhere nothing changes), so ah gets it
+//     back and the shadow time stands.
+//
+// A job ending at the shadow time itself may make the head fit earlier:
+// the next walk works it out.
+func (l *look) keptAfterEnd(o *sim.Outcome) bool {
+	end := max(o.Start+o.Estimate, l.now+1)
+	switch {
+	case l.limited:
+		return false
+	case end < l.shadow:
+		return true
+	case end == l.shadow || l.simple || l.hr.nodes == 0:
+		return false
+	}
+	uses := l.c.where[o.Seq]
+	l.ah.release(reqOf(&o.Job), uses) // rebuilt at the next walk if this one goes
+	return l.parts(uses) == 0
 }
 
 // rebuild makes ah a copy of the nodes now, the trial's takes included:
@@ -158,7 +212,10 @@ func (l *look) Fits(j *sim.Job) bool {
 		m = l.class(j, r)
 	}
 	if l.c.st.oneOK(r) {
-		return l.noteFits(m, l.oneFits(r)) // placed only when needed (placed)
+		if m != nil {
+			return l.noteFits(m, l.firstOne(m, r) >= 0) // placed only when needed (placed)
+		}
+		return l.oneFits(r)
 	}
 	// A tasks job its partition limits to some nodes may fit after a take
 	// (memo.go), so its no proves nothing for later requests.

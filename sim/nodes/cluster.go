@@ -247,7 +247,7 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		o := c.ends.Pop().V
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
-		c.lk.released()
+		c.lk.released(o)
 		al := sim.Allocation{Job: &o.Job, Start: o.Start}
 		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
 		if i == len(c.running) || c.running[i].Job != &o.Job {

@@ -40,6 +40,13 @@ type memo struct {
 	fitGen, fitVer   uint64
 	keepGen, keepVer uint64
 	fit, keep        bool
+	// oneGen and oneVer are when one was found (firstOne, onenode.go).
+	oneGen, oneVer uint64
+	one            int
+	// No node before base holds the request on the committed nodes, as of
+	// the ends counted in baseEnds (0: base not known).
+	base     int
+	baseEnds uint64
 }
 
 // memos is the look's memory of answers by class.
@@ -52,6 +59,11 @@ type memos struct {
 	// cluster (a Fits no holds within one); sgen also with every shadow
 	// walk (a Keeps answer holds within one).
 	tgen, sgen uint64
+	// ends counts the ends since a one-node request was first asked
+	// (ones); endLow holds the first node of the last ones, by ends.
+	ones   bool
+	ends   uint64
+	endLow [endsKept]int32
 }
 
 // newGen starts a new trial's memory (Trial, Apply, Advance).

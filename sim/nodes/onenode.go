@@ -114,8 +114,9 @@ func (l *look) critical() int {
 }
 
 // keepsOne answers Keeps for a job j of one node that oneOK accepts, when
-// look.crit gives a shortcut; ok false: it does not.
-func (l *look) keepsOne(r req) (keeps, ok bool) {
+// look.crit gives a shortcut; ok false: it does not. m is j's memo, nil
+// if none.
+func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
 	if l.crit == critStale {
 		l.crit = l.critical()
 	}
@@ -126,7 +127,12 @@ func (l *look) keepsOne(r req) (keeps, ok bool) {
 		return false, false
 	}
 	c, s := l.crit, &l.c.st
-	onC := s.oneBefore(r.per, c) < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
+	var onC bool
+	if m != nil {
+		onC = l.firstOne(m, r) == c
+	} else {
+		onC = s.oneBefore(r.per, c) < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
+	}
 	if !onC {
 		return true, true
 	}
@@ -136,11 +142,71 @@ func (l *look) keepsOne(r req) (keeps, ok bool) {
 // oneWalk bounds the nodes oneFits visits before it turns to the table.
 const oneWalk = 16
 
+// firstOne returns the first node that holds a job of request r, which
+// oneOK accepts, now: where first fit puts it; -1 if none. m remembers
+// the node for the rest of the trial (tgen): the takes of a trial only
+// shrink what is free, so no node before it comes to hold r, and after a
+// take the search goes on from it, which still holds r unless the take
+// was there. A trial's searches for one request thus visit each node
+// once at most. When the search has passed oneWalk nodes that have the
+// cores but not the memory, the table says whether any node holds r.
+func (l *look) firstOne(m *memo, r req) int {
+	s := &l.c.st
+	var from int
+	if m.oneGen == l.ms.tgen {
+		if m.oneVer == s.ver || m.one < 0 {
+			return m.one
+		}
+		from = m.one
+	} else {
+		from = l.baseOf(m)
+	}
+	n, k := s.tree.next(from, r.per), 0
+	for n >= 0 && s.mem[n] < r.mem {
+		if k++; k == oneWalk && s.oneAll(r.per) < r.mem {
+			n = -1
+			break
+		}
+		n = s.tree.next(n+1, r.per)
+	}
+	m.oneGen, m.oneVer, m.one = l.ms.tgen, s.ver, n
+	if l.t.first == len(l.t.takes) { // the nodes are the committed ones
+		m.base, m.baseEnds = n, l.ms.ends
+		if n < 0 {
+			m.base = len(s.cores)
+		}
+	}
+	return n
+}
+
+// endsKept bounds the ends whose first node memos.endLow keeps.
+const endsKept = 64
+
+// baseOf returns a node before which no node holds m's request on the
+// committed nodes, from the one found when no take was pending (firstOne):
+// a start only shrinks what is free, and an end frees nothing before its
+// first node, so base goes back to the first node of each end since.
+func (l *look) baseOf(m *memo) int {
+	ms := &l.ms
+	if !ms.ones {
+		ms.ones, ms.ends = true, 1 // baseEnds 0 stays "not known"
+	}
+	if m.baseEnds == 0 || ms.ends-m.baseEnds >= endsKept {
+		return 0
+	}
+	b := m.base
+	for i := m.baseEnds + 1; i <= ms.ends; i++ {
+		b = min(b, int(ms.endLow[i%endsKept]))
+	}
+	m.base, m.baseEnds = b, ms.ends
+	return b
+}
+
 // oneFits reports whether a job of request r, which oneOK accepts, can be
-// placed now. It first visits the nodes with enough free cores, in node
-// order, for one with enough memory: the answer is mostly found at the
-// first such node, or at once when none has the cores, and the trial asks
-// each request once per state (memo.go), where filling the table costs a
+// placed now, for a job without a memo (firstOne answers for the others).
+// It first visits the nodes with enough free cores, in node order, for one
+// with enough memory: the answer is mostly found at the first such node,
+// or at once when none has the cores, where filling the table costs a
 // sweep of all nodes. Past oneWalk nodes it asks the table.
 func (l *look) oneFits(r req) bool {
 	s := &l.c.st

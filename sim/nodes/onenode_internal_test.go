@@ -1,0 +1,87 @@
+package nodes
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
+
+// firstHolding is the first node, by brute force, that holds a job of r
+// (one node, not exclusive, no GPUs) on s; -1 if none.
+func firstHolding(s *state, r req) int {
+	for n := range s.cores {
+		if !s.held[n] && s.cores[n] >= r.per && s.mem[n] >= r.mem {
+			return n
+		}
+	}
+	return -1
+}
+
+// TestFirstOne starts and ends random jobs on random clusters and, in
+// each pass, asks Fits of jobs of one node and takes some of them: the
+// node firstOne remembers and resumes from, within a trial and across
+// trials, must be the first that holds the job, by brute force, after
+// every take, start and end.
+func TestFirstOne(t *testing.T) {
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 16))
+		cores, mem := 1+rng.Int64N(12), 1+rng.Int64N(40)
+		c, err := New([]Group{{Name: "a", Count: 1 + rng.IntN(40), Cores: cores, Memory: mem}}, FirstFit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seq int
+		job := func() *sim.Outcome {
+			o := &sim.Outcome{}
+			o.Seq, o.Estimate, o.Runtime = seq, 1+sim.Time(rng.IntN(50)), 1+sim.Time(rng.IntN(50))
+			per := 1 + rng.Int32N(int32(cores))
+			o.Need[sim.Procs] = int64(per)
+			o.Shape = sim.Shape{Nodes: 1, PerNode: per, MemPerNode: rng.Int64N(mem + 1)}
+			seq++
+			return o
+		}
+		var now sim.Time
+		for range 60 {
+			for i, o := range firstOnePass(t, c, rng, job) { // start some of the takes, in order
+				if i > 0 && rng.IntN(4) == 0 {
+					break
+				}
+				o.Start = now
+				if err := c.Apply(now, o, sim.Action{Move: sim.Start}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if next, ok := c.Next(); ok && rng.IntN(2) == 0 {
+				now = next
+				c.Advance(now)
+			}
+		}
+	}
+}
+
+// firstOnePass is one pass of TestFirstOne: it asks about 30 new jobs and
+// returns those it took.
+func firstOnePass(t *testing.T, c *Cluster, rng *rand.Rand, job func() *sim.Outcome) []*sim.Outcome {
+	t.Helper()
+	lk := c.Trial().(*look)
+	var took []*sim.Outcome
+	for range 30 {
+		o := job()
+		r := reqOf(&o.Job)
+		want := firstHolding(&c.st, r)
+		if got := lk.Fits(&o.Job); got != (want >= 0) {
+			t.Fatalf("job %d %+v: Fits %v, first node holding it %d", o.Seq, r, got, want)
+		}
+		if m := lk.known(&o.Job); m != nil {
+			if got := lk.firstOne(m, r); got != want {
+				t.Fatalf("job %d %+v: firstOne %d, want %d", o.Seq, r, got, want)
+			}
+		}
+		if want >= 0 && rng.IntN(3) == 0 {
+			lk.Take(&o.Job)
+			took = append(took, o)
+		}
+	}
+	return took
+}
