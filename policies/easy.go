@@ -1,6 +1,11 @@
 package policies
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // EASY is EASY backfilling (Lifka 1995, the Argonne SP scheduler; analysed by
 // Mu'alem & Feitelson 2001, section 2): jobs start in queue order while they
@@ -243,10 +248,8 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	rest := q[i+1:]
 	e.kept = e.kept[:0]
 	if skip && i == 0 && head == last.head {
-		k := 0
-		for k < len(rest) && rest[k].Seq <= last.seq {
-			k++
-		}
+		// rest is in arrival order: the jobs the last pass saw lead it.
+		k, _ := slices.BinarySearchFunc(rest, last.seq+1, func(j *sim.Job, seq int) int { return cmp.Compare(j.Seq, seq) })
 		e.backfill(now, shadow, lk, last.kept)
 		rest = rest[k:]
 	}
