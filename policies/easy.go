@@ -74,6 +74,7 @@ type EASY struct {
 	last     lastPass
 	kept     []*sim.Job
 	classes  classState // easy_classes.go
+	chainsOn bool       // this pass's look-ahead keeps classes.ch
 	promise  []sim.Reservation
 	withdraw []*sim.Job
 }
@@ -188,6 +189,9 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 	e.start, e.started = e.start[:0], e.started[:0]
 	e.promise, e.withdraw = e.promise[:0], e.withdraw[:0]
 	i, head, shadow := e.passNodes(now, v, q, lk)
+	if e.chainsOn {
+		e.classes.unlinkAll(e.start)
+	}
 	if head != nil {
 		overtaken := head == e.head && i > 0
 		if overtaken {
@@ -223,7 +227,12 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 // re-asks only the jobs that fitted but that Keeps refused: where a job
 // fits moves as others start, so Keeps may accept it now. The schedule is
 // the same as without the skip.
+//
+// EASY's own backfilling in arrival order on a look-ahead that classes
+// every job goes through the queue's index by class instead
+// (backfillChains, easy_classes.go), which makes the same skip by class.
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
+	indexed := e.chained(lk, q)
 	last := e.last
 	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil
 	e.ended = false
@@ -238,6 +247,11 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	}
 	head := q[i]
 	shadow := lk.Shadow(now, head)
+	if indexed {
+		e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
+		e.last = lastPass{head: head}
+		return i, head, shadow
+	}
 	if e.fill != nil {
 		e.win = window{now: now, shadow: shadow, free: lk.Free(), capacity: v.Capacity(), start: e.start, lk: lk}
 		e.fill(&e.win, q[i+1:])
@@ -256,6 +270,26 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	e.backfill(now, shadow, lk, rest)
 	e.last = lastPass{head: head, seq: q[len(q)-1].Seq, kept: append(last.kept[:0], e.kept...)}
 	return i, head, shadow
+}
+
+// chained reports whether the pass backfills through the index of the
+// queue by class (backfillChains): EASY's own backfilling in arrival
+// order on a look-ahead that classes every job. It links the jobs that
+// arrived since the last pass.
+func (e *EASY) chained(lk sim.Lookahead, q []*sim.Job) bool {
+	e.chainsOn = false
+	cl, ok := lk.(sim.Classes)
+	if !ok || e.fill != nil || !isArrival(e.rank.order) {
+		return false
+	}
+	cs := &e.classes
+	cs.own(cl)
+	if !cs.ch.off && !cs.link(cl, q) {
+		cs.ch.off = true
+		e.last.head = nil // the last pass left no list for the skip
+	}
+	e.chainsOn = !cs.ch.off
+	return e.chainsOn
 }
 
 // backfill starts the jobs of cand that lk places now and that end by the
