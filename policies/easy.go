@@ -283,6 +283,9 @@ func (e *EASY) chained(lk sim.Lookahead, q []*sim.Job) bool {
 		return false
 	}
 	cs := &e.classes
+	if len(q) > 0 && !cs.linkedJob(q[0]) {
+		cs.owner = nil // a policy serves one run; if reused, start afresh
+	}
 	cs.own(cl)
 	if !cs.ch.off && !cs.link(cl, q) {
 		cs.ch.off = true

@@ -180,6 +180,12 @@ type chains struct {
 	live    []int32
 }
 
+// linkedJob reports whether j is linked or arrived after every job linked.
+func (cs *classState) linkedJob(j *sim.Job) bool {
+	s := j.Seq
+	return s > cs.ch.linked || s >= 0 && s < len(cs.of) && cs.of[s].job == j
+}
+
 // link adds the jobs of q, the waiting queue in arrival order, that
 // arrived since the last call; false if one has no class.
 func (cs *classState) link(cl sim.Classes, q []*sim.Job) bool {
