@@ -232,7 +232,7 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 // every job goes through the queue's index by class instead
 // (backfillChains, easy_classes.go), which makes the same skip by class.
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
-	indexed := e.chained(lk, q)
+	cl, indexed := e.chained(lk, q)
 	last := e.last
 	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil
 	e.ended = false
@@ -248,9 +248,13 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	head := q[i]
 	shadow := lk.Shadow(now, head)
 	if indexed {
-		e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
-		e.last = lastPass{head: head}
-		return i, head, shadow
+		if e.classes.link(cl, q[i:]) {
+			e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
+			e.last = lastPass{head: head}
+			return i, head, shadow
+		}
+		e.classes.ch.off = true // a job without a class: visit every job
+		skip = false            // the last pass left no list for it
 	}
 	if e.fill != nil {
 		e.win = window{now: now, shadow: shadow, free: lk.Free(), capacity: v.Capacity(), start: e.start, lk: lk}
@@ -272,27 +276,23 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	return i, head, shadow
 }
 
-// chained reports whether the pass backfills through the index of the
-// queue by class (backfillChains): EASY's own backfilling in arrival
-// order on a look-ahead that classes every job. It links the jobs that
-// arrived since the last pass.
-func (e *EASY) chained(lk sim.Lookahead, q []*sim.Job) bool {
+// chained returns the look-ahead's classes and whether the pass
+// backfills through the index of the queue by class (backfillChains):
+// EASY's own backfilling in arrival order on a look-ahead that classes
+// every job.
+func (e *EASY) chained(lk sim.Lookahead, q []*sim.Job) (sim.Classes, bool) {
 	e.chainsOn = false
 	cl, ok := lk.(sim.Classes)
 	if !ok || e.fill != nil || !isArrival(e.rank.order) {
-		return false
+		return nil, false
 	}
 	cs := &e.classes
 	if len(q) > 0 && !cs.linkedJob(q[0]) {
 		cs.owner = nil // a policy serves one run; if reused, start afresh
 	}
 	cs.own(cl)
-	if !cs.ch.off && !cs.link(cl, q) {
-		cs.ch.off = true
-		e.last.head = nil // the last pass left no list for the skip
-	}
 	e.chainsOn = !cs.ch.off
-	return e.chainsOn
+	return cl, e.chainsOn
 }
 
 // backfill starts the jobs of cand that lk places now and that end by the

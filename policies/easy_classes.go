@@ -1,6 +1,10 @@
 package policies
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // On a machine of nodes a backfilling pass asks the look-ahead about
 // every waiting job, and a long queue holds few distinct requests
@@ -157,11 +161,16 @@ func (cs *classState) ask(lk sim.Lookahead, j *sim.Job, c int, runsPast bool) ui
 
 // chains indexes the waiting queue by class, across passes, when EASY
 // backfills on its own in arrival order (backfillChains): per class, its
-// waiting jobs in arrival order, linked by Seq. A pass links the jobs
-// that arrived since the last and unlinks those it starts.
+// waiting jobs in arrival order, linked by Seq. A pass that backfills
+// links the jobs from its head on that arrived since the last one did
+// (a job started without a backfill is never classed), and every pass
+// unlinks the linked jobs it starts. Every waiting job up to Seq linked
+// is linked.
 type chains struct {
-	off        bool // a job without a class was met: the index is not used
-	linked     int  // the largest Seq linked, -1 none
+	off    bool // a job without a class was met: the index is not used
+	linked int  // the largest Seq linked, -1 none
+	// By Seq: the job's neighbours in its chain (-1: none); prev is
+	// unlinkedJob for a job not linked.
 	prev, next []int32
 	// By class: the ends of its chain, and its place in present (-1:
 	// its chain is empty).
@@ -173,12 +182,16 @@ type chains struct {
 	// class, its next job that ends by the shadow time; -1 none); live
 	// lists the classes that may still start a job. dead is the
 	// generation in which Fits refused the class: it holds while the
-	// passes keep the same head and no job ends (gen stays).
+	// passes keep the same head first in the queue and no job ends (gen
+	// stays).
 	cur, at []int32
 	dead    []uint64
 	gen     uint64
 	live    []int32
 }
+
+// unlinkedJob marks in chains.prev a Seq whose job is not linked.
+const unlinkedJob = -2
 
 // linkedJob reports whether j is linked or arrived after every job linked.
 func (cs *classState) linkedJob(j *sim.Job) bool {
@@ -186,8 +199,8 @@ func (cs *classState) linkedJob(j *sim.Job) bool {
 	return s > cs.ch.linked || s >= 0 && s < len(cs.of) && cs.of[s].job == j
 }
 
-// link adds the jobs of q, the waiting queue in arrival order, that
-// arrived since the last call; false if one has no class.
+// link adds the jobs of q, the waiting queue from the head on in arrival
+// order, that arrived since the last call; false if one has no class.
 func (cs *classState) link(cl sim.Classes, q []*sim.Job) bool {
 	ch := &cs.ch
 	k := len(q)
@@ -205,24 +218,28 @@ func (cs *classState) link(cl sim.Classes, q []*sim.Job) bool {
 	return true
 }
 
-// grow returns s with -1s appended up to length n.
-func grow(s []int32, n int) []int32 {
+// grow returns s with v appended up to length n.
+func grow[T int32 | uint64](s []T, n int, v T) []T {
+	if n <= len(s) {
+		return s
+	}
+	s = slices.Grow(s, n-len(s))
 	for len(s) < n {
-		s = append(s, -1)
+		s = append(s, v)
 	}
 	return s
 }
 
 // add links job s at the end of class c's chain.
 func (ch *chains) add(s, c int32) {
-	ch.prev, ch.next = grow(ch.prev, int(s)+1), grow(ch.next, int(s)+1)
+	if int(s) >= len(ch.prev) {
+		n := max(int(s)+1, 2*len(ch.prev))
+		ch.prev, ch.next = grow(ch.prev, n, unlinkedJob), grow(ch.next, n, -1)
+	}
 	if int(c) >= len(ch.first) {
 		n := int(c) + 1
-		ch.first, ch.last, ch.where = grow(ch.first, n), grow(ch.last, n), grow(ch.where, n)
-		ch.cur, ch.at = grow(ch.cur, n), grow(ch.at, n)
-		for len(ch.dead) < n {
-			ch.dead = append(ch.dead, 0)
-		}
+		ch.first, ch.last, ch.where = grow(ch.first, n, -1), grow(ch.last, n, -1), grow(ch.where, n, -1)
+		ch.cur, ch.at, ch.dead = grow(ch.cur, n, -1), grow(ch.at, n, -1), grow(ch.dead, n, 0)
 	}
 	p := ch.last[c]
 	ch.prev[s], ch.next[s] = p, -1
@@ -236,9 +253,10 @@ func (ch *chains) add(s, c int32) {
 	ch.last[c] = s
 }
 
-// unlink removes job s from class c's chain.
+// unlink removes job s, which is linked, from class c's chain.
 func (ch *chains) unlink(s, c int32) {
 	p, n := ch.prev[s], ch.next[s]
+	ch.prev[s] = unlinkedJob
 	if p >= 0 {
 		ch.next[p] = n
 	} else {
@@ -260,8 +278,11 @@ func (ch *chains) unlink(s, c int32) {
 
 // unlinkAll removes the jobs of js, started this pass, from the index.
 func (cs *classState) unlinkAll(js []*sim.Job) {
+	ch := &cs.ch
 	for _, j := range js {
-		cs.ch.unlink(int32(j.Seq), cs.of[j.Seq].cls)
+		if s := j.Seq; s < len(ch.prev) && ch.prev[s] != unlinkedJob {
+			ch.unlink(int32(s), cs.of[s].cls)
+		}
 	}
 }
 
