@@ -1,6 +1,11 @@
 package policies
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // EASY is EASY backfilling (Lifka 1995, the Argonne SP scheduler; analysed by
 // Mu'alem & Feitelson 2001, section 2): jobs start in queue order while they
@@ -69,6 +74,7 @@ type EASY struct {
 	last     lastPass
 	kept     []*sim.Job
 	classes  classState // easy_classes.go
+	chainsOn bool       // this pass's look-ahead keeps classes.ch
 	promise  []sim.Reservation
 	withdraw []*sim.Job
 }
@@ -183,6 +189,9 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 	e.start, e.started = e.start[:0], e.started[:0]
 	e.promise, e.withdraw = e.promise[:0], e.withdraw[:0]
 	i, head, shadow := e.passNodes(now, v, q, lk)
+	if e.chainsOn {
+		e.classes.unlinkAll(e.start)
+	}
 	if head != nil {
 		overtaken := head == e.head && i > 0
 		if overtaken {
@@ -220,7 +229,12 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 // The pass re-asks only the jobs that fitted but that Keeps refused: where
 // a job fits moves as others start, so Keeps may accept it now. The
 // schedule is the same as without the skip.
+//
+// EASY's own backfilling in arrival order on a look-ahead that classes
+// every job goes through the queue's index by class instead
+// (backfillChains, easy_classes.go), which makes the same skip by class.
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
+	cl, indexed := e.chained(lk, q)
 	last := e.last
 	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil && monotone(lk)
 	e.ended = false
@@ -235,6 +249,15 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	}
 	head := q[i]
 	shadow := lk.Shadow(now, head)
+	if indexed {
+		if e.classes.link(cl, q[i:]) {
+			e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
+			e.last = lastPass{head: head}
+			return i, head, shadow
+		}
+		e.classes.ch.off = true // a job without a class: visit every job
+		skip = false            // the last pass left no list for it
+	}
 	if e.fill != nil {
 		e.win = window{now: now, shadow: shadow, free: lk.Free(), capacity: v.Capacity(), start: e.start, lk: lk}
 		e.fill(&e.win, q[i+1:])
@@ -245,10 +268,8 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	rest := q[i+1:]
 	e.kept = e.kept[:0]
 	if skip && i == 0 && head == last.head {
-		k := 0
-		for k < len(rest) && rest[k].Seq <= last.seq {
-			k++
-		}
+		// rest is in arrival order: the jobs the last pass saw lead it.
+		k, _ := slices.BinarySearchFunc(rest, last.seq+1, func(j *sim.Job, seq int) int { return cmp.Compare(j.Seq, seq) })
 		e.backfill(now, shadow, lk, last.kept)
 		rest = rest[k:]
 	}
@@ -262,6 +283,25 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 func monotone(lk sim.Lookahead) bool {
 	m, ok := lk.(sim.Monotone)
 	return ok && m.Monotone()
+}
+
+// chained returns the look-ahead's classes and whether the pass
+// backfills through the index of the queue by class (backfillChains):
+// EASY's own backfilling in arrival order on a look-ahead that classes
+// every job.
+func (e *EASY) chained(lk sim.Lookahead, q []*sim.Job) (sim.Classes, bool) {
+	e.chainsOn = false
+	cl, ok := lk.(sim.Classes)
+	if !ok || e.fill != nil || !isArrival(e.rank.order) {
+		return nil, false
+	}
+	cs := &e.classes
+	if len(q) > 0 && !cs.linkedJob(q[0]) {
+		cs.owner = nil // a policy serves one run; if reused, start afresh
+	}
+	cs.own(cl)
+	e.chainsOn = !cs.ch.off
+	return cl, e.chainsOn
 }
 
 // backfill starts the jobs of cand that lk places now and that end by the

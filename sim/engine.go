@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
@@ -77,8 +78,9 @@ func (e *DecisionError) Unwrap() error { return e.Err }
 // ModelMaker runs on the model it makes for m's capacity instead of m.
 //
 // Run is single-threaded. The loop itself makes O(E log R) comparisons
-// for E events and R running jobs, plus a sweep of the waiting queue after
-// each pass that starts jobs; the model's cost (on the pool, O(log R) and
+// for E events and R running jobs, plus, for each pass that starts jobs,
+// a binary search of the waiting queue per start and a copy of the queue
+// after its first start; the model's cost (on the pool, O(log R) and
 // a copy of up to R allocations per start and end) and the policy's come
 // on top.
 func Run(m Model, p Policy, src Source, opt Options) (*Result, error) {
@@ -141,6 +143,7 @@ type engine struct {
 	wake    Time
 
 	waiting []*Job
+	gone    []int // positions in waiting of the jobs a pass started
 
 	placer Placer   // the model's placement, nil on a model without
 	agg    aggTrial // View.Trial when placer is nil
@@ -301,20 +304,23 @@ func (e *engine) pass() error {
 	if err != nil {
 		return fmt.Errorf("policy %q at t=%d: %w", e.p.Name(), e.now, err)
 	}
-	started := len(d.Start) > 0
+	e.gone = e.gone[:0]
 	for _, j := range d.Start {
 		if err := e.start(j); err != nil {
 			return e.refuse(j, err)
 		}
+		e.gone = append(e.gone, e.waitingAt(j))
 	}
 	for i := range d.Actions {
 		a := d.Actions[i]
 		if err := e.apply(a); err != nil {
 			return e.refuse(a.Job, fmt.Errorf("%v: %w", a.Move, err))
 		}
-		started = started || a.Move == Start
+		if a.Move == Start {
+			e.gone = append(e.gone, e.waitingAt(a.Job))
+		}
 	}
-	if started {
+	if len(e.gone) > 0 {
 		e.compactWaiting()
 	}
 	if e.opt.Tracer != nil {
@@ -404,15 +410,44 @@ func (e *engine) complete(o *Outcome) {
 	}
 }
 
-func (e *engine) compactWaiting() {
-	w := e.waiting[:0]
-	for _, j := range e.waiting {
-		if *e.jobs.Rec(j.Seq) == waiting {
-			w = append(w, j)
+// waitingAt returns the position of j in the waiting queue, which holds
+// it. The queue is in arrival order, which is the order of Seq, unless a
+// policy reordered the slice View.Waiting returned; then j is looked for
+// one by one.
+func (e *engine) waitingAt(j *Job) int {
+	lo, hi := 0, len(e.waiting)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if e.waiting[m].Seq < j.Seq {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
-	clear(e.waiting[len(w):])
-	e.waiting = w
+	if lo < len(e.waiting) && e.waiting[lo] == j {
+		return lo
+	}
+	return slices.Index(e.waiting, j)
+}
+
+// compactWaiting removes from the waiting queue the jobs at the positions
+// in e.gone, the pass's starts, keeping the others in order. The jobs
+// between two started ones move as one block, so a pass that starts s of
+// w waiting jobs costs O(s log w) comparisons and a copy of the queue
+// after its first start, not a test of every waiting job.
+func (e *engine) compactWaiting() {
+	g := e.gone
+	slices.Sort(g)
+	w := g[0]
+	for k, p := range g {
+		next := len(e.waiting)
+		if k+1 < len(g) {
+			next = g[k+1]
+		}
+		w += copy(e.waiting[w:], e.waiting[p+1:next])
+	}
+	clear(e.waiting[w:])
+	e.waiting = e.waiting[:w]
 }
 
 func (e *engine) checkPromise(r Reservation) error {

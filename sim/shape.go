@@ -107,7 +107,10 @@ type Lookahead interface {
 // called again; or -1 for a job it does not class. A policy that asks
 // many jobs in one pass may then ask once per class between two takes,
 // and Keeps and Take accept a job when Fits accepted another of its
-// class since the last take.
+// class since the last take. Once Fits refuses a job, it refuses every
+// job of its class for the rest of the trial (takes only shrink what is
+// free, and fewer free resources never let a request fit), so a policy
+// may pass over the class's later jobs without asking.
 type Classes interface {
 	Class(j *Job) int
 }
