@@ -132,9 +132,16 @@ func TestWorkloadsSelectJobs(t *testing.T) {
 
 // TestEmbeddedAnywhere parses every embedded experiment as the binary
 // does, by its embedded name, from a folder that holds none of the
-// files they name: a relative slurm_conf is read from the binary.
+// files they name: a relative slurm_conf is read from the binary. A
+// .machines file is data, not part of the binary: an experiment that
+// reads one is given the shared copy on the command line (--var), as a
+// user outside a checkout must.
 func TestEmbeddedAnywhere(t *testing.T) {
 	names, err := fs.Glob(experiments.Files, "*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	machines, err := filepath.Abs("../../shared/workloads/wagap-2013.swf.machines")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +151,11 @@ func TestEmbeddedAnywhere(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, diags := spec.Parse(spec.EmbeddedPrefix+name, src, nil); len(diags) > 0 {
+		var vars map[string]string
+		if bytes.Contains(src, []byte(`variable "machines"`)) {
+			vars = map[string]string{"machines": machines}
+		}
+		if _, diags := spec.Parse(spec.EmbeddedPrefix+name, src, vars); len(diags) > 0 {
 			t.Errorf("Parse(%s%s): %v", spec.EmbeddedPrefix, name, diags)
 		}
 	}
