@@ -53,6 +53,7 @@ func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 			s.startNow(now, j)
 			s.gone[j.Seq] = true
 			s.start = append(s.start, j)
+			s.startAt = append(s.startAt, i)
 			continue
 		case s.p.BfWindow > 0 && t > now+s.p.BfWindow:
 			continue // "Starts too far in the future to worry about"

@@ -65,6 +65,7 @@ type Profile struct {
 
 	found  found // the placement the last search found
 	uses   []Use // scratch of the searches
+	spare  []Use // a second, for ReserveTo
 	cand   []cand
 	starts []sim.Time
 
@@ -356,10 +357,15 @@ func (p *Profile) Reserve(j *sim.Job, t sim.Time) {
 
 // lay records and lays j's reservation at t on uses.
 func (p *Profile) lay(j *sim.Job, t sim.Time, uses []Use, kind EventKind) {
+	p.layTo(j, t, t+sim.Span(j.Estimate), uses, kind)
+}
+
+// layTo records and lays j's reservation on [t, end) on uses.
+func (p *Profile) layTo(j *sim.Job, t, end sim.Time, uses []Use, kind EventKind) {
 	p.grow(j.Seq)
 	r := reqOf(j)
 	rs := &p.res[j.Seq]
-	*rs = resv{state: reserved, at: t, end: t + sim.Span(j.Estimate), uses: uses, r: r, agg: p.aggOf(r, uses)}
+	*rs = resv{state: reserved, at: t, end: end, uses: uses, r: r, agg: p.aggOf(r, uses)}
 	p.hold(r, uses, t, rs.end, rs.agg, -1)
 	p.logEvent(kind, j.Seq, t, uses)
 }

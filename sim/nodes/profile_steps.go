@@ -98,6 +98,32 @@ func (p *Profile) win(n int, t, end sim.Time) pstep {
 	return w
 }
 
+// winAtLeast is win for a search that needs at least least free cores on
+// node n throughout [t, end): it reports false as soon as a step has
+// fewer, without reading the rest of the interval, and otherwise returns
+// win(n, t, end) and true. Most nodes of a busy cluster have no core free
+// at a time the backfill tries, so most searches stop at the first step.
+func (p *Profile) winAtLeast(n int, t, end sim.Time, least int64) (pstep, bool) {
+	st := p.node[n]
+	i := findStep(st, t)
+	w := st[i]
+	if w.cores < least {
+		return w, false
+	}
+	for i++; i < len(st) && st[i].at < end; i++ {
+		s := &st[i]
+		if s.cores < least {
+			return w, false
+		}
+		w.cores = min(w.cores, s.cores)
+		w.mem = min(w.mem, s.mem)
+		w.gpus = min(w.gpus, s.gpus)
+		w.jobs = max(w.jobs, s.jobs)
+		w.excl = max(w.excl, s.excl)
+	}
+	return w, true
+}
+
 // usableWin reports whether r may use node n, which has w over its
 // interval, its cores aside (state.usable over time): its partition, node
 // groups and features allow it (rules.go), and w's memory, GPUs and jobs.
