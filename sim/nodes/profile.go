@@ -55,6 +55,7 @@ type Profile struct {
 	c    *Cluster
 	now  sim.Time
 	node [][]pstep   // by node: its steps; those before now are dropped lazily
+	free []sim.Time  // by node: when its first step with a free core starts, or unknown
 	agg  sim.Profile // the sum over the nodes: a necessary condition
 	ends []endAt     // the distinct ends of the holds after now, with counts
 	res  []resv      // by Job.Seq
@@ -202,6 +203,10 @@ func (p *Profile) base(now sim.Time) {
 	st := &p.c.st
 	if len(p.node) != len(st.cap) {
 		p.node = make([][]pstep, len(st.cap))
+		p.free = make([]sim.Time, len(st.cap))
+	}
+	for n := range p.free {
+		p.free[n] = unknown
 	}
 	var total sim.Resources
 	for n := range p.node {

@@ -56,6 +56,9 @@ func (p *Profile) firstNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 func (p *Profile) firstTasksAt(r req, t, end sim.Time) ([]Use, bool) {
 	need, lim, used := r.tasks, p.c.st.maxNodes(r), int64(0)
 	for n := range p.node {
+		if p.fullAt(n, t) {
+			continue
+		}
 		if w, ok := p.winAtLeast(n, t, end, 1); ok && p.usableWin(n, w, r) {
 			if used++; lim > 0 && used > lim {
 				return nil, false

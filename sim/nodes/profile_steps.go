@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"math"
 	"slices"
 	"sort"
 
@@ -55,6 +56,38 @@ func (p *Profile) nodeHold(n int, from, to sim.Time, cores int64, r req, sign in
 		st = slices.Delete(st, i, i+1)
 	}
 	p.node[n] = st
+	p.free[n] = unknown
+}
+
+// unknown marks a node's entry of Profile.free as to be found again.
+const unknown = sim.Time(math.MinInt64)
+
+// fullAt reports whether node n has no core free at t (not before the
+// profile's start) by the start of its first step with a free core (1
+// core: no placement search asks less of a node), which it finds again
+// after the node's steps changed. A search skips such a node with one
+// comparison, where reading its step at t costs a binary search: on a busy
+// cluster nearly every node is full at the times the backfill tries.
+func (p *Profile) fullAt(n int, t sim.Time) bool {
+	f := p.free[n]
+	if f == unknown {
+		f = p.firstFree(n)
+	}
+	return t < f
+}
+
+// firstFree records and returns when node n's first step with a free core
+// starts, math.MaxInt64 if none has one.
+func (p *Profile) firstFree(n int) sim.Time {
+	f := sim.Time(math.MaxInt64)
+	for _, s := range p.node[n] {
+		if s.cores >= 1 {
+			f = s.at
+			break
+		}
+	}
+	p.free[n] = f
+	return f
 }
 
 func sameFree(a, b pstep) bool {
@@ -104,6 +137,9 @@ func (p *Profile) win(n int, t, end sim.Time) pstep {
 // win(n, t, end) and true. Most nodes of a busy cluster have no core free
 // at a time the backfill tries, so most searches stop at the first step.
 func (p *Profile) winAtLeast(n int, t, end sim.Time, least int64) (pstep, bool) {
+	if least >= 1 && p.fullAt(n, t) {
+		return pstep{}, false
+	}
 	st := p.node[n]
 	i := findStep(st, t)
 	w := st[i]
