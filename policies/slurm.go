@@ -176,6 +176,7 @@ type Slurm struct {
 	tested   []bool     // by index in the queue: the backfill tests the job
 	reserved []*sim.Job // the jobs reserved in the last backfill pass
 	next     []*sim.Job // those of this pass
+	bounds   []fitBound // the fits found in this backfill pass
 
 	prof sim.Profile
 	// On a cluster of nodes the backfill's plan is the cluster's node
