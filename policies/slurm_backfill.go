@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -50,7 +51,7 @@ func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 			continue // it would start later than from: too far, as below
 		}
 		t := s.fit(from, j)
-		s.bounds = append(s.bounds, fitBound{need: j.Need, span: sim.Span(j.Estimate), at: t, plain: j.Shape.IsZero()})
+		s.noteBound(now, j, t)
 		switch {
 		case t < 0:
 			return &sim.JobError{Job: j.ID, Err: fmt.Errorf("(needs %v) fits nowhere in the backfill plan", j.Need)}
@@ -177,14 +178,27 @@ type fitBound struct {
 // holds between jobs of shape tasks anywhere (no node count, partition,
 // node group or exclusivity): their placement is possible at a time only
 // if it is for less cores, memory and GPUs per node over a shorter span.
+//
+// The fits are kept latest first, so the first that bounds j is the
+// latest bound.
 func (s *Slurm) bound(now sim.Time, j *sim.Job) sim.Time {
-	from, span, plain := now, sim.Span(j.Estimate), j.Shape.IsZero()
-	for _, b := range s.bounds {
-		if b.at > from && b.span <= span && b.need.FitsIn(j.Need) && (s.np == nil || plain && b.plain) {
-			from = b.at
+	span, plain := sim.Span(j.Estimate), j.Shape.IsZero()
+	for i := range s.bounds {
+		if b := &s.bounds[i]; b.span <= span && b.need.FitsIn(j.Need) && (s.np == nil || plain && b.plain) {
+			return b.at
 		}
 	}
-	return from
+	return now
+}
+
+// noteBound keeps j's fit at t, found in this pass, for bound; a fit at now
+// (or none) bounds nothing.
+func (s *Slurm) noteBound(now sim.Time, j *sim.Job, t sim.Time) {
+	if t <= now {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.bounds, t, func(b fitBound, t sim.Time) int { return cmp.Compare(t, b.at) })
+	s.bounds = slices.Insert(s.bounds, i, fitBound{need: j.Need, span: sim.Span(j.Estimate), at: t, plain: j.Shape.IsZero()})
 }
 
 // startNow lays j, which fits now, in the plan from now.
