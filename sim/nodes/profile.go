@@ -235,7 +235,7 @@ func (p *Profile) base(now sim.Time) {
 		p.runs = append(p.runs, seq)
 		for _, u := range uses {
 			for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-				p.nodeHold(n, now, rs.end, int64(u.Cores), r, -1)
+				p.baseHold(n, rs.end, int64(u.Cores), r)
 			}
 		}
 		p.addEnd(rs.end)

@@ -90,6 +90,41 @@ func (p *Profile) firstFree(n int) sim.Time {
 	return f
 }
 
+// baseHold is nodeHold for base: it takes cores, r's memory and GPUs and
+// one job from node n on [now, to), where to is not before any step of
+// the node. In base every hold starts at now and they come in order of
+// end, so the hold covers every step but a last one at to, which it adds
+// if need be; no step is searched, and none merges (the step before to
+// holds one job more than the step at to). It falls back on nodeHold if
+// to comes before the node's last step.
+func (p *Profile) baseHold(n int, to sim.Time, cores int64, r req) {
+	st := p.node[n]
+	last := len(st) - 1
+	if to < st[last].at {
+		p.nodeHold(n, p.now, to, cores, r, -1)
+		return
+	}
+	if st[last].at != to {
+		st = append(st, st[last])
+		last++
+		st[last].at = to
+	}
+	ex := int32(0)
+	if r.excl {
+		ex = 1
+	}
+	for k := range st[:last] {
+		s := &st[k]
+		s.cores -= cores
+		s.mem -= r.mem
+		s.gpus -= r.gpus
+		s.jobs++
+		s.excl += ex
+	}
+	p.node[n] = st
+	p.free[n] = unknown
+}
+
 func sameFree(a, b pstep) bool {
 	return a.cores == b.cores && a.mem == b.mem && a.gpus == b.gpus && a.jobs == b.jobs && a.excl == b.excl
 }
@@ -199,6 +234,14 @@ func (p *Profile) aggOf(r req, uses []Use) sim.Resources {
 }
 
 func (p *Profile) addEnd(t sim.Time) {
+	if k := len(p.ends) - 1; k >= 0 && p.ends[k].at <= t { // base adds them in order
+		if p.ends[k].at == t {
+			p.ends[k].n++
+		} else {
+			p.ends = append(p.ends, endAt{t, 1})
+		}
+		return
+	}
 	i := sort.Search(len(p.ends), func(i int) bool { return p.ends[i].at >= t })
 	if i < len(p.ends) && p.ends[i].at == t {
 		p.ends[i].n++
