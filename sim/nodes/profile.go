@@ -47,7 +47,9 @@ import (
 // the aggregate (or k-th smallest starts tried), Fit is
 // O(aggregate steps + c × N × s) in the worst case (first fit stops at the
 // nodes it needs); laying or lifting a reservation of k nodes is
-// O(k × s) plus the aggregate's O(log steps + steps covered). Move first
+// O(k × s) plus the aggregate's O(log steps + steps covered). A node with
+// no core free at the time tried costs one comparison: the profile keeps
+// when each node's first step with a free core starts. Move first
 // asks the sum over the nodes whether an earlier time is possible at all,
 // without changing it when the job's share of the sum is exactly what it
 // asks of it (sim.Profile.FitLifted).
