@@ -176,8 +176,8 @@ type fitBound struct {
 // nowhere before that answer either. The search from there finds j's
 // earliest fit without walking the plan before it. On nodes the rule
 // holds between jobs of shape tasks anywhere (no node count, partition,
-// node group or exclusivity): their placement is possible at a time only
-// if it is for less cores, memory and GPUs per node over a shorter span.
+// node group or exclusivity): where such a job can be placed, one asking
+// no more cores, memory per node or GPUs per node for no longer can be too.
 //
 // The fits are kept latest first, so the first that bounds j is the
 // latest bound.
