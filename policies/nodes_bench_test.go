@@ -84,19 +84,25 @@ func BenchmarkNodesEASY(b *testing.B) {
 // same processors (issue 16's target: slurm on nodes within 3× of EASY).
 //
 // Instructions (callgrind inside sim.(*engine).run, one run each, 27 Nov
-// 2026): EASY 1,025 M on nodes and 688 M on the pool; slurm 3,922 M on
-// nodes (3.8×, above the target) and 2,239 M on the pool (3.3×), in
-// 91,851 passes against EASY's 85,466. With the multifactor priority in,
-// slurm took 10,759 M on nodes until the calculator stopped charging
-// usage that no factor reads (the fairshare weight is 0 by default): two
-// thirds went to the decay thread's work. What remains is the backfill's
-// planning: on nodes 301 backfill passes plan, each laying the node
-// profile from scratch (nodes.Profile.Clear, about 565 running jobs) and
-// searching placements (nodes.(*Profile).win, firstTasksAt), and the
-// queue's upkeep (slices.DeleteFunc of started jobs at every pass, 7 %).
-// Laying the sum over the nodes one running job at a time (an O(steps)
-// sim.Profile Reserve apiece) cost 2,600 M more; it is one sweep
-// (sim.Profile.ResetEnds).
+// 2026, second session): EASY 1,025 M on nodes and 688 M on the pool;
+// slurm 2,300 M on nodes (2.24×, within the target) and 1,780 M on the
+// pool (2.59×), in 91,851 passes against EASY's 85,466. Before this
+// session slurm took 3,917 M on nodes (3.8×) and 2,235 M on the pool.
+// The backfill's placement searches had 5.7 M node visits, nearly all of
+// nodes full at the time tried: a node now skips them with one comparison
+// (nodes.Profile keeps when each node's first free core comes). A rounded
+// reservation inside the job's exact span is placed without the test on
+// the sum over the nodes and without a copy of the job; a job's search
+// starts at the fit of a smaller, shorter job of the same pass; the queue
+// drops started jobs by index (a DeleteFunc sweep took 9 %); the node
+// profile's base lays the running jobs without searching the steps. What
+// remains is mostly the sum over the nodes (sim.Profile fit and apply,
+// 460 M) and the engine's compactWaiting (333 M). Before that, with the
+// multifactor priority in, slurm took 10,759 M on nodes until the
+// calculator stopped charging usage that no factor reads (the fairshare
+// weight is 0 by default), and laying the sum over the nodes one running
+// job at a time cost 2,600 M more than the one sweep of
+// sim.Profile.ResetEnds.
 func BenchmarkNodesSlurm(b *testing.B) {
 	if testing.Short() {
 		b.Skip("reads a whole trace")

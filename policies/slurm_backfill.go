@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -40,12 +41,17 @@ func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 		pass = &BackfillPass{Now: now, Running: v.Running(), Main: s.start[:main:main]}
 	}
 	s.next = s.next[:0]
-	s.tests()
-	for i, j := range s.queue[:last+1] {
+	s.bounds = s.bounds[:0]
+	for i, j := range s.queue[:last+1] { // s.tested: set by lastCandidate
 		if !s.tested[i] {
 			continue
 		}
-		t := s.fit(now, j)
+		from := s.bound(now, j)
+		if s.p.BfWindow > 0 && from > now+s.p.BfWindow {
+			continue // it would start later than from: too far, as below
+		}
+		t := s.fit(from, j)
+		s.noteBound(now, j, t)
 		switch {
 		case t < 0:
 			return &sim.JobError{Job: j.ID, Err: fmt.Errorf("(needs %v) fits nowhere in the backfill plan", j.Need)}
@@ -53,6 +59,7 @@ func (s *Slurm) backfill(now sim.Time, v sim.View) error {
 			s.startNow(now, j)
 			s.gone[j.Seq] = true
 			s.start = append(s.start, j)
+			s.startAt = append(s.startAt, i)
 			continue
 		case s.p.BfWindow > 0 && t > now+s.p.BfWindow:
 			continue // "Starts too far in the future to worry about"
@@ -114,7 +121,10 @@ func (s *Slurm) tests() {
 func (s *Slurm) lastCandidate(v sim.View) int {
 	s.tests()
 	var fit sim.Trial
-	var free sim.Resources
+	free := v.Free()
+	for _, j := range s.start {
+		free = free.Sub(j.Need)
+	}
 	if s.np != nil {
 		fit = v.Trial()
 		for _, j := range s.start {
@@ -122,30 +132,73 @@ func (s *Slurm) lastCandidate(v sim.View) int {
 				fit.Take(j)
 			}
 		}
-	} else {
-		free = v.Free()
-		for _, j := range s.start {
-			free = free.Sub(j.Need)
-		}
 	}
 	for i := len(s.queue) - 1; i >= 0; i-- {
 		if !s.tested[i] {
 			continue
 		}
-		if j := s.queue[i]; fit != nil && fit.Fits(j) || fit == nil && j.Need.FitsIn(free) {
+		// On nodes too a job needs at least its cores free in all: most
+		// jobs of a long queue fail this before the trial's search.
+		j := s.queue[i]
+		if j.Need[sim.Procs] > free[sim.Procs] {
+			continue
+		}
+		if fit != nil && fit.Fits(j) || fit == nil && j.Need.FitsIn(free) {
 			return i
 		}
 	}
 	return -1
 }
 
-// fit returns the earliest time at which j fits for its whole estimate in
-// the plan, -1 if never.
-func (s *Slurm) fit(now sim.Time, j *sim.Job) sim.Time {
+// fit returns the earliest time from from on at which j fits for its whole
+// estimate in the plan, -1 if never.
+func (s *Slurm) fit(from sim.Time, j *sim.Job) sim.Time {
 	if s.np != nil {
-		return s.np.Fit(now, j)
+		return s.np.Fit(from, j)
 	}
-	return s.prof.Fit(now, j.Estimate, j.Need)
+	return s.prof.Fit(from, j.Estimate, j.Need)
+}
+
+// fitBound is the earliest fit found in this pass for a job that needed
+// need for span seconds; plain: the job's shape is tasks anywhere.
+type fitBound struct {
+	need  sim.Resources
+	span  sim.Time
+	at    sim.Time
+	plain bool
+}
+
+// bound returns a time before which j cannot fit in this pass's plan, from
+// the fits found before it in the pass: a job of this pass that needed no
+// more of any kind for no longer fitted nowhere before its answer, and
+// the plan has only lost room since (reservations and starts take room,
+// none is lifted in a pass), so j, which asks as much for as long, fits
+// nowhere before that answer either. The search from there finds j's
+// earliest fit without walking the plan before it. On nodes the rule
+// holds between jobs of shape tasks anywhere (no node count, partition,
+// node group or exclusivity): where such a job can be placed, one asking
+// no more cores, memory per node or GPUs per node for no longer can be too.
+//
+// The fits are kept latest first, so the first that bounds j is the
+// latest bound.
+func (s *Slurm) bound(now sim.Time, j *sim.Job) sim.Time {
+	span, plain := sim.Span(j.Estimate), j.Shape.IsZero()
+	for i := range s.bounds {
+		if b := &s.bounds[i]; b.span <= span && b.need.FitsIn(j.Need) && (s.np == nil || plain && b.plain) {
+			return b.at
+		}
+	}
+	return now
+}
+
+// noteBound keeps j's fit at t, found in this pass, for bound; a fit at now
+// (or none) bounds nothing.
+func (s *Slurm) noteBound(now sim.Time, j *sim.Job, t sim.Time) {
+	if t <= now {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.bounds, t, func(b fitBound, t sim.Time) int { return cmp.Compare(t, b.at) })
+	s.bounds = slices.Insert(s.bounds, i, fitBound{need: j.Need, span: sim.Span(j.Estimate), at: t, plain: j.Shape.IsZero()})
 }
 
 // startNow lays j, which fits now, in the plan from now.

@@ -35,22 +35,7 @@ func (s *Slurm) baseNodes(now sim.Time) error {
 
 // reserveNodes lays j's reservation at t on the node profile up to to,
 // its rounded end, if j can be placed there for that span, else over its
-// exact span; it returns the reservation's end. A copy of j with the
-// rounded span as its estimate carries the shorter or longer hold.
+// exact span (nodes.Profile.ReserveTo); it returns the reservation's end.
 func (s *Slurm) reserveNodes(j *sim.Job, t, to sim.Time) sim.Time {
-	end := t + sim.Span(j.Estimate)
-	if to != end {
-		jj := *j
-		jj.Estimate = to - t
-		if ok, _ := s.np.Fits(t, &jj); ok {
-			s.np.Reserve(&jj, t)
-			return to
-		}
-		// The search for the copy overwrote what Fit found for j.
-		if ok, _ := s.np.Fits(t, j); !ok {
-			panic("policies: slurm: a job does not fit where the node profile placed it") // broken invariant
-		}
-	}
-	s.np.Reserve(j, t)
-	return end
+	return s.np.ReserveTo(j, t, to)
 }

@@ -309,3 +309,64 @@ func TestSlurmNodesPinned(t *testing.T) {
 		t.Errorf("slurm on two nodes (-want +got):\n%s", d)
 	}
 }
+
+// TestSlurmOneNodeAsPool: on a cluster of one node, jobs of shape tasks
+// anywhere are placed as on the pool of its cores, so every backfill pass
+// reserves the same spans on both, rounded to bf_resolution, including
+// reservations held past a short job's estimate (the rounded span longer
+// than the exact one, nodes.Profile.ReserveTo), and every job starts at
+// the same time.
+func TestSlurmOneNodeAsPool(t *testing.T) {
+	const cores = 8
+	settings := [][]string{nil, {"bf_interval=0"}, {"bf_interval=0", "bf_resolution=45", "bf_window=600"}}
+	longer := 0
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 16))
+		var recs []sim.Record
+		var at sim.Time
+		for id := range int64(120) {
+			at += sim.Time(rng.IntN(40))
+			est := 1 + sim.Time(rng.IntN(150))
+			recs = append(recs, simtest.J(id+1, at, 1+sim.Time(rng.Int64N(int64(est))), est, 1+rng.Int64N(cores)))
+		}
+		for _, set := range settings {
+			name := fmt.Sprintf("seed %d, %v", seed, set)
+			var passes [2][]string
+			var starts [2][]sim.Time
+			for k := range 2 {
+				var model sim.Model = sim.NewPool(sim.Resources{sim.Procs: cores})
+				if k == 1 {
+					cl, err := nodes.New([]nodes.Group{{Name: "n", Count: 1, Cores: cores}}, nodes.FirstFit)
+					if err != nil {
+						t.Fatal(err)
+					}
+					model = cl
+				}
+				pol := newCheckedSlurm(t, set, func(p policies.BackfillPass) {
+					for _, r := range p.Reserved {
+						passes[k] = append(passes[k], fmt.Sprintf("t=%d job %d [%d,%d)", p.Now, r.Job.ID, r.From, r.To))
+						if k == 0 && r.To > r.From+sim.Span(r.Job.Estimate) {
+							longer++
+						}
+					}
+				})
+				res, err := sim.Run(model, pol, sim.NewSliceSource(recs), sim.Options{})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for _, o := range res.Jobs {
+					starts[k] = append(starts[k], o.Start)
+				}
+			}
+			if d := cmp.Diff(passes[0], passes[1]); d != "" {
+				t.Errorf("%s: reservations on the pool (-) and on one node (+):\n%s", name, d)
+			}
+			if d := cmp.Diff(starts[0], starts[1]); d != "" {
+				t.Errorf("%s: starts on the pool (-) and on one node (+):\n%s", name, d)
+			}
+		}
+	}
+	if longer < 100 {
+		t.Errorf("%d reservations held past their job's estimate; want at least 100", longer)
+	}
+}

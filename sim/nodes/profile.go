@@ -47,7 +47,9 @@ import (
 // the aggregate (or k-th smallest starts tried), Fit is
 // O(aggregate steps + c × N × s) in the worst case (first fit stops at the
 // nodes it needs); laying or lifting a reservation of k nodes is
-// O(k × s) plus the aggregate's O(log steps + steps covered). Move first
+// O(k × s) plus the aggregate's O(log steps + steps covered). A node with
+// no core free at the time tried costs one comparison: the profile keeps
+// when each node's first step with a free core starts. Move first
 // asks the sum over the nodes whether an earlier time is possible at all,
 // without changing it when the job's share of the sum is exactly what it
 // asks of it (sim.Profile.FitLifted).
@@ -55,6 +57,7 @@ type Profile struct {
 	c    *Cluster
 	now  sim.Time
 	node [][]pstep   // by node: its steps; those before now are dropped lazily
+	free []sim.Time  // by node: when its first step with a free core starts, or unknown
 	agg  sim.Profile // the sum over the nodes: a necessary condition
 	ends []endAt     // the distinct ends of the holds after now, with counts
 	res  []resv      // by Job.Seq
@@ -65,6 +68,7 @@ type Profile struct {
 
 	found  found // the placement the last search found
 	uses   []Use // scratch of the searches
+	spare  []Use // a second, for ReserveTo
 	cand   []cand
 	starts []sim.Time
 
@@ -201,6 +205,10 @@ func (p *Profile) base(now sim.Time) {
 	st := &p.c.st
 	if len(p.node) != len(st.cap) {
 		p.node = make([][]pstep, len(st.cap))
+		p.free = make([]sim.Time, len(st.cap))
+	}
+	for n := range p.free {
+		p.free[n] = unknown
 	}
 	var total sim.Resources
 	for n := range p.node {
@@ -229,7 +237,7 @@ func (p *Profile) base(now sim.Time) {
 		p.runs = append(p.runs, seq)
 		for _, u := range uses {
 			for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
-				p.nodeHold(n, now, rs.end, int64(u.Cores), r, -1)
+				p.baseHold(n, rs.end, int64(u.Cores), r)
 			}
 		}
 		p.addEnd(rs.end)
@@ -356,10 +364,15 @@ func (p *Profile) Reserve(j *sim.Job, t sim.Time) {
 
 // lay records and lays j's reservation at t on uses.
 func (p *Profile) lay(j *sim.Job, t sim.Time, uses []Use, kind EventKind) {
+	p.layTo(j, t, t+sim.Span(j.Estimate), uses, kind)
+}
+
+// layTo records and lays j's reservation on [t, end) on uses.
+func (p *Profile) layTo(j *sim.Job, t, end sim.Time, uses []Use, kind EventKind) {
 	p.grow(j.Seq)
 	r := reqOf(j)
 	rs := &p.res[j.Seq]
-	*rs = resv{state: reserved, at: t, end: t + sim.Span(j.Estimate), uses: uses, r: r, agg: p.aggOf(r, uses)}
+	*rs = resv{state: reserved, at: t, end: end, uses: uses, r: r, agg: p.aggOf(r, uses)}
 	p.hold(r, uses, t, rs.end, rs.agg, -1)
 	p.logEvent(kind, j.Seq, t, uses)
 }

@@ -43,7 +43,7 @@ func appendUse(uses []Use, n int, cores int64) []Use {
 func (p *Profile) firstNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 	got := int64(0)
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= r.per && p.usableWin(n, w, r) {
+		if w, ok := p.winAtLeast(n, t, end, r.per); ok && p.usableWin(n, w, r) {
 			p.uses = appendUse(p.uses, n, r.per)
 			if got++; got == r.nodes {
 				return p.uses, true
@@ -56,7 +56,10 @@ func (p *Profile) firstNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 func (p *Profile) firstTasksAt(r req, t, end sim.Time) ([]Use, bool) {
 	need, lim, used := r.tasks, p.c.st.maxNodes(r), int64(0)
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= 1 && p.usableWin(n, w, r) {
+		if p.fullAt(n, t) {
+			continue
+		}
+		if w, ok := p.winAtLeast(n, t, end, 1); ok && p.usableWin(n, w, r) {
 			if used++; lim > 0 && used > lim {
 				return nil, false
 			}
@@ -75,7 +78,7 @@ func (p *Profile) firstTasksAt(r req, t, end sim.Time) ([]Use, bool) {
 func (p *Profile) bestOneAt(r req, t, end sim.Time) int {
 	best, left := -1, int64(0)
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= r.tasks && p.usableWin(n, w, r) && (best < 0 || w.cores < left) {
+		if w, ok := p.winAtLeast(n, t, end, r.tasks); ok && p.usableWin(n, w, r) && (best < 0 || w.cores < left) {
 			best, left = n, w.cores
 		}
 	}
@@ -85,7 +88,7 @@ func (p *Profile) bestOneAt(r req, t, end sim.Time) int {
 func (p *Profile) bestNodesAt(r req, t, end sim.Time) ([]Use, bool) {
 	p.cand = p.cand[:0]
 	for n := range p.node {
-		if w := p.win(n, t, end); w.cores >= r.per && p.usableWin(n, w, r) {
+		if w, ok := p.winAtLeast(n, t, end, r.per); ok && p.usableWin(n, w, r) {
 			p.cand = append(p.cand, cand{n, w.cores - r.per})
 		}
 	}

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"math"
 	"slices"
 	"sort"
 
@@ -55,6 +56,73 @@ func (p *Profile) nodeHold(n int, from, to sim.Time, cores int64, r req, sign in
 		st = slices.Delete(st, i, i+1)
 	}
 	p.node[n] = st
+	p.free[n] = unknown
+}
+
+// unknown marks a node's entry of Profile.free as to be found again.
+const unknown = sim.Time(math.MinInt64)
+
+// fullAt reports whether node n has no core free at t (not before the
+// profile's start) by the start of its first step with a free core (1
+// core: no placement search asks less of a node), which it finds again
+// after the node's steps changed. A search skips such a node with one
+// comparison, where reading its step at t costs a binary search: on a busy
+// cluster nearly every node is full at the times the backfill tries.
+func (p *Profile) fullAt(n int, t sim.Time) bool {
+	f := p.free[n]
+	if f == unknown {
+		f = p.firstFree(n)
+	}
+	return t < f
+}
+
+// firstFree records and returns when node n's first step with a free core
+// starts, math.MaxInt64 if none has one.
+func (p *Profile) firstFree(n int) sim.Time {
+	f := sim.Time(math.MaxInt64)
+	for _, s := range p.node[n] {
+		if s.cores >= 1 {
+			f = s.at
+			break
+		}
+	}
+	p.free[n] = f
+	return f
+}
+
+// baseHold is nodeHold for base: it takes cores, r's memory and GPUs and
+// one job from node n on [now, to), where to is not before any step of
+// the node. In base every hold starts at now and they come in order of
+// end, so the hold covers every step but a last one at to, which it adds
+// if need be; no step is searched, and none merges (the step before to
+// holds one job more than the step at to). It falls back on nodeHold if
+// to comes before the node's last step.
+func (p *Profile) baseHold(n int, to sim.Time, cores int64, r req) {
+	st := p.node[n]
+	last := len(st) - 1
+	if to < st[last].at {
+		p.nodeHold(n, p.now, to, cores, r, -1)
+		return
+	}
+	if st[last].at != to {
+		st = append(st, st[last])
+		last++
+		st[last].at = to
+	}
+	ex := int32(0)
+	if r.excl {
+		ex = 1
+	}
+	for k := range st[:last] {
+		s := &st[k]
+		s.cores -= cores
+		s.mem -= r.mem
+		s.gpus -= r.gpus
+		s.jobs++
+		s.excl += ex
+	}
+	p.node[n] = st
+	p.free[n] = unknown
 }
 
 func sameFree(a, b pstep) bool {
@@ -98,6 +166,35 @@ func (p *Profile) win(n int, t, end sim.Time) pstep {
 	return w
 }
 
+// winAtLeast is win for a search that needs at least least free cores on
+// node n throughout [t, end): it reports false as soon as a step has
+// fewer, without reading the rest of the interval, and otherwise returns
+// win(n, t, end) and true. Most nodes of a busy cluster have no core free
+// at a time the backfill tries, so most searches stop at the first step.
+func (p *Profile) winAtLeast(n int, t, end sim.Time, least int64) (pstep, bool) {
+	if least >= 1 && p.fullAt(n, t) {
+		return pstep{}, false
+	}
+	st := p.node[n]
+	i := findStep(st, t)
+	w := st[i]
+	if w.cores < least {
+		return w, false
+	}
+	for i++; i < len(st) && st[i].at < end; i++ {
+		s := &st[i]
+		if s.cores < least {
+			return w, false
+		}
+		w.cores = min(w.cores, s.cores)
+		w.mem = min(w.mem, s.mem)
+		w.gpus = min(w.gpus, s.gpus)
+		w.jobs = max(w.jobs, s.jobs)
+		w.excl = max(w.excl, s.excl)
+	}
+	return w, true
+}
+
 // usableWin reports whether r may use node n, which has w over its
 // interval, its cores aside (state.usable over time): its partition, node
 // groups and features allow it (rules.go), and w's memory, GPUs and jobs.
@@ -137,6 +234,14 @@ func (p *Profile) aggOf(r req, uses []Use) sim.Resources {
 }
 
 func (p *Profile) addEnd(t sim.Time) {
+	if k := len(p.ends) - 1; k >= 0 && p.ends[k].at <= t { // base adds them in order
+		if p.ends[k].at == t {
+			p.ends[k].n++
+		} else {
+			p.ends = append(p.ends, endAt{t, 1})
+		}
+		return
+	}
 	i := sort.Search(len(p.ends), func(i int) bool { return p.ends[i].at >= t })
 	if i < len(p.ends) && p.ends[i].at == t {
 		p.ends[i].n++
