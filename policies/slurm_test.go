@@ -331,37 +331,17 @@ func TestSlurmOneNodeAsPool(t *testing.T) {
 		}
 		for _, set := range settings {
 			name := fmt.Sprintf("seed %d, %v", seed, set)
-			var passes [2][]string
-			var starts [2][]sim.Time
-			for k := range 2 {
-				var model sim.Model = sim.NewPool(sim.Resources{sim.Procs: cores})
-				if k == 1 {
-					cl, err := nodes.New([]nodes.Group{{Name: "n", Count: 1, Cores: cores}}, nodes.FirstFit)
-					if err != nil {
-						t.Fatal(err)
-					}
-					model = cl
-				}
-				pol := newCheckedSlurm(t, set, func(p policies.BackfillPass) {
-					for _, r := range p.Reserved {
-						passes[k] = append(passes[k], fmt.Sprintf("t=%d job %d [%d,%d)", p.Now, r.Job.ID, r.From, r.To))
-						if k == 0 && r.To > r.From+sim.Span(r.Job.Estimate) {
-							longer++
-						}
-					}
-				})
-				res, err := sim.Run(model, pol, sim.NewSliceSource(recs), sim.Options{})
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				for _, o := range res.Jobs {
-					starts[k] = append(starts[k], o.Start)
-				}
+			pool := slurmPasses(t, sim.NewPool(sim.Resources{sim.Procs: cores}), set, recs)
+			cl, err := nodes.New([]nodes.Group{{Name: "n", Count: 1, Cores: cores}}, nodes.FirstFit)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if d := cmp.Diff(passes[0], passes[1]); d != "" {
+			one := slurmPasses(t, cl, set, recs)
+			longer += pool.longer
+			if d := cmp.Diff(pool.passes, one.passes); d != "" {
 				t.Errorf("%s: reservations on the pool (-) and on one node (+):\n%s", name, d)
 			}
-			if d := cmp.Diff(starts[0], starts[1]); d != "" {
+			if d := cmp.Diff(pool.starts, one.starts); d != "" {
 				t.Errorf("%s: starts on the pool (-) and on one node (+):\n%s", name, d)
 			}
 		}
@@ -369,4 +349,35 @@ func TestSlurmOneNodeAsPool(t *testing.T) {
 	if longer < 100 {
 		t.Errorf("%d reservations held past their job's estimate; want at least 100", longer)
 	}
+}
+
+// slurmRun is what TestSlurmOneNodeAsPool compares of a run: every
+// reservation of every backfill pass, every job's start, and how many
+// reservations last longer than their job's estimate.
+type slurmRun struct {
+	passes []string
+	starts []sim.Time
+	longer int
+}
+
+// slurmPasses runs the slurm policy under settings on model over recs.
+func slurmPasses(t *testing.T, model sim.Model, settings []string, recs []sim.Record) slurmRun {
+	t.Helper()
+	var r slurmRun
+	pol := newCheckedSlurm(t, settings, func(p policies.BackfillPass) {
+		for _, rv := range p.Reserved {
+			r.passes = append(r.passes, fmt.Sprintf("t=%d job %d [%d,%d)", p.Now, rv.Job.ID, rv.From, rv.To))
+			if rv.To > rv.From+sim.Span(rv.Job.Estimate) {
+				r.longer++
+			}
+		}
+	})
+	res, err := sim.Run(model, pol, sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatalf("%v: %v", settings, err)
+	}
+	for _, o := range res.Jobs {
+		r.starts = append(r.starts, o.Start)
+	}
+	return r
 }
