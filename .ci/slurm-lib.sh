@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # .ci/slurm-lib.sh: what .ci/slurm and .ci/slurm-fidelity share, sourced
 # by both (not run on its own). Daemons run as processes of the calling
 # script: each in the foreground, put in the background, its pid appended
@@ -28,6 +29,7 @@ slurm_proctrack() {
 	local freezer=/sys/fs/cgroup/freezer
 	proctrack=linuxproc
 	if [ -d "$freezer" ] && [ -w "$freezer" ]; then
+		# shellcheck disable=SC2034 # read by the caller
 		proctrack=cgroup
 		[ -d "$freezer/slurm_$1" ] || madecgroup=$freezer/slurm_$1
 	fi
