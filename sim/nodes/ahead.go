@@ -280,6 +280,7 @@ func (l *look) dominated(r req) bool {
 // same head keeps the walk.
 func (l *look) Take(j *sim.Job) {
 	n := len(l.t.takes)
+	l.presetOne(j)
 	l.t.Take(j)
 	if len(l.t.takes) == n || l.head == nil {
 		return
@@ -300,6 +301,29 @@ func (l *look) Take(j *sim.Job) {
 	}
 	if keep && l.meas >= l.need {
 		l.sver = l.c.st.ver
+	}
+}
+
+// presetOne lays j's placement where trial.Take finds it (t.last), when
+// j asks for one node under first fit and has a memo: firstOne knows the
+// node, mostly without a search since Fits asked, and the placement is
+// that node alone, as firstNodes would find it.
+func (l *look) presetOne(j *sim.Job) {
+	if l.t.last == j || l.c.fit != FirstFit {
+		return
+	}
+	m := l.known(j)
+	if m == nil {
+		return
+	}
+	r := reqOf(j)
+	if !l.c.st.oneOK(r) {
+		return
+	}
+	if n := l.firstOne(m, r); n >= 0 {
+		s := &l.c.st
+		s.scratch = append(s.scratch[:0], Use{Node: int32(n), Nodes: 1, Cores: int32(r.per)})
+		l.t.last = j
 	}
 }
 

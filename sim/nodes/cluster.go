@@ -58,6 +58,7 @@ type Cluster struct {
 	ends           jobs.Queue[sim.Time, *sim.Outcome]
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
+	block          []Use   // where's placements are cut from it (keep)
 
 	prof   *Profile // the reservations of a policy that keeps them (profile.go)
 	record bool     // prof keeps its log for Verify
@@ -208,7 +209,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	for len(c.where) <= o.Seq {
 		c.where = append(c.where, nil)
 	}
-	c.where[o.Seq] = append([]Use(nil), uses...)
+	c.where[o.Seq] = c.keep(uses)
 	c.lk.started(committed)
 	c.free = c.free.Sub(o.Need)
 	run := o.Runtime
@@ -224,6 +225,24 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	copy(c.running[i+1:], c.running[i:])
 	c.running[i] = al
 	return nil
+}
+
+// useBlock is how many runs keep's blocks hold.
+const useBlock = 1024
+
+// keep returns a copy of uses that stays valid after the run, cut from a
+// block that many placements share, so a start costs no allocation of its
+// own; nil if uses is empty.
+func (c *Cluster) keep(uses []Use) []Use {
+	if len(uses) == 0 {
+		return nil
+	}
+	if cap(c.block)-len(c.block) < len(uses) {
+		c.block = make([]Use, 0, max(useBlock, len(uses)))
+	}
+	i := len(c.block)
+	c.block = append(c.block, uses...)
+	return c.block[i:len(c.block):len(c.block)]
 }
 
 func allocBefore(a, b sim.Allocation) bool {

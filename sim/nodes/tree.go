@@ -1,5 +1,7 @@
 package nodes
 
+import "math/bits"
+
 // maxTree is a segment tree of the nodes' usable free cores: it finds the
 // first node at or after an index with at least k free cores in
 // O(log nodes), so placement skips full nodes without visiting them.
@@ -47,10 +49,10 @@ func (t *maxTree) next(from int, k int64) int {
 		return from
 	}
 	for {
-		for x%2 == 1 { // a right child: what follows it starts after its parent
-			if x /= 2; x == 0 {
-				return -1
-			}
+		// While x is a right child, what follows it starts after its
+		// parent: drop x's trailing ones at once.
+		if x >>= bits.TrailingZeros(uint(^x)); x == 0 {
+			return -1
 		}
 		if x++; t.v[x] >= k {
 			break
