@@ -83,11 +83,16 @@ func BenchmarkNodesEASY(b *testing.B) {
 // over METACENTRUM-2009-2 on its 14 clusters' nodes and on the pool of the
 // same processors (issue 16's target: slurm on nodes within 3× of EASY).
 //
-// Instructions (callgrind inside sim.(*engine).run, one run each, 27 Nov
-// 2026, second session): EASY 1,025 M on nodes and 688 M on the pool;
-// slurm 2,300 M on nodes (2.24×, within the target) and 1,780 M on the
-// pool (2.59×), in 91,851 passes against EASY's 85,466. Before this
-// session slurm took 3,917 M on nodes (3.8×) and 2,235 M on the pool.
+// Instructions (callgrind inside sim.(*engine).run, one run each, one
+// binary, 27 Nov 2026, main after this session's merges): EASY 664.6 M
+// on nodes; slurm 1,973.1 M on nodes, 2.97×, within the target but
+// by little. On the slurm helper's branch alone: EASY 1,025 M and 688 M
+// on the pool; slurm 2,300 M on nodes (2.24×) and 1,780 M on the pool
+// (2.59×), in 91,851 passes against EASY's 85,466; the engine's cheaper
+// removal of started jobs from the waiting queue (sim/engine.go) then
+// took about a third from EASY and about 330 M from slurm, so the ratio
+// rose. Before this session slurm took 3,917 M on nodes (3.8×) and
+// 2,235 M on the pool.
 // The backfill's placement searches had 5.7 M node visits, nearly all of
 // nodes full at the time tried: a node now skips them with one comparison
 // (nodes.Profile keeps when each node's first free core comes). A rounded
@@ -96,10 +101,11 @@ func BenchmarkNodesEASY(b *testing.B) {
 // starts at the fit of a smaller, shorter job of the same pass; the queue
 // drops started jobs by index (a DeleteFunc sweep took 9 %); the node
 // profile's base lays the running jobs without searching the steps. What
-// remains is mostly the sum over the nodes (sim.Profile fit and apply,
-// 460 M) and the engine's compactWaiting (333 M). Before that, with the
-// multifactor priority in, slurm took 10,759 M on nodes until the
-// calculator stopped charging usage that no factor reads (the fairshare
+// remains is mostly the backfill's searches and reservations on the node
+// profile (Profile.Fit 352 M, ReserveTo 303 M, the sum over the nodes in
+// sim.Profile fit and apply within them) and the main scheduler (252 M).
+// Before that, with the multifactor priority in, slurm took 10,759 M on
+// nodes until the calculator stopped charging usage that no factor reads (the fairshare
 // weight is 0 by default), and laying the sum over the nodes one running
 // job at a time cost 2,600 M more than the one sweep of
 // sim.Profile.ResetEnds.
