@@ -388,25 +388,63 @@ func (s *Slurm) first(now sim.Time, v sim.View) error {
 // queue is sorted again; a change of order makes both schedulers run at
 // their next times.
 func (s *Slurm) order(now sim.Time, v sim.View) {
-	if s.calc.Update(now, v.Running(), v.Waiting()) {
-		if !slices.IsSortedFunc(s.queue, s.before) {
-			slices.SortFunc(s.queue, s.before)
-			s.dirtyMain, s.dirtyBF = true, true
-		}
+	if s.calc.Update(now, v.Running(), v.Waiting()) && !s.sorted() {
+		slices.SortFunc(s.queue, s.before)
+		s.dirtyMain, s.dirtyBF = true, true
 	}
 	for _, j := range s.fresh {
-		i, _ := slices.BinarySearchFunc(s.queue, j, s.before)
+		i := s.place(j)
 		s.queue = slices.Insert(s.queue, i, j)
 	}
 	clear(s.fresh)
 	s.fresh = s.fresh[:0]
 }
 
+// sorted reports whether the queue is in order. It and place call before
+// directly, where slices.IsSortedFunc and slices.BinarySearchFunc went
+// through a function value at every comparison (order took 8 % of the
+// slurm policy's instructions on METACENTRUM-2009-2).
+func (s *Slurm) sorted() bool {
+	for i := 1; i < len(s.queue); i++ {
+		if s.before(s.queue[i], s.queue[i-1]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// place returns the index in the queue where j goes: after every job
+// before it, before every other.
+func (s *Slurm) place(j *sim.Job) int {
+	lo, hi := 0, len(s.queue)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.before(s.queue[m], j) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // before orders the queue as sort_job_queue2: priority descending, then
 // submit time, then job id (arrival order). The calculator's priorities
 // change only in Update, after which order sorts the queue again.
 func (s *Slurm) before(a, b *sim.Job) int {
-	return cmp.Or(cmp.Compare(s.calc.Priority(b), s.calc.Priority(a)), cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.Seq, b.Seq))
+	if pa, pb := s.calc.Priority(a), s.calc.Priority(b); pa != pb {
+		if pa > pb {
+			return -1
+		}
+		return 1
+	}
+	if a.Submit != b.Submit {
+		if a.Submit < b.Submit {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.Seq, b.Seq)
 }
 
 // main is the main scheduler: in queue order, at most
