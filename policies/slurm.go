@@ -157,6 +157,10 @@ type Slurm struct {
 	calc *slurmprio.Calculator
 
 	queue []*sim.Job // the waiting jobs in queue order
+	// qpart is by index in the queue: the job's partition, so that the
+	// main scheduler skips the jobs of failed partitions without reading
+	// the jobs.
+	qpart []int32
 	fresh []*sim.Job // arrivals since the last pass
 	part  []int32    // by Job.Seq: the job's partition, numbered (parts)
 	parts map[string]int32
@@ -390,11 +394,16 @@ func (s *Slurm) first(now sim.Time, v sim.View) error {
 func (s *Slurm) order(now sim.Time, v sim.View) {
 	if s.calc.Update(now, v.Running(), v.Waiting()) && !s.sorted() {
 		slices.SortFunc(s.queue, s.before)
+		s.qpart = s.qpart[:0]
+		for _, j := range s.queue {
+			s.qpart = append(s.qpart, s.part[j.Seq])
+		}
 		s.dirtyMain, s.dirtyBF = true, true
 	}
 	for _, j := range s.fresh {
 		i := s.place(j)
 		s.queue = slices.Insert(s.queue, i, j)
+		s.qpart = slices.Insert(s.qpart, i, s.part[j.Seq])
 	}
 	clear(s.fresh)
 	s.fresh = s.fresh[:0]
@@ -455,15 +464,15 @@ func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 	clear(s.failed)
 	nfailed := 0
 	fit := v.Trial()
-	for i, j := range s.queue {
-		if !full && i > s.p.DefaultQueueDepth {
-			break
-		}
-		part := s.part[j.Seq]
+	scan := s.qpart
+	if !full && len(scan) > s.p.DefaultQueueDepth+1 {
+		scan = scan[:s.p.DefaultQueueDepth+1]
+	}
+	for i, part := range scan {
 		if s.failed[part] {
 			continue
 		}
-		if fit.Fits(j) {
+		if j := s.queue[i]; fit.Fits(j) {
 			fit.Take(j)
 			s.gone[j.Seq] = true
 			s.start = append(s.start, j)
@@ -490,10 +499,11 @@ func (s *Slurm) dropStarted() {
 		if k+1 < len(s.startAt) {
 			next = s.startAt[k+1]
 		}
+		copy(s.qpart[w:], s.qpart[i+1:next])
 		w += copy(s.queue[w:], s.queue[i+1:next])
 	}
 	clear(s.queue[w:])
-	s.queue = s.queue[:w]
+	s.queue, s.qpart = s.queue[:w], s.qpart[:w]
 }
 
 // wake returns the time of the next pass the policy needs while jobs
