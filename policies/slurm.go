@@ -180,6 +180,7 @@ type Slurm struct {
 	failed   []bool // by partition number: failed in this main pass
 	users    map[int32]int
 	tested   []bool     // by index in the queue: the backfill tests the job
+	cands    []int      // the indices tested whose cores fit in the free ones
 	reserved []*sim.Job // the jobs reserved in the last backfill pass
 	next     []*sim.Job // those of this pass
 	bounds   []fitBound // the fits found in this backfill pass
