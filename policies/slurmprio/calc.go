@@ -164,7 +164,9 @@ func (c *Calculator) Update(now sim.Time, running []sim.Allocation, waiting []*s
 		if j.Submit > at {
 			continue
 		}
-		c.register(j)
+		if j.Seq >= len(c.jobs) || c.jobs[j.Seq].assoc < 0 {
+			c.register(j) // not submitted (a test's job)
+		}
 		c.jobs[j.Seq].prio = c.compute(at, j)
 	}
 	return true
