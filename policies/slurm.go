@@ -164,6 +164,10 @@ type Slurm struct {
 	fresh []*sim.Job // arrivals since the last pass
 	part  []int32    // by Job.Seq: the job's partition, numbered (parts)
 	parts map[string]int32
+	// byNum is by Job.Partition: the partition's number plus one, 0 if
+	// not yet known, for the jobs without a named partition (Submitted
+	// looked the number's name up in parts for every job).
+	byNum []int32
 	prom  []sim.Time // by Job.Seq: the open promise, -1 for none
 	resv  []bool     // by Job.Seq: reserved in the last backfill pass
 	gone  []bool     // by Job.Seq: started
@@ -273,18 +277,35 @@ func (s *Slurm) Submitted(now sim.Time, j *sim.Job) {
 		s.resv = append(s.resv, false)
 		s.gone = append(s.gone, false)
 	}
+	s.part[j.Seq] = s.partition(j)
+	s.fresh = append(s.fresh, j)
+	s.event, s.dirtyMain, s.dirtyBF = true, true, true
+	if s.calc != nil {
+		s.calc.Submitted(now, j)
+	}
+}
+
+// partition returns the number of j's partition (slurmprio.PartitionOf),
+// numbering a new one.
+func (s *Slurm) partition(j *sim.Job) int32 {
+	n := int(j.Partition)
+	byNum := (j.Shape.Where == nil || j.Shape.Where.Partition == "") && n >= 0
+	if byNum && n < len(s.byNum) && s.byNum[n] > 0 {
+		return s.byNum[n] - 1
+	}
 	name := slurmprio.PartitionOf(j)
 	k, ok := s.parts[name]
 	if !ok {
 		k = int32(len(s.parts))
 		s.parts[name] = k
 	}
-	s.part[j.Seq] = k
-	s.fresh = append(s.fresh, j)
-	s.event, s.dirtyMain, s.dirtyBF = true, true, true
-	if s.calc != nil {
-		s.calc.Submitted(now, j)
+	if byNum {
+		for len(s.byNum) <= n {
+			s.byNum = append(s.byNum, 0)
+		}
+		s.byNum[n] = k + 1
 	}
+	return k
 }
 
 // Finished tells the priority that j ended.
