@@ -490,8 +490,9 @@ func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 	if !full && len(scan) > s.p.DefaultQueueDepth+1 {
 		scan = scan[:s.p.DefaultQueueDepth+1]
 	}
+	failed := s.failed // a local: the loop mostly skips jobs of failed partitions
 	for i, part := range scan {
-		if s.failed[part] {
+		if failed[part] {
 			continue
 		}
 		if j := s.queue[i]; fit.Fits(j) {
@@ -500,8 +501,8 @@ func (s *Slurm) main(now sim.Time, v sim.View, full bool) {
 			s.start = append(s.start, j)
 			s.startAt = append(s.startAt, i)
 		} else {
-			s.failed[part] = true
-			if nfailed++; nfailed == len(s.failed) {
+			failed[part] = true
+			if nfailed++; nfailed == len(failed) {
 				break // every partition failed: no later job can start
 			}
 		}
