@@ -84,9 +84,13 @@ func BenchmarkNodesEASY(b *testing.B) {
 // same processors (issue 16's target: slurm on nodes within 3× of EASY).
 //
 // Instructions (callgrind inside sim.(*engine).run, one run each, one
-// binary, 27 Nov 2026, main after this session's merges): EASY 664.6 M
-// on nodes; slurm 1,973.1 M on nodes, 2.97×, within the target but
-// by little. On the slurm helper's branch alone: EASY 1,025 M and 688 M
+// binary, 27 Nov 2026, main after this session's merges): EASY 664.0 M
+// on nodes; slurm 1,767.8 M on nodes, 2.66× (1,973.1 M, 2.97×, before
+// the queue's order and partitions were kept beside it, the main
+// scheduler skipped failed partitions by number, the backfill's last
+// candidate was found in one sweep and the priority calculator kept the
+// accuracy record only when its factor has a weight). On the slurm
+// helper's first branch alone: EASY 1,025 M and 688 M
 // on the pool; slurm 2,300 M on nodes (2.24×) and 1,780 M on the pool
 // (2.59×), in 91,851 passes against EASY's 85,466; the engine's cheaper
 // removal of started jobs from the waiting queue (sim/engine.go) then
