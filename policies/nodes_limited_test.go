@@ -57,11 +57,9 @@ func TestNodesEASYLimitedTasksLater(t *testing.T) {
 var limitedP = &sim.Where{Partition: "p"}
 
 // limitedJob is a job of est seconds (its run time too) of the given
-// cores, submitted at submit.
+// cores, submitted at submit, asking for w.
 func limitedJob(id sim.JobID, submit, est, cores int64, w *sim.Where) sim.Record {
-	j := sim.Record{Job: sim.Job{ID: id, Submit: sim.Time(submit), Estimate: sim.Time(est), Need: sim.Resources{cores}}, Runtime: sim.Time(est)}
-	j.Shape.Where = w
-	return j
+	return simtest.J(int64(id), sim.Time(submit), sim.Time(est), sim.Time(est), cores, func(r *sim.Record) { r.Shape.Where = w })
 }
 
 // runLimited runs EASY on the cluster of the limited cases, checking every

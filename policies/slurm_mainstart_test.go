@@ -6,6 +6,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/schedsweep/schedsweep/sim"
+	"github.com/schedsweep/schedsweep/sim/simtest"
 )
 
 // TestSlurmBackfillAfterMainStart is the case the oracle's long mode
@@ -27,9 +28,8 @@ func TestSlurmBackfillAfterMainStart(t *testing.T) {
 	}
 	var recs []sim.Record
 	for _, r := range rows {
-		recs = append(recs, sim.Record{Job: sim.Job{ID: sim.JobID(r.id), Submit: sim.Time(r.submit), Estimate: sim.Time(r.est),
-			Need: sim.Resources{r.procs}, User: int32(r.user), Group: -1, Queue: -1, Partition: int32(r.part)},
-			Runtime: sim.Time(r.run), Status: 1, Preceding: -1, Think: -1})
+		part := func(rec *sim.Record) { rec.Partition = int32(r.part) }
+		recs = append(recs, simtest.J(r.id, sim.Time(r.submit), sim.Time(r.run), sim.Time(r.est), r.procs, simtest.User(int32(r.user)), part))
 	}
 	settings := slurmOracleSettings[2]
 	c := sim.Resources{24}

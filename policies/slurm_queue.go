@@ -1,13 +1,13 @@
 package policies
 
-// The slurm queue's order (Slurm.order): the comparison and the two
-// searches over the queue it makes.
-
 import (
 	"cmp"
 
 	"github.com/schedsweep/schedsweep/sim"
 )
+
+// This file holds the slurm queue's order (Slurm.order): the comparison
+// and the two searches over the queue it makes.
 
 // sorted reports whether the queue is in order. It and place call before
 // directly, where slices.IsSortedFunc and slices.BinarySearchFunc went
