@@ -26,6 +26,7 @@ type compareConfig struct {
 	sacct, schedule string
 	within          int64
 	minPairs        float64
+	minContested    float64
 	minWithin       float64
 }
 
@@ -36,6 +37,7 @@ func compareMain(args []string) error {
 	fs.StringVar(&c.schedule, "schedule", "", "the simulated schedule: a `file` schedsweep simulate --schedule wrote")
 	fs.Int64Var(&c.within, "within", 5, "a job agrees when its simulated wait is within this many `seconds` of its real one")
 	fs.Float64Var(&c.minPairs, "min-pairs", 0, "fail if fewer than this `fraction` of job pairs are ordered alike")
+	fs.Float64Var(&c.minContested, "min-contested", 0, "fail if fewer than this `fraction` of contested job pairs (both waiting at once) are ordered alike")
 	fs.Float64Var(&c.minWithin, "min-within", 0, "fail if fewer than this `fraction` of jobs start within -within")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -61,6 +63,9 @@ func compareMain(args []string) error {
 	var low []string
 	if f := r.pairFraction(); f < c.minPairs {
 		low = append(low, fmt.Sprintf("pairs ordered alike %.4f < -min-pairs %g", f, c.minPairs))
+	}
+	if f := r.contestedFraction(); f < c.minContested {
+		low = append(low, fmt.Sprintf("contested pairs ordered alike %.4f < -min-contested %g", f, c.minContested))
 	}
 	if f := r.withinFraction(); f < c.minWithin {
 		low = append(low, fmt.Sprintf("jobs within %d s %.4f < -min-within %g", c.within, f, c.minWithin))

@@ -123,6 +123,38 @@ func TestAgreement(t *testing.T) {
 	}
 }
 
+// TestContested works the contested pairs by hand. Jobs (submit, real
+// start, simulated start): 1 (0, 0, 0), 2 (5, 5, 8), 3 (6, 20, 10),
+// 4 (7, 12, 30).
+//
+// Job 1 started at its submission, before the others came: its three
+// pairs are contested in neither schedule, and alike. (2,3) and (2,4):
+// job 2 started at 5 in Slurm, before 3 and 4 came, but at 8 in the
+// simulation, after: contested in the simulation only; both schedules
+// start 2 first, alike. (3,4): both waiting at 7 in both; Slurm starts
+// 4 first, the simulation 3, not alike. So 5 of 6 pairs alike, and 2 of
+// the 3 contested ones.
+func TestContested(t *testing.T) {
+	a := []start{{1, 0, 0}, {2, 5, 5}, {3, 6, 20}, {4, 7, 12}}
+	b := []start{{1, 0, 0}, {2, 5, 8}, {3, 6, 10}, {4, 7, 30}}
+	r := agreement(a, b, 5)
+	if r.pairs != 6 || r.alike != 5 || r.contested != 3 || r.contestedAlike != 2 {
+		t.Errorf("alike %d of %d, contested alike %d of %d; want 5 of 6, 2 of 3",
+			r.alike, r.pairs, r.contestedAlike, r.contested)
+	}
+	if f := r.contestedFraction(); f < 0.6666 || f > 0.6667 {
+		t.Errorf("contested fraction %.4f; want 0.6667", f)
+	}
+	// A pair whose later submission is the earlier start's second is
+	// contested: both were waiting at that second.
+	if !contested(start{1, 0, 3}, start{2, 3, 4}) || contested(start{1, 0, 2}, start{2, 3, 4}) {
+		t.Error("contested at the boundary: want true at the same second, false a second before")
+	}
+	if one := agreement(a[:1], b[:1], 5); one.contestedFraction() != 1 {
+		t.Errorf("one job: contested fraction %v; want 1", one.contestedFraction())
+	}
+}
+
 // TestCompareThresholds runs compare on files: the agreement above passes
 // -min-pairs 0.8 and fails 0.9.
 func TestCompareThresholds(t *testing.T) {
@@ -150,6 +182,11 @@ func TestCompareThresholds(t *testing.T) {
 	err = compareMain([]string{"-sacct", sacct, "-schedule", schedule, "-min-pairs", "0.9", "-within", "1"})
 	if err == nil || !strings.Contains(err.Error(), "pairs ordered alike 0.8333 < -min-pairs 0.9") {
 		t.Errorf("at -min-pairs 0.9: %v; want the pairs named", err)
+	}
+	// Every job was submitted at 0, so every pair is contested.
+	err = compareMain([]string{"-sacct", sacct, "-schedule", schedule, "-min-contested", "0.9", "-within", "1"})
+	if err == nil || !strings.Contains(err.Error(), "contested pairs ordered alike 0.8333 < -min-contested 0.9") {
+		t.Errorf("at -min-contested 0.9: %v; want the contested pairs named", err)
 	}
 	err = compareMain([]string{"-sacct", sacct, "-schedule", schedule, "-min-within", "0.8", "-within", "1"})
 	if err == nil || !strings.Contains(err.Error(), "jobs within 1 s 0.7500 < -min-within 0.8") {

@@ -17,10 +17,21 @@ import (
 // A job's start rank is its position when the jobs are sorted by start,
 // ties by submission order; its rank is the same when the positions in
 // the two schedules are.
+//
+// A pair is contested in a schedule when both jobs were waiting at one
+// instant: the later submission came no later than the earlier start.
+// Only a contested pair's order is the scheduler's choice; a pair
+// contested in neither schedule starts in submission order in both, so
+// it is always ordered alike. The all-pairs fraction therefore grows
+// with the length of the run (a pair far apart in time is never
+// contested), while the fraction of contested pairs ordered alike does
+// not, and so compares a short run with a long one.
 type report struct {
 	jobs           int
 	pairs          int64 // pairs of jobs, jobs*(jobs-1)/2
 	alike          int64 // pairs ordered alike
+	contested      int64 // pairs contested in either schedule
+	contestedAlike int64 // of those, pairs ordered alike
 	tauB           float64
 	sameRank       int
 	within         int     // jobs whose difference is at most the tolerance
@@ -44,6 +55,12 @@ func agreement(a, b []start, within int64) report {
 			y := compareInt(b[i].start, b[j].start)
 			if x == y {
 				r.alike++
+			}
+			if contested(a[i], a[j]) || contested(b[i], b[j]) {
+				r.contested++
+				if x == y {
+					r.contestedAlike++
+				}
 			}
 			switch {
 			case x == 0 && y == 0:
@@ -95,6 +112,12 @@ func agreement(a, b []start, within int64) report {
 	return r
 }
 
+// contested reports whether jobs p and q were both waiting at one
+// instant (to the second): neither started before the other's submission.
+func contested(p, q start) bool {
+	return max(p.submit, q.submit) <= min(p.start, q.start)
+}
+
 // ranks returns each job's position when s is sorted by start, ties kept
 // in the order of s.
 func ranks(s []start) []int {
@@ -118,6 +141,15 @@ func (r report) pairFraction() float64 {
 	return float64(r.alike) / float64(r.pairs)
 }
 
+// contestedFraction is the fraction of contested pairs ordered alike, 1
+// when no pair is contested.
+func (r report) contestedFraction() float64 {
+	if r.contested == 0 {
+		return 1
+	}
+	return float64(r.contestedAlike) / float64(r.contested)
+}
+
 // withinFraction is the fraction of jobs within the tolerance.
 func (r report) withinFraction() float64 {
 	return float64(r.within) / float64(r.jobs)
@@ -133,6 +165,8 @@ func (r report) quantile(q float64) int64 {
 func (r report) print(w io.Writer, within int64) {
 	fmt.Fprintf(w, "jobs compared: %d\n", r.jobs)
 	fmt.Fprintf(w, "pairs ordered alike: %d of %d (%.4f); Kendall tau-b %.4f\n", r.alike, r.pairs, r.pairFraction(), r.tauB)
+	fmt.Fprintf(w, "contested pairs (both waiting at once in either schedule) ordered alike: %d of %d (%.4f)\n",
+		r.contestedAlike, r.contested, r.contestedFraction())
 	fmt.Fprintf(w, "same start rank: %d (%.4f)\n", r.sameRank, float64(r.sameRank)/float64(r.jobs))
 	fmt.Fprintf(w, "start within %d s: %d (%.4f)\n", within, r.within, r.withinFraction())
 	if r.waited > 0 {
