@@ -25,6 +25,7 @@ type start struct {
 type compareConfig struct {
 	sacct, schedule string
 	within          int64
+	window          int
 	minPairs        float64
 	minContested    float64
 	minWithin       float64
@@ -36,6 +37,7 @@ func compareMain(args []string) error {
 	fs.StringVar(&c.sacct, "sacct", "", "Slurm's jobs: a `file` of sacct --parsable2 output with JobIDRaw, Submit and Start")
 	fs.StringVar(&c.schedule, "schedule", "", "the simulated schedule: a `file` schedsweep simulate --schedule wrote")
 	fs.Int64Var(&c.within, "within", 5, "a job agrees when its simulated wait is within this many `seconds` of its real one")
+	fs.IntVar(&c.window, "window", 0, "also print the least, median and greatest figures over every run of this many `jobs` in submission order, to set a shorter run's bars by")
 	fs.Float64Var(&c.minPairs, "min-pairs", 0, "fail if fewer than this `fraction` of job pairs are ordered alike")
 	fs.Float64Var(&c.minContested, "min-contested", 0, "fail if fewer than this `fraction` of contested job pairs (both waiting at once) are ordered alike")
 	fs.Float64Var(&c.minWithin, "min-within", 0, "fail if fewer than this `fraction` of jobs start within -within")
@@ -60,6 +62,9 @@ func compareMain(args []string) error {
 	}
 	r := agreement(a, b, c.within)
 	r.print(os.Stdout, c.within)
+	if c.window > 0 {
+		printWindows(os.Stdout, a, b, c.window, c.within)
+	}
 	var low []string
 	if f := r.pairFraction(); f < c.minPairs {
 		low = append(low, fmt.Sprintf("pairs ordered alike %.4f < -min-pairs %g", f, c.minPairs))

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,6 +153,24 @@ func TestContested(t *testing.T) {
 	}
 	if one := agreement(a[:1], b[:1], 5); one.contestedFraction() != 1 {
 		t.Errorf("one job: contested fraction %v; want 1", one.contestedFraction())
+	}
+}
+
+// TestWindowSpreads takes TestContested's jobs two at a time: windows
+// (1,2), (2,3), (3,4). Pairs alike: 1, 1, 0; contested pairs alike: 1 (no
+// pair contested), 1, 0; jobs within 5 s (differences 0, +3, -10, +18):
+// 1, 0.5, 0.
+func TestWindowSpreads(t *testing.T) {
+	a := []start{{1, 0, 0}, {2, 5, 5}, {3, 6, 20}, {4, 7, 12}}
+	b := []start{{1, 0, 0}, {2, 5, 8}, {3, 6, 10}, {4, 7, 30}}
+	p, c, j, k := windowSpreads(a, b, 2, 5)
+	got := []spread{p, c, j}
+	want := []spread{{0, 1, 1}, {0, 1, 1}, {0, 0.5, 1}}
+	if k != 3 || !slices.Equal(got, want) {
+		t.Errorf("%d windows, spreads %v; want 3, %v", k, got, want)
+	}
+	if _, _, _, k := windowSpreads(a, b, 5, 5); k != 0 {
+		t.Errorf("windows of 5 of 4 jobs: %d; want none", k)
 	}
 }
 

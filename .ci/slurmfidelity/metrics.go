@@ -179,3 +179,42 @@ func (r report) print(w io.Writer, within int64) {
 	fmt.Fprintf(w, "the simulation starts %d jobs earlier, %d later, %d at the same wait\n",
 		r.earlier, r.later, r.jobs-r.earlier-r.later)
 }
+
+// spread is a figure's least, median and greatest value over windows.
+type spread struct{ least, median, most float64 }
+
+// windowSpreads returns the spread of the fractions of pairs, of
+// contested pairs and of jobs within the tolerance over every window of
+// n consecutive jobs of a and b (in submission order), and the number of
+// windows (0 when there are fewer than n jobs).
+func windowSpreads(a, b []start, n int, within int64) (pairs, contested, jobs spread, windows int) {
+	if n < 1 || n > len(a) {
+		return spread{}, spread{}, spread{}, 0
+	}
+	var fp, fc, fj []float64
+	for i := 0; i+n <= len(a); i++ {
+		r := agreement(a[i:i+n], b[i:i+n], within)
+		fp, fc, fj = append(fp, r.pairFraction()), append(fc, r.contestedFraction()), append(fj, r.withinFraction())
+	}
+	return spreadOf(fp), spreadOf(fc), spreadOf(fj), len(fp)
+}
+
+// spreadOf sorts f, which is not empty, and returns its spread (the
+// median of an even count is the lower middle value).
+func spreadOf(f []float64) spread {
+	slices.Sort(f)
+	return spread{f[0], f[(len(f)-1)/2], f[len(f)-1]}
+}
+
+// printWindows writes windowSpreads's figures for windows of n jobs.
+func printWindows(w io.Writer, a, b []start, n int, within int64) {
+	p, c, j, k := windowSpreads(a, b, n, within)
+	if k == 0 {
+		fmt.Fprintf(w, "windows of %d jobs: none, %d jobs compared\n", n, len(a))
+		return
+	}
+	fmt.Fprintf(w, "over the %d windows of %d consecutive jobs, least / median / greatest:\n", k, n)
+	fmt.Fprintf(w, "  pairs ordered alike %.4f / %.4f / %.4f\n", p.least, p.median, p.most)
+	fmt.Fprintf(w, "  contested pairs ordered alike %.4f / %.4f / %.4f\n", c.least, c.median, c.most)
+	fmt.Fprintf(w, "  jobs within %d s %.4f / %.4f / %.4f\n", within, j.least, j.median, j.most)
+}
