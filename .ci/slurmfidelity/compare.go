@@ -39,7 +39,7 @@ func compareMain(args []string) error {
 	fs.Int64Var(&c.within, "within", 5, "a job agrees when its simulated wait is within this many `seconds` of its real one")
 	fs.IntVar(&c.window, "window", 0, "also print the least, median and greatest figures over every run of this many `jobs` in submission order, to set a shorter run's bars by")
 	fs.Float64Var(&c.minPairs, "min-pairs", 0, "fail if fewer than this `fraction` of job pairs are ordered alike")
-	fs.Float64Var(&c.minContested, "min-contested", 0, "fail if fewer than this `fraction` of contested job pairs (both waiting at once) are ordered alike")
+	fs.Float64Var(&c.minContested, "min-contested", 0, "fail if fewer than this `fraction` of contested job pairs (both waiting at once in Slurm) are ordered alike")
 	fs.Float64Var(&c.minWithin, "min-within", 0, "fail if fewer than this `fraction` of jobs start within -within")
 	if err := parseFlags(fs, args); err != nil {
 		return err

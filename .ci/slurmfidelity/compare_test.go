@@ -129,22 +129,27 @@ func TestAgreement(t *testing.T) {
 // 4 (7, 12, 30).
 //
 // Job 1 started at its submission, before the others came: its three
-// pairs are contested in neither schedule, and alike. (2,3) and (2,4):
-// job 2 started at 5 in Slurm, before 3 and 4 came, but at 8 in the
-// simulation, after: contested in the simulation only; both schedules
-// start 2 first, alike. (3,4): both waiting at 7 in both; Slurm starts
-// 4 first, the simulation 3, not alike. So 5 of 6 pairs alike, and 2 of
-// the 3 contested ones.
+// pairs are not contested, and alike. (2,3) and (2,4): job 2 started at
+// 5 in Slurm, before 3 and 4 came, so neither pair is contested, though
+// both are in the simulation (job 2 starts at 8 there); both schedules
+// start 2 first, alike. (3,4): both waiting at 7 in Slurm, contested;
+// Slurm starts 4 first, the simulation 3, not alike. So 5 of 6 pairs
+// alike, and 0 of the 1 contested.
 func TestContested(t *testing.T) {
 	a := []start{{1, 0, 0}, {2, 5, 5}, {3, 6, 20}, {4, 7, 12}}
 	b := []start{{1, 0, 0}, {2, 5, 8}, {3, 6, 10}, {4, 7, 30}}
 	r := agreement(a, b, 5)
-	if r.pairs != 6 || r.alike != 5 || r.contested != 3 || r.contestedAlike != 2 {
-		t.Errorf("alike %d of %d, contested alike %d of %d; want 5 of 6, 2 of 3",
+	if r.pairs != 6 || r.alike != 5 || r.contested != 1 || r.contestedAlike != 0 {
+		t.Errorf("alike %d of %d, contested alike %d of %d; want 5 of 6, 0 of 1",
 			r.alike, r.pairs, r.contestedAlike, r.contested)
 	}
-	if f := r.contestedFraction(); f < 0.6666 || f > 0.6667 {
-		t.Errorf("contested fraction %.4f; want 0.6667", f)
+	if f := r.contestedFraction(); f != 0 {
+		t.Errorf("contested fraction %.4f; want 0", f)
+	}
+	// Swapped, the simulation is the reference: (2,3) and (2,4) are
+	// contested there and alike, (3,4) too, not alike.
+	if r := agreement(b, a, 5); r.contested != 3 || r.contestedAlike != 2 {
+		t.Errorf("swapped: contested alike %d of %d; want 2 of 3", r.contestedAlike, r.contested)
 	}
 	// A pair whose later submission is the earlier start's second is
 	// contested: both were waiting at that second.
@@ -158,7 +163,7 @@ func TestContested(t *testing.T) {
 
 // TestWindowSpreads takes TestContested's jobs two at a time: windows
 // (1,2), (2,3), (3,4). Pairs alike: 1, 1, 0; contested pairs alike: 1 (no
-// pair contested), 1, 0; jobs within 5 s (differences 0, +3, -10, +18):
+// pair contested), 1 (none), 0; jobs within 5 s (differences 0, +3, -10, +18):
 // 1, 0.5, 0.
 func TestWindowSpreads(t *testing.T) {
 	a := []start{{1, 0, 0}, {2, 5, 5}, {3, 6, 20}, {4, 7, 12}}

@@ -18,19 +18,24 @@ import (
 // ties by submission order; its rank is the same when the positions in
 // the two schedules are.
 //
-// A pair is contested in a schedule when both jobs were waiting at one
+// A pair is contested when both jobs were waiting in Slurm at one
 // instant: the later submission came no later than the earlier start.
-// Only a contested pair's order is the scheduler's choice; a pair
-// contested in neither schedule starts in submission order in both, so
-// it is always ordered alike. The all-pairs fraction therefore grows
-// with the length of the run (a pair far apart in time is never
-// contested), while the fraction of contested pairs ordered alike does
-// not, and so compares a short run with a long one.
+// Only a contested pair's order was Slurm's choice; Slurm started every
+// other pair in submission order, and a simulation nearly always does
+// too, so the all-pairs fraction grows with the length of the run (jobs
+// far apart in time never wait together). The fraction of contested pairs ordered alike
+// does not, and so compares a short run with a long one. Its
+// denominator is the real schedule's alone: were a pair contested in
+// the simulation to count as well, a policy that delays jobs in
+// submission order (FCFS) would add pairs it orders alike by
+// construction, and outscore one closer to Slurm (on the full run of 27
+// November 2026, FCFS 0.86 against the slurm policy's 0.61; counted on
+// Slurm's pairs, 0.24 against 0.68).
 type report struct {
 	jobs           int
 	pairs          int64 // pairs of jobs, jobs*(jobs-1)/2
 	alike          int64 // pairs ordered alike
-	contested      int64 // pairs contested in either schedule
+	contested      int64 // pairs both waiting at once in Slurm
 	contestedAlike int64 // of those, pairs ordered alike
 	tauB           float64
 	sameRank       int
@@ -56,7 +61,7 @@ func agreement(a, b []start, within int64) report {
 			if x == y {
 				r.alike++
 			}
-			if contested(a[i], a[j]) || contested(b[i], b[j]) {
+			if contested(a[i], a[j]) {
 				r.contested++
 				if x == y {
 					r.contestedAlike++
@@ -165,7 +170,7 @@ func (r report) quantile(q float64) int64 {
 func (r report) print(w io.Writer, within int64) {
 	fmt.Fprintf(w, "jobs compared: %d\n", r.jobs)
 	fmt.Fprintf(w, "pairs ordered alike: %d of %d (%.4f); Kendall tau-b %.4f\n", r.alike, r.pairs, r.pairFraction(), r.tauB)
-	fmt.Fprintf(w, "contested pairs (both waiting at once in either schedule) ordered alike: %d of %d (%.4f)\n",
+	fmt.Fprintf(w, "contested pairs (both waiting at once in Slurm) ordered alike: %d of %d (%.4f)\n",
 		r.contestedAlike, r.contested, r.contestedFraction())
 	fmt.Fprintf(w, "same start rank: %d (%.4f)\n", r.sameRank, float64(r.sameRank)/float64(r.jobs))
 	fmt.Fprintf(w, "start within %d s: %d (%.4f)\n", within, r.within, r.withinFraction())
