@@ -102,13 +102,15 @@ func (e *EASY) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	e.rank.finished(now, j, actual)
 }
 
-// lastPass is what a pass on nodes left: its head, the last job it saw
-// (by Seq) and the jobs that fitted but that Keeps refused, in queue
-// order. head is nil when the next pass may not skip anything.
+// lastPass is what a pass on nodes left: its head and the head's shadow
+// time, the last job it saw (by Seq) and the jobs that fitted but that
+// Keeps refused, in queue order. head is nil when the next pass may not
+// skip anything.
 type lastPass struct {
-	head *sim.Job
-	seq  int
-	kept []*sim.Job
+	head   *sim.Job
+	shadow sim.Time
+	seq    int
+	kept   []*sim.Job
 }
 
 // Schedule runs one EASY pass: in aggregate on the pool, on the nodes
@@ -252,7 +254,7 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	if indexed {
 		if e.classes.link(cl, q[i:]) {
 			e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
-			e.last = lastPass{head: head}
+			e.last = lastPass{head: head, shadow: shadow}
 			return i, head, shadow
 		}
 		e.classes.ch.off = true // a job without a class: visit every job
