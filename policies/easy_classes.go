@@ -173,9 +173,12 @@ type chains struct {
 	// unlinkedJob for a job not linked.
 	prev, next []int32
 	// By class: the ends of its chain, and its place in present (-1:
-	// its chain is empty).
+	// its chain is empty). present lists the classes with a waiting job
+	// by their first job, so that a pass lists them nearly in the order
+	// it visits them (begin): a new class's first job is the last
+	// linked, and a class whose first job starts moves up.
 	first, last, where []int32
-	present            []int32 // the classes with a waiting job
+	present            []int32
 
 	// A pass's walk, by class: cur is the first job of the class not yet
 	// passed, at the one to visit next (cur, or after Keeps refused the
@@ -283,13 +286,25 @@ func (ch *chains) unlink(s, c int32) {
 	} else {
 		ch.last[c] = p
 	}
-	if ch.first[c] < 0 {
-		w := ch.where[c]
-		moved := ch.present[len(ch.present)-1]
-		ch.present[w], ch.where[moved] = moved, w
-		ch.present = ch.present[:len(ch.present)-1]
-		ch.where[c] = -1
+	if p < 0 {
+		ch.reorder(c)
 	}
+}
+
+// reorder moves class c, whose first job was unlinked, up present to
+// its place by its new first job, or out if its chain is empty.
+func (ch *chains) reorder(c int32) {
+	l, w, f := ch.present, ch.where[c], ch.first[c]
+	k := w
+	for ; k+1 < int32(len(l)) && (f < 0 || ch.first[l[k+1]] < f); k++ {
+		l[k] = l[k+1]
+		ch.where[l[k]] = k
+	}
+	if f < 0 {
+		ch.present, ch.where[c] = l[:k], -1
+		return
+	}
+	l[k], ch.where[c] = c, k
 }
 
 // unlinkAll removes the jobs of js, started this pass, from the index.
@@ -371,7 +386,8 @@ func (e *EASY) backfillChains(now, shadow sim.Time, lk sim.Lookahead, head *sim.
 // such job that runs for at most d.
 func (ch *chains) begin(h int32, of []classedJob, ans []uint64, kept uint64, d sim.Time) {
 	ch.live, ch.refused = ch.live[:0], ch.refused[:0]
-	for _, c := range ch.present {
+	for k := len(ch.present) - 1; k >= 0; k-- {
+		c := ch.present[k]
 		if ch.dead[c] == ch.gen {
 			continue
 		}
@@ -395,7 +411,8 @@ func (ch *chains) begin(h int32, of []classedJob, ans []uint64, kept uint64, d s
 }
 
 // sortLive sorts live by at from the last down (few classes, mostly in
-// order: an insertion sort).
+// order: an insertion sort; begin lists them by first job, from the
+// last).
 func (ch *chains) sortLive() {
 	l, at := ch.live, ch.at
 	for i := 1; i < len(l); i++ {

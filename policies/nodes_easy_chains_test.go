@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // walk over the class's linked jobs, under random links at the chains'
 // tails, unlinks anywhere, and walks from random jobs with bounds that
 // mostly shrink (as the shadow time stays and now grows) and sometimes
-// grow.
+// grow; and that present stays in order by first job.
 func TestChainsNextShort(t *testing.T) {
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 77))
@@ -60,6 +61,31 @@ func TestChainsNextShort(t *testing.T) {
 						seed, op, c, model[c][from], d, got, want)
 				}
 			}
+			if err := checkPresent(&ch, model); err != "" {
+				t.Fatalf("seed %d, op %d: %s", seed, op, err)
+			}
 		}
 	}
+}
+
+// checkPresent returns what is wrong with ch.present, or "": it must
+// list the classes of model with a linked job, by their first job, and
+// where must give each one's place.
+func checkPresent(ch *chains, model [][]int32) string {
+	var want []int32
+	for c, js := range model {
+		if len(js) > 0 {
+			want = append(want, int32(c))
+		}
+	}
+	slices.SortFunc(want, func(a, b int32) int { return int(model[a][0] - model[b][0]) })
+	if !slices.Equal(ch.present, want) {
+		return fmt.Sprintf("present %v, want %v", ch.present, want)
+	}
+	for k, c := range ch.present {
+		if ch.where[c] != int32(k) || ch.first[c] != model[c][0] {
+			return fmt.Sprintf("class %d at %d: where %d, first %d, want %d", c, k, ch.where[c], ch.first[c], model[c][0])
+		}
+	}
+	return ""
 }
