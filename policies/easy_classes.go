@@ -354,22 +354,36 @@ func (e *EASY) backfillChains(now, shadow sim.Time, lk sim.Lookahead, head *sim.
 	ch.dead[cs.of[head.Seq].cls] = ch.gen
 	ch.begin(int32(head.Seq), cs.of, cs.ans, kept, shadow-now)
 	for len(ch.live) > 0 {
+		// cs.ask, written out: this loop asks 75 thousand times on
+		// wagap-2013 as nodes, always of a class.
 		c := ch.live[len(ch.live)-1]
 		s := ch.at[c]
 		j := cs.of[s].job
-		runsPast := now+j.Estimate > shadow
-		switch cs.ask(lk, j, int(c), runsPast) {
-		case classNoFit:
-			ch.dead[c] = ch.gen
-			ch.live = ch.live[:len(ch.live)-1]
-			continue
-		case classRefused:
-			if runsPast {
+		ep := cs.epoch << classCodeBits
+		v := cs.ans[c]
+		if v&^(1<<classCodeBits-1) != ep {
+			if !lk.Fits(j) {
+				cs.ans[c] = ep | classNoFit
+				ch.dead[c] = ch.gen
+				ch.live = ch.live[:len(ch.live)-1]
+				continue
+			}
+			v = ep | classFits
+		}
+		if now+j.Estimate > shadow {
+			if v == ep|classFits {
+				v = ep | classRefused
+				if lk.Keeps(j) {
+					v = ep | classKept
+				}
+			}
+			if cs.ans[c] = v; v == ep|classRefused {
 				ch.live = ch.live[:len(ch.live)-1]
 				ch.refuse(cs.of, c, ch.next[s], shadow-now)
 				continue
 			}
 		}
+		cs.ans[c] = v
 		lk.Take(j)
 		e.start = append(e.start, j)
 		cs.epoch++
