@@ -333,8 +333,11 @@ func (cs *classState) unlinkAll(js []*sim.Job) {
 // the head is the same and so is its shadow time (kept): the nodes now
 // are then those the refusal saw (the pass's starts hold the nodes its
 // takes had; arrivals change nothing), and the jobs that hold nodes at
-// the shadow time are the same (those running past it, with the same
-// estimated ends), so Keeps would refuse the class again. Only the
+// the shadow time are the same (those running past it: the last pass's
+// takes now run with the ends the trial gave them, and a job past its
+// estimate, taken to end at now+1, ends by the shadow time in both), so
+// Keeps would refuse the class again. With overruns the shadow time can
+// move between two such passes, hence its check. Only the
 // refusal carries: a job of the class that ends by the shadow time is
 // asked Fits again before it is taken, since a trial takes only what it
 // accepted itself.
