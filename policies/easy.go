@@ -102,13 +102,15 @@ func (e *EASY) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
 	e.rank.finished(now, j, actual)
 }
 
-// lastPass is what a pass on nodes left: its head, the last job it saw
-// (by Seq) and the jobs that fitted but that Keeps refused, in queue
-// order. head is nil when the next pass may not skip anything.
+// lastPass is what a pass on nodes left: its head and the head's shadow
+// time, the last job it saw (by Seq) and the jobs that fitted but that
+// Keeps refused, in queue order. head is nil when the next pass may not
+// skip anything.
 type lastPass struct {
-	head *sim.Job
-	seq  int
-	kept []*sim.Job
+	head   *sim.Job
+	shadow sim.Time
+	seq    int
+	kept   []*sim.Job
 }
 
 // Schedule runs one EASY pass: in aggregate on the pool, on the nodes
@@ -228,7 +230,9 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 // of a job of tasks breaks that promise, and there nothing is skipped.
 // The pass re-asks only the jobs that fitted but that Keeps refused: where
 // a job fits moves as others start, so Keeps may accept it now. The
-// schedule is the same as without the skip.
+// schedule is the same as without the skip. For the same reason such a
+// pass does not ask Fits about the head when the last pass's head still
+// leads the queue: it did not fit then, so it does not fit now.
 //
 // EASY's own backfilling in arrival order on a look-ahead that classes
 // every job goes through the queue's index by class instead
@@ -240,9 +244,11 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	e.ended = false
 	e.last.head = nil
 	i := 0
-	for ; i < len(q) && lk.Fits(q[i]); i++ {
-		lk.Take(q[i])
-		e.start = append(e.start, q[i])
+	if !skip || len(q) == 0 || q[0] != last.head {
+		for ; i < len(q) && lk.Fits(q[i]); i++ {
+			lk.Take(q[i])
+			e.start = append(e.start, q[i])
+		}
 	}
 	if i == len(q) {
 		return i, nil, 0 // no head: every waiting job started
@@ -252,7 +258,7 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	if indexed {
 		if e.classes.link(cl, q[i:]) {
 			e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
-			e.last = lastPass{head: head}
+			e.last = lastPass{head: head, shadow: shadow}
 			return i, head, shadow
 		}
 		e.classes.ch.off = true // a job without a class: visit every job

@@ -173,21 +173,39 @@ type chains struct {
 	// unlinkedJob for a job not linked.
 	prev, next []int32
 	// By class: the ends of its chain, and its place in present (-1:
-	// its chain is empty).
+	// its chain is empty). present lists the classes with a waiting job
+	// by their first job, so that a pass lists them nearly in the order
+	// it visits them (begin): a new class's first job is the last
+	// linked, and a class whose first job starts moves up.
 	first, last, where []int32
-	present            []int32 // the classes with a waiting job
+	present            []int32
 
 	// A pass's walk, by class: cur is the first job of the class not yet
 	// passed, at the one to visit next (cur, or after Keeps refused the
-	// class, its next job that ends by the shadow time; -1 none); live
-	// lists the classes that may still start a job. dead is the
-	// generation in which Fits refused the class: it holds while the
-	// passes keep the same head first in the queue and no job ends (gen
-	// stays).
+	// class, its next job that ends by the shadow time; -1 none). dead
+	// is the generation in which Fits refused the class: it holds while
+	// the passes keep the same head first in the queue and no job ends
+	// (gen stays). long is what the class's last walks for a short job
+	// saw (nextShort).
 	cur, at []int32
 	dead    []uint64
 	gen     uint64
-	live    []int32
+	long    []longRun
+	// live lists the classes with a job to visit (at ≥ 0), by at from
+	// the last down, so that the next job to visit is the last's;
+	// refused lists those Keeps refused since the last take that have a
+	// job after the one refused, to be visited again after a take.
+	live, refused []int32
+}
+
+// longRun is a run of a class's chain that a walk for a short job passed
+// over: every job of the class linked with Seq from lo to seen has an
+// estimate longer than d. It stays true while the jobs stay linked or
+// are unlinked (a chain only grows at its tail, past seen), and for any
+// bound up to d; seen < 0: none.
+type longRun struct {
+	lo, seen int32
+	d        sim.Time
 }
 
 // unlinkedJob marks in chains.prev a Seq whose job is not linked.
@@ -219,7 +237,7 @@ func (cs *classState) link(cl sim.Classes, q []*sim.Job) bool {
 }
 
 // grow returns s with v appended up to length n.
-func grow[T int32 | uint64](s []T, n int, v T) []T {
+func grow[T any](s []T, n int, v T) []T {
 	if n <= len(s) {
 		return s
 	}
@@ -240,6 +258,7 @@ func (ch *chains) add(s, c int32) {
 		n := int(c) + 1
 		ch.first, ch.last, ch.where = grow(ch.first, n, -1), grow(ch.last, n, -1), grow(ch.where, n, -1)
 		ch.cur, ch.at, ch.dead = grow(ch.cur, n, -1), grow(ch.at, n, -1), grow(ch.dead, n, 0)
+		ch.long = grow(ch.long, n, longRun{seen: -1})
 	}
 	p := ch.last[c]
 	ch.prev[s], ch.next[s] = p, -1
@@ -267,13 +286,25 @@ func (ch *chains) unlink(s, c int32) {
 	} else {
 		ch.last[c] = p
 	}
-	if ch.first[c] < 0 {
-		w := ch.where[c]
-		moved := ch.present[len(ch.present)-1]
-		ch.present[w], ch.where[moved] = moved, w
-		ch.present = ch.present[:len(ch.present)-1]
-		ch.where[c] = -1
+	if p < 0 {
+		ch.reorder(c)
 	}
+}
+
+// reorder moves class c, whose first job was unlinked, up present to
+// its place by its new first job, or out if its chain is empty.
+func (ch *chains) reorder(c int32) {
+	l, w, f := ch.present, ch.where[c], ch.first[c]
+	k := w
+	for ; k+1 < int32(len(l)) && (f < 0 || ch.first[l[k+1]] < f); k++ {
+		l[k] = l[k+1]
+		ch.where[l[k]] = k
+	}
+	if f < 0 {
+		ch.present, ch.where[c] = l[:k], -1
+		return
+	}
+	l[k], ch.where[c] = c, k
 }
 
 // unlinkAll removes the jobs of js, started this pass, from the index.
@@ -296,55 +327,84 @@ func (cs *classState) unlinkAll(js []*sim.Job) {
 // the start; after Keeps refused a class, only its jobs that end by the
 // shadow time are visited until the next take. The jobs started, in
 // their order, are those of the plain loop over every job.
+//
+// A Keeps refusal also carries into the next pass when it came after
+// the last take of its pass (the pass's last epoch), no job ended since,
+// the head is the same and so is its shadow time (kept): the nodes now
+// are then those the refusal saw (the pass's starts hold the nodes its
+// takes had; arrivals change nothing), and the jobs that hold nodes at
+// the shadow time are the same (those running past it: the last pass's
+// takes now run with the ends the trial gave them, and a job past its
+// estimate, taken to end at now+1, ends by the shadow time in both), so
+// Keeps would refuse the class again. With overruns the shadow time can
+// move between two such passes, hence its check. Only the
+// refusal carries: a job of the class that ends by the shadow time is
+// asked Fits again before it is taken, since a trial takes only what it
+// accepted itself.
 func (e *EASY) backfillChains(now, shadow sim.Time, lk sim.Lookahead, head *sim.Job, carry bool) {
 	cs := &e.classes
 	ch := &cs.ch
+	kept := ^uint64(0) // the answer word of a refusal that carries: none
 	if !carry {
 		ch.gen++
+	} else if shadow == e.last.shadow {
+		kept = cs.epoch<<classCodeBits | classRefused
 	}
 	cs.epoch++ // Shadow was called, or this is a new pass
 	if lk.Full() {
 		return // every admitted job needs a core
 	}
 	ch.dead[cs.of[head.Seq].cls] = ch.gen
-	ch.begin(int32(head.Seq))
-	for {
-		w := ch.firstLive()
-		if w < 0 {
-			return
-		}
-		c := ch.live[w]
+	ch.begin(int32(head.Seq), cs.of, cs.ans, kept, shadow-now)
+	for len(ch.live) > 0 {
+		// cs.ask, written out: this loop asks 75 thousand times on
+		// wagap-2013 as nodes, always of a class.
+		c := ch.live[len(ch.live)-1]
 		s := ch.at[c]
 		j := cs.of[s].job
-		runsPast := now+j.Estimate > shadow
-		switch cs.ask(lk, j, int(c), runsPast) {
-		case classNoFit:
-			ch.dead[c] = ch.gen
-			ch.live[w] = ch.live[len(ch.live)-1]
-			ch.live = ch.live[:len(ch.live)-1]
-			continue
-		case classRefused:
-			if runsPast {
-				ch.cur[c] = ch.next[s]
-				ch.at[c] = ch.nextShort(cs.of, ch.next[s], shadow-now)
+		ep := cs.epoch << classCodeBits
+		v := cs.ans[c]
+		if v&^(1<<classCodeBits-1) != ep {
+			if !lk.Fits(j) {
+				cs.ans[c] = ep | classNoFit
+				ch.dead[c] = ch.gen
+				ch.live = ch.live[:len(ch.live)-1]
+				continue
+			}
+			v = ep | classFits
+		}
+		if now+j.Estimate > shadow {
+			if v == ep|classFits {
+				v = ep | classRefused
+				if lk.Keeps(j) {
+					v = ep | classKept
+				}
+			}
+			if cs.ans[c] = v; v == ep|classRefused {
+				ch.live = ch.live[:len(ch.live)-1]
+				ch.refuse(cs.of, c, ch.next[s], shadow-now)
 				continue
 			}
 		}
+		cs.ans[c] = v
 		lk.Take(j)
 		e.start = append(e.start, j)
 		cs.epoch++
 		if lk.Full() {
 			return
 		}
-		ch.past(s)
+		ch.past(c, s)
 	}
 }
 
 // begin lists in live the classes not dead that have a job after the
-// head (at Seq h), each at its first such job.
-func (ch *chains) begin(h int32) {
-	ch.live = ch.live[:0]
-	for _, c := range ch.present {
+// head (at Seq h), each at its first such job, or for a class whose
+// answer in ans is kept (a Keeps refusal that carries), at its first
+// such job that runs for at most d.
+func (ch *chains) begin(h int32, of []classedJob, ans []uint64, kept uint64, d sim.Time) {
+	ch.live, ch.refused = ch.live[:0], ch.refused[:0]
+	for k := len(ch.present) - 1; k >= 0; k-- {
+		c := ch.present[k]
 		if ch.dead[c] == ch.gen {
 			continue
 		}
@@ -352,50 +412,116 @@ func (ch *chains) begin(h int32) {
 		for s >= 0 && s <= h {
 			s = ch.next[s] // started earlier in this pass
 		}
-		if s >= 0 {
-			ch.cur[c], ch.at[c] = s, s
-			ch.live = append(ch.live, c)
+		if s < 0 {
+			continue
 		}
+		ch.cur[c], ch.at[c] = s, s
+		if ans[c] == kept {
+			ch.refused = append(ch.refused, c)
+			if ch.at[c] = ch.nextShort(of, c, s, d); ch.at[c] < 0 {
+				continue
+			}
+		}
+		ch.live = append(ch.live, c)
+	}
+	ch.sortLive()
+}
+
+// sortLive sorts live by at from the last down (few classes, mostly in
+// order: an insertion sort; begin lists them by first job, from the
+// last).
+func (ch *chains) sortLive() {
+	l, at := ch.live, ch.at
+	for i := 1; i < len(l); i++ {
+		c := l[i]
+		k := i
+		for ; k > 0 && at[l[k-1]] < at[c]; k-- {
+			l[k] = l[k-1]
+		}
+		l[k] = c
 	}
 }
 
-// firstLive returns the place in live of the class whose job to visit comes
-// first in the queue, -1 if none.
-func (ch *chains) firstLive() int {
-	w, best := -1, int32(-1)
-	for k, c := range ch.live {
-		if s := ch.at[c]; s >= 0 && (best < 0 || s < best) {
-			w, best = k, s
-		}
+// insert adds class c to live at its place by at.
+func (ch *chains) insert(c int32) {
+	ch.live = append(ch.live, c)
+	l, a := ch.live, ch.at[c]
+	k := len(l) - 1
+	for ; k > 0 && ch.at[l[k-1]] < a; k-- {
+		l[k] = l[k-1]
 	}
-	return w
+	l[k] = c
 }
 
-// nextShort returns the first job from s on its chain that runs for at
-// most d by its estimate, -1 if none.
-func (ch *chains) nextShort(of []classedJob, s int32, d sim.Time) int32 {
-	for ; s >= 0; s = ch.next[s] {
-		if of[s].job.Estimate <= d {
-			return s
-		}
+// refuse notes that Keeps refused class c, whose job visited, just taken
+// off live, is followed by s in its chain: until the next take only its
+// jobs from s on that run for at most d are visited.
+func (ch *chains) refuse(of []classedJob, c, s int32, d sim.Time) {
+	if s < 0 {
+		return // no later job
 	}
-	return s
+	ch.cur[c] = s
+	ch.refused = append(ch.refused, c)
+	if ch.at[c] = ch.nextShort(of, c, s, d); ch.at[c] >= 0 {
+		ch.insert(c)
+	}
 }
 
-// past moves every live class on to its first job after the one taken
-// (at Seq t), dropping those that have none.
-func (ch *chains) past(t int32) {
-	for k := 0; k < len(ch.live); k++ {
-		c := ch.live[k]
-		s := ch.cur[c]
+// nextShort returns the first job of class c from s on its chain that
+// runs for at most d by its estimate, -1 if none. It walks on from the
+// end of the class's long run when s lies in it and d is no longer than
+// the run's bound, and notes the run it walked.
+func (ch *chains) nextShort(of []classedJob, c, s int32, d sim.Time) int32 {
+	if s < 0 {
+		return -1
+	}
+	r := &ch.long[c]
+	p := s
+	if r.seen >= 0 && d <= r.d && r.lo <= s && s <= r.seen && ch.prev[r.seen] != unlinkedJob {
+		p = ch.next[r.seen]
+	} else {
+		r.lo, r.seen = s, -1
+	}
+	r.d = d
+	for ; p >= 0; p = ch.next[p] {
+		if of[p].job.Estimate <= d {
+			return p
+		}
+		r.seen = p
+	}
+	return -1
+}
+
+// past moves on, after the take of job t of class c (the last of live),
+// c and every class refused since the last take to its first job after
+// t, dropping those that have none. The other live classes are at their
+// first job not passed, after t (the job visited first). A refused class
+// that died since (a carried refusal whose short job Fits refused) stays
+// out: Fits would refuse it again.
+func (ch *chains) past(c, t int32) {
+	ch.live = ch.live[:len(ch.live)-1]
+	n := ch.next[t]
+	ch.cur[c], ch.at[c] = n, n
+	if n >= 0 {
+		ch.insert(c)
+	}
+	if len(ch.refused) == 0 {
+		return
+	}
+	for _, r := range ch.refused {
+		if r == c || ch.dead[r] == ch.gen {
+			continue
+		}
+		s := ch.cur[r]
 		for s >= 0 && s <= t {
 			s = ch.next[s]
 		}
-		ch.cur[c], ch.at[c] = s, s
-		if s < 0 {
-			ch.live[k] = ch.live[len(ch.live)-1]
-			ch.live = ch.live[:len(ch.live)-1]
-			k--
+		was := ch.at[r]
+		ch.cur[r], ch.at[r] = s, s
+		if was < 0 && s >= 0 {
+			ch.live = append(ch.live, r)
 		}
 	}
+	ch.refused = ch.refused[:0]
+	ch.sortLive()
 }
