@@ -120,14 +120,6 @@ func (l *look) started(committed bool) {
 // keptAfterEnd says so.
 func (l *look) released(o *sim.Outcome) {
 	l.ms.newGen()
-	if ms := &l.ms; ms.ones { // firstOne's bases (baseOf)
-		low := int32(len(l.c.st.cores))
-		if uses := l.c.where[o.Seq]; len(uses) > 0 {
-			low = uses[0].Node
-		}
-		ms.ends++
-		ms.endLow[ms.ends%endsKept] = low
-	}
 	switch {
 	case l.shead == nil:
 	case l.sver+1 == l.c.st.ver && l.keptAfterEnd(o):
@@ -179,7 +171,7 @@ func (l *look) rebuild() {
 	s, a := &l.c.st, &l.ah
 	if !l.on {
 		*a = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
-			jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
+			jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: s.tree.clone(),
 			grp: s.grp, rs: s.rs}
 		l.on = true
 	} else {

@@ -40,13 +40,10 @@ type memo struct {
 	fitGen, fitVer   uint64
 	keepGen, keepVer uint64
 	fit, keep        bool
-	// oneGen and oneVer are when one was found (firstOne, onenode.go).
-	oneGen, oneVer uint64
-	one            int
-	// No node before base holds the request on the committed nodes, as of
-	// the ends counted in baseEnds (0: base not known).
-	base     int
-	baseEnds uint64
+	// one is the first node that holds the request (-1: none) as of the
+	// nodes' change number oneAt (0: not known; firstOne, onenode.go).
+	one   int
+	oneAt uint64
 }
 
 // memos is the look's memory of answers by class.
@@ -59,11 +56,6 @@ type memos struct {
 	// cluster (a Fits no holds within one); sgen also with every shadow
 	// walk (a Keeps answer holds within one).
 	tgen, sgen uint64
-	// ends counts the ends since a one-node request was first asked
-	// (ones); endLow holds the first node of the last ones, by ends.
-	ones   bool
-	ends   uint64
-	endLow [endsKept]int32
 }
 
 // newGen starts a new trial's memory (Trial, Apply, Advance).
