@@ -187,28 +187,39 @@ func (l *look) rebuild() {
 	l.alog = l.alog[:0]
 }
 
-// Fits reports whether j can be placed now, after the jobs taken.
+// Fits reports whether j can be placed now, after the jobs taken. A job
+// with a class answers from its memo, request and kind (memo.go) without
+// working out its request again.
 func (l *look) Fits(j *sim.Job) bool {
 	l.t.last = nil
 	m := l.known(j)
-	if m != nil {
-		if fit, ok := l.fitsMemo(m); ok {
-			return fit
-		}
-	}
-	r := reqOf(j)
-	if l.anywhere(r) {
-		return r.tasks <= l.c.st.avail // as trial.Fits
-	}
 	if m == nil {
-		m = l.class(j, r)
-	}
-	if l.c.st.oneOK(r) {
-		if m != nil {
-			return l.noteFits(m, l.firstOne(m, r) >= 0) // placed only when needed (placed)
+		r := reqOf(j)
+		if l.anywhere(r) {
+			return r.tasks <= l.c.st.avail // as trial.Fits
 		}
-		return l.oneFits(r)
+		if m = l.class(j, r); m == nil {
+			if l.c.st.oneOK(r) {
+				return l.oneFits(r)
+			}
+			return l.fitsPlaced(j, nil, r)
+		}
+	} else if fit, ok := l.fitsMemo(m); ok {
+		return fit
 	}
+	switch m.kind {
+	case kindAnywhere:
+		return m.r.tasks <= l.c.st.avail
+	case kindOne:
+		return l.noteFits(m, l.firstOne(m, m.r.per, m.r.mem) >= 0) // placed only when needed (placed)
+	}
+	return l.fitsPlaced(j, m, m.r)
+}
+
+// fitsPlaced is Fits for a job that is neither of cores anywhere nor of
+// one node for the lookups: it places the job, unless the request asks at
+// least as much as one that did not fit. m is j's memo, nil if none.
+func (l *look) fitsPlaced(j *sim.Job, m *memo, r req) bool {
 	// A tasks job its partition limits to some nodes may fit after a take
 	// (memo.go), so its no proves nothing for later requests.
 	limited := r.nodes == 0 && l.c.st.maxNodes(r) > 0
@@ -305,16 +316,12 @@ func (l *look) presetOne(j *sim.Job) {
 		return
 	}
 	m := l.known(j)
-	if m == nil {
+	if m == nil || m.kind != kindOne {
 		return
 	}
-	r := reqOf(j)
-	if !l.c.st.oneOK(r) {
-		return
-	}
-	if n := l.firstOne(m, r); n >= 0 {
+	if n := l.firstOne(m, m.r.per, m.r.mem); n >= 0 {
 		s := &l.c.st
-		s.scratch = append(s.scratch[:0], Use{Node: int32(n), Nodes: 1, Cores: int32(r.per)})
+		s.scratch = append(s.scratch[:0], Use{Node: int32(n), Nodes: 1, Cores: int32(m.r.per)})
 		l.t.last = j
 	}
 }

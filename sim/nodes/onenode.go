@@ -129,7 +129,7 @@ func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
 	c, s := l.crit, &l.c.st
 	var onC bool
 	if m != nil {
-		onC = l.firstOne(m, r) == c
+		onC = l.firstOne(m, r.per, r.mem) == c
 	} else {
 		onC = s.oneBefore(r.per, c) < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
 	}
@@ -142,8 +142,8 @@ func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
 // oneWalk bounds the nodes oneFits visits before it turns to the table.
 const oneWalk = 16
 
-// firstOne returns the first node that holds a job of request r, which
-// oneOK accepts, now: where first fit puts it; -1 if none. m remembers
+// firstOne returns the first node that holds a job of m's request, one
+// node of per cores and mem memory that oneOK accepts, now: where first fit puts it; -1 if none. m remembers
 // the node and the nodes' change number then (maxTree.log). A node that
 // has not changed since still holds r or not as it did then: so the
 // first is the first of the nodes changed before the remembered one that
@@ -151,7 +151,7 @@ const oneWalk = 16
 // holds r, and only else a search from the node after it. A class's
 // questions thus mostly cost a look at the few nodes changed since it
 // last asked, within a trial and across trials.
-func (l *look) firstOne(m *memo, r req) int {
+func (l *look) firstOne(m *memo, per, mem int64) int {
 	s := &l.c.st
 	t := &s.tree
 	from := 0
@@ -163,7 +163,7 @@ func (l *look) firstOne(m *memo, r req) int {
 		first, again := n, false
 		for i := at; i < t.seq; i++ {
 			switch c := int(t.log[uint8(i)]); {
-			case c < first && t.v[t.size+c] >= r.per && s.mem[c] >= r.mem:
+			case c < first && t.v[t.size+c] >= per && s.mem[c] >= mem:
 				first = c
 			case c == n:
 				again = true
@@ -171,7 +171,7 @@ func (l *look) firstOne(m *memo, r req) int {
 		}
 		switch {
 		case first < n, !again,
-			t.v[t.size+n] >= r.per && s.mem[n] >= r.mem:
+			t.v[t.size+n] >= per && s.mem[n] >= mem:
 			if first == len(s.cores) {
 				first = -1
 			}
@@ -180,22 +180,22 @@ func (l *look) firstOne(m *memo, r req) int {
 		}
 		from = n + 1
 	}
-	n := s.firstFrom(from, r)
+	n := s.firstFrom(from, per, mem)
 	m.one, m.oneAt = n, t.seq
 	return n
 }
 
-// firstFrom returns the first node from from that holds a job of request
-// r, which oneOK accepts, now; -1 if none. It visits the nodes with
+// firstFrom returns the first node from from that holds a job of one node
+// of per cores and mem memory, which oneOK accepts, now; -1 if none. It visits the nodes with
 // enough free cores in node order; when it has passed oneWalk of them
 // without enough memory, the table says whether any node holds r.
-func (s *state) firstFrom(from int, r req) int {
-	n, k := s.tree.next(from, r.per), 0
-	for n >= 0 && s.mem[n] < r.mem {
-		if k++; k == oneWalk && s.oneAll(r.per) < r.mem {
+func (s *state) firstFrom(from int, per, mem int64) int {
+	n, k := s.tree.next(from, per), 0
+	for n >= 0 && s.mem[n] < mem {
+		if k++; k == oneWalk && s.oneAll(per) < mem {
 			return -1
 		}
-		n = s.tree.next(n+1, r.per)
+		n = s.tree.next(n+1, per)
 	}
 	return n
 }

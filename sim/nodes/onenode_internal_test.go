@@ -103,7 +103,7 @@ func firstOnePass(t *testing.T, c *Cluster, rng *rand.Rand, job func() *sim.Outc
 			t.Fatalf("job %d %+v: Fits %v, first node holding it %d", o.Seq, r, got, want)
 		}
 		if m := lk.known(&o.Job); m != nil {
-			if got := lk.firstOne(m, r); got != want {
+			if got := lk.firstOne(m, r.per, r.mem); got != want {
 				t.Fatalf("job %d %+v: firstOne %d, want %d", o.Seq, r, got, want)
 			}
 		}
