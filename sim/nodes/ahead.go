@@ -299,8 +299,12 @@ func (l *look) Take(j *sim.Job) {
 		}
 		before := l.parts(uses)
 		l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
-		l.meas += l.parts(uses) - before
-		l.crit = critStale
+		// A take only lowers each node's part: the same sum means the
+		// same parts, and crit stands.
+		if after := l.parts(uses); after != before {
+			l.meas += after - before
+			l.crit = critStale
+		}
 	}
 	if keep && l.meas >= l.need {
 		l.sver = l.c.st.ver
