@@ -57,6 +57,9 @@ type look struct {
 	// walk; shead is nil until the first.
 	sver  uint64
 	shead *sim.Job
+	// phead is the head pone was worked out for (part).
+	phead *sim.Job
+	pone  bool
 	// crit is, for a head of one node, the only node that can hold it at
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
@@ -366,9 +369,22 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 	return uses, ok
 }
 
-// part is node n's part of the head's sum on ah.
+// part is node n's part of the head's sum on ah. For a head of nodes of
+// at least one core each that may use every node, without GPUs or
+// exclusivity (most heads: pone), a node counts when its usable free
+// cores (the tree's leaf: 0 when held whole) and memory hold the head's
+// share, which costs two comparisons rather than the general test.
 func (l *look) part(n int) int64 {
+	if l.phead != l.head {
+		l.phead, l.pone = l.head, l.hr.nodes > 0 && l.hr.per >= 1 && !l.hr.excl && l.hr.gpus == 0 && l.hplain
+	}
 	s, r := &l.ah, &l.hr
+	if l.pone {
+		if s.tree.v[s.tree.size+n] >= r.per && s.mem[n] >= r.mem {
+			return 1
+		}
+		return 0
+	}
 	switch {
 	case s.held[n] || r.excl && s.jobs[n] != 0 || s.mem[n] < r.mem || s.gpus[n] < r.gpus ||
 		!l.hplain && !s.may(n, *r): // state.usable, without copying the request
