@@ -215,6 +215,10 @@ func (l *look) Fits(j *sim.Job) bool {
 		return m.r.tasks <= l.c.st.avail
 	case kindOne:
 		return l.noteFits(m, l.firstOne(m, m.r.per, m.r.mem) >= 0) // placed only when needed (placed)
+	case kindNodes:
+		if l.holding(m) < m.r.nodes {
+			return l.noteFits(m, false)
+		}
 	}
 	return l.fitsPlaced(j, m, m.r)
 }

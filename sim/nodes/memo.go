@@ -50,16 +50,19 @@ type memo struct {
 	// nodes' change number oneAt (0: not known; firstOne, onenode.go).
 	one   int
 	oneAt uint64
+	set   nodeSet // kindNodes
 }
 
 // A class's kind says how Fits answers for it: from the count of free
-// cores (look.anywhere), from the lookups of one node (state.oneOK), or
-// by placing the job. Neither depends on the nodes, so it is worked out
+// cores (look.anywhere), from the lookups of one node (state.oneOK), from
+// its set of nodes that hold its share and then by placing it if they are
+// enough (state.setOK), or by placing the job. Neither depends on the nodes, so it is worked out
 // once per class.
 const (
 	kindPlaced = iota
 	kindAnywhere
 	kindOne
+	kindNodes // a node set (fits_nodes.go), then placed if it holds enough
 )
 
 // memos is the look's memory of answers by class.
@@ -130,6 +133,8 @@ func (l *look) kindOf(r req) uint8 {
 		return kindAnywhere
 	case l.c.st.oneOK(r):
 		return kindOne
+	case l.c.st.setOK(r):
+		return kindNodes
 	}
 	return kindPlaced
 }
