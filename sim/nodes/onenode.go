@@ -152,6 +152,14 @@ const oneWalk = 16
 // questions thus mostly cost a look at the few nodes changed since it
 // last asked, within a trial and across trials.
 func (l *look) firstOne(m *memo, per, mem int64) int {
+	if m.oneAt == l.c.st.tree.seq { // nothing changed since: mostly Keeps and Take after Fits
+		return m.one
+	}
+	return l.firstOneSince(m, per, mem)
+}
+
+// firstOneSince is firstOne when a node may have changed since m's answer.
+func (l *look) firstOneSince(m *memo, per, mem int64) int {
 	s := &l.c.st
 	t := &s.tree
 	from := 0
