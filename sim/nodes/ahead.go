@@ -379,11 +379,8 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 // cores (the tree's leaf: 0 when held whole) and memory hold the head's
 // share, which costs two comparisons rather than the general test.
 func (l *look) part(n int) int64 {
-	if l.phead != l.head {
-		l.phead, l.pone = l.head, l.hr.nodes > 0 && l.hr.per >= 1 && !l.hr.excl && l.hr.gpus == 0 && l.hplain
-	}
 	s, r := &l.ah, &l.hr
-	if l.pone {
+	if l.plainHead() {
 		if s.tree.v[s.tree.size+n] >= r.per && s.mem[n] >= r.mem {
 			return 1
 		}
@@ -399,6 +396,16 @@ func (l *look) part(n int) int64 {
 		return 1
 	}
 	return 0
+}
+
+// plainHead reports whether the head is one for which part and partWith
+// need only the tree's leaf and the memory (pone), working it out once
+// per head.
+func (l *look) plainHead() bool {
+	if l.phead != l.head {
+		l.phead, l.pone = l.head, l.hr.nodes > 0 && l.hr.per >= 1 && !l.hr.excl && l.hr.gpus == 0 && l.hplain
+	}
+	return l.pone
 }
 
 // parts is the head's sum over the nodes of uses.
@@ -426,6 +433,13 @@ func (l *look) measure() int64 {
 // partWith is node n's part of the head's sum on ah once a job of r
 // holds c cores there too (as state.take would leave it).
 func (l *look) partWith(n int, r req, c int64) int64 {
+	if l.plainHead() {
+		s, h := &l.ah, &l.hr
+		if r.excl || s.tree.v[s.tree.size+n]-c < h.per || s.mem[n]-r.mem < h.mem || s.gpus[n] < r.gpus {
+			return 0
+		}
+		return 1
+	}
 	s, h := &l.ah, l.hr
 	switch {
 	case !s.may(n, h), // the head may not use the node at all
