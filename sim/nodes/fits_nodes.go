@@ -53,9 +53,9 @@ func (l *look) holding(m *memo) int64 {
 	for i := ns.at; i < t.seq; i++ {
 		n := uint(t.log[uint8(i)])
 		w, b := &ns.bits[n/64], uint64(1)<<(n%64)
-		// holdsShare, written out for the requests without a Where
-		now := t.v[uint(t.size)+n] >= r.per && (!r.excl || s.jobs[n] == 0) && s.mem[n] >= r.mem && s.gpus[n] >= r.gpus &&
-			(plain || s.may(int(n), *r))
+		// holdsShare, written out, with plain worked out once
+		now := t.v[uint(t.size)+n] >= r.per && (!r.excl || s.jobs[n] == 0) &&
+			s.mem[n] >= r.mem && s.gpus[n] >= r.gpus && (plain || s.may(int(n), *r))
 		if now != (*w&b != 0) {
 			*w ^= b
 			if now {

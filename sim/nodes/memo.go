@@ -55,9 +55,9 @@ type memo struct {
 
 // A class's kind says how Fits answers for it: from the count of free
 // cores (look.anywhere), from the lookups of one node (state.oneOK), from
-// its set of nodes that hold its share and then by placing it if they are
-// enough (state.setOK), or by placing the job. Neither depends on the nodes, so it is worked out
-// once per class.
+// its set of nodes that hold its share, placing it only if they are
+// enough (state.setOK), or by placing the job. None of this depends on
+// the nodes, so it is worked out once per class.
 const (
 	kindPlaced = iota
 	kindAnywhere

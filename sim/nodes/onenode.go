@@ -13,7 +13,10 @@ package nodes
 // nodes and over those before one node c: one sweep over the nodes and
 // the core counts fills each when first asked after the state changed
 // (ver) or c did; in a pass, where nothing changes between the takes,
-// each question is then a lookup.
+// each question is then a lookup. A job with a class (memo.go) is
+// answered from the node its class found last and the nodes changed since
+// (firstOne), which mostly needs neither the table nor a search; the
+// table serves jobs without one and long searches.
 //
 // For the head's side (look.crit): when the head asks for one node, the
 // head's sum at the shadow time counts the nodes that could hold it then.
@@ -142,15 +145,16 @@ func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
 // oneWalk bounds the nodes oneFits visits before it turns to the table.
 const oneWalk = 16
 
-// firstOne returns the first node that holds a job of m's request, one
-// node of per cores and mem memory that oneOK accepts, now: where first fit puts it; -1 if none. m remembers
-// the node and the nodes' change number then (maxTree.log). A node that
-// has not changed since still holds r or not as it did then: so the
-// first is the first of the nodes changed before the remembered one that
-// holds r now, else the remembered node if it did not change or still
-// holds r, and only else a search from the node after it. A class's
-// questions thus mostly cost a look at the few nodes changed since it
-// last asked, within a trial and across trials.
+// firstOne returns the first node that holds a job of m's request now,
+// one node of per cores and mem memory that oneOK accepts: where first
+// fit puts it; -1 if none. m remembers the node and the nodes' change
+// number then (maxTree.log). A node that has not changed since still
+// holds the request or not as it did then: so the first is the first of
+// the nodes changed before the remembered one that holds it now, else the
+// remembered node if it did not change or still holds it, and only else
+// a search from the node after it. A class's questions thus mostly cost a
+// look at the few nodes changed since it last asked, within a trial and
+// across trials.
 func (l *look) firstOne(m *memo, per, mem int64) int {
 	if m.oneAt == l.c.st.tree.seq { // nothing changed since: mostly Keeps and Take after Fits
 		return m.one
@@ -194,9 +198,10 @@ func (l *look) firstOneSince(m *memo, per, mem int64) int {
 }
 
 // firstFrom returns the first node from from that holds a job of one node
-// of per cores and mem memory, which oneOK accepts, now; -1 if none. It visits the nodes with
-// enough free cores in node order; when it has passed oneWalk of them
-// without enough memory, the table says whether any node holds r.
+// of per cores and mem memory, which oneOK accepts, now; -1 if none. It
+// visits the nodes with enough free cores in node order; when it has
+// passed oneWalk of them without enough memory, the table says whether
+// any node holds the job.
 func (s *state) firstFrom(from int, per, mem int64) int {
 	n, k := s.tree.next(from, per), 0
 	for n >= 0 && s.mem[n] < mem {
