@@ -57,6 +57,9 @@ type look struct {
 	// walk; shead is nil until the first.
 	sver  uint64
 	shead *sim.Job
+	// phead is the head pone was worked out for (part).
+	phead *sim.Job
+	pone  bool
 	// crit is, for a head of one node, the only node that can hold it at
 	// the shadow time, or critSlack, critNone or critStale (onenode.go).
 	crit int
@@ -120,14 +123,6 @@ func (l *look) started(committed bool) {
 // keptAfterEnd says so.
 func (l *look) released(o *sim.Outcome) {
 	l.ms.newGen()
-	if ms := &l.ms; ms.ones { // firstOne's bases (baseOf)
-		low := int32(len(l.c.st.cores))
-		if uses := l.c.where[o.Seq]; len(uses) > 0 {
-			low = uses[0].Node
-		}
-		ms.ends++
-		ms.endLow[ms.ends%endsKept] = low
-	}
 	switch {
 	case l.shead == nil:
 	case l.sver+1 == l.c.st.ver && l.keptAfterEnd(o):
@@ -179,7 +174,7 @@ func (l *look) rebuild() {
 	s, a := &l.c.st, &l.ah
 	if !l.on {
 		*a = state{cap: s.cap, cores: slices.Clone(s.cores), mem: slices.Clone(s.mem), gpus: slices.Clone(s.gpus),
-			jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: maxTree{size: s.tree.size, v: slices.Clone(s.tree.v)},
+			jobs: slices.Clone(s.jobs), held: slices.Clone(s.held), tree: s.tree.clone(),
 			grp: s.grp, rs: s.rs}
 		l.on = true
 	} else {
@@ -195,28 +190,43 @@ func (l *look) rebuild() {
 	l.alog = l.alog[:0]
 }
 
-// Fits reports whether j can be placed now, after the jobs taken.
+// Fits reports whether j can be placed now, after the jobs taken. A job
+// with a class answers from its memo, request and kind (memo.go) without
+// working out its request again.
 func (l *look) Fits(j *sim.Job) bool {
 	l.t.last = nil
 	m := l.known(j)
-	if m != nil {
-		if fit, ok := l.fitsMemo(m); ok {
-			return fit
-		}
-	}
-	r := reqOf(j)
-	if l.anywhere(r) {
-		return r.tasks <= l.c.st.avail // as trial.Fits
-	}
 	if m == nil {
-		m = l.class(j, r)
-	}
-	if l.c.st.oneOK(r) {
-		if m != nil {
-			return l.noteFits(m, l.firstOne(m, r) >= 0) // placed only when needed (placed)
+		r := reqOf(j)
+		if l.anywhere(r) {
+			return r.tasks <= l.c.st.avail // as trial.Fits
 		}
-		return l.oneFits(r)
+		if m = l.class(j, r); m == nil {
+			if l.c.st.oneOK(r) {
+				return l.oneFits(r)
+			}
+			return l.fitsPlaced(j, nil, r)
+		}
+	} else if fit, ok := l.fitsMemo(m); ok {
+		return fit
 	}
+	switch m.kind {
+	case kindAnywhere:
+		return m.r.tasks <= l.c.st.avail
+	case kindOne:
+		return l.noteFits(m, l.firstOne(m, m.r.per, m.r.mem) >= 0) // placed only when needed (placed)
+	case kindNodes:
+		if l.holding(m) < m.r.nodes {
+			return l.noteFits(m, false)
+		}
+	}
+	return l.fitsPlaced(j, m, m.r)
+}
+
+// fitsPlaced is Fits for a job that is neither of cores anywhere nor of
+// one node for the lookups: it places the job, unless the request asks at
+// least as much as one that did not fit. m is j's memo, nil if none.
+func (l *look) fitsPlaced(j *sim.Job, m *memo, r req) bool {
 	// A tasks job its partition limits to some nodes may fit after a take
 	// (memo.go), so its no proves nothing for later requests.
 	limited := r.nodes == 0 && l.c.st.maxNodes(r) > 0
@@ -296,8 +306,12 @@ func (l *look) Take(j *sim.Job) {
 		}
 		before := l.parts(uses)
 		l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
-		l.meas += l.parts(uses) - before
-		l.crit = critStale
+		// A take only lowers each node's part: the same sum means the
+		// same parts, and crit stands.
+		if after := l.parts(uses); after != before {
+			l.meas += after - before
+			l.crit = critStale
+		}
 	}
 	if keep && l.meas >= l.need {
 		l.sver = l.c.st.ver
@@ -313,16 +327,12 @@ func (l *look) presetOne(j *sim.Job) {
 		return
 	}
 	m := l.known(j)
-	if m == nil {
+	if m == nil || m.kind != kindOne {
 		return
 	}
-	r := reqOf(j)
-	if !l.c.st.oneOK(r) {
-		return
-	}
-	if n := l.firstOne(m, r); n >= 0 {
+	if n := l.firstOne(m, m.r.per, m.r.mem); n >= 0 {
 		s := &l.c.st
-		s.scratch = append(s.scratch[:0], Use{Node: int32(n), Nodes: 1, Cores: int32(r.per)})
+		s.scratch = append(s.scratch[:0], Use{Node: int32(n), Nodes: 1, Cores: int32(m.r.per)})
 		l.t.last = j
 	}
 }
@@ -363,9 +373,19 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 	return uses, ok
 }
 
-// part is node n's part of the head's sum on ah.
+// part is node n's part of the head's sum on ah. For a head of nodes of
+// at least one core each that may use every node, without GPUs or
+// exclusivity (most heads: pone), a node counts when its usable free
+// cores (the tree's leaf: 0 when held whole) and memory hold the head's
+// share, which costs two comparisons rather than the general test.
 func (l *look) part(n int) int64 {
 	s, r := &l.ah, &l.hr
+	if l.plainHead() {
+		if s.tree.v[s.tree.size+n] >= r.per && s.mem[n] >= r.mem {
+			return 1
+		}
+		return 0
+	}
 	switch {
 	case s.held[n] || r.excl && s.jobs[n] != 0 || s.mem[n] < r.mem || s.gpus[n] < r.gpus ||
 		!l.hplain && !s.may(n, *r): // state.usable, without copying the request
@@ -376,6 +396,16 @@ func (l *look) part(n int) int64 {
 		return 1
 	}
 	return 0
+}
+
+// plainHead reports whether the head is one for which part and partWith
+// need only the tree's leaf and the memory (pone), working it out once
+// per head.
+func (l *look) plainHead() bool {
+	if l.phead != l.head {
+		l.phead, l.pone = l.head, l.hr.nodes > 0 && l.hr.per >= 1 && !l.hr.excl && l.hr.gpus == 0 && l.hplain
+	}
+	return l.pone
 }
 
 // parts is the head's sum over the nodes of uses.
@@ -403,6 +433,13 @@ func (l *look) measure() int64 {
 // partWith is node n's part of the head's sum on ah once a job of r
 // holds c cores there too (as state.take would leave it).
 func (l *look) partWith(n int, r req, c int64) int64 {
+	if l.plainHead() {
+		s, h := &l.ah, &l.hr
+		if r.excl || s.tree.v[s.tree.size+n]-c < h.per || s.mem[n]-r.mem < h.mem || s.gpus[n] < r.gpus {
+			return 0
+		}
+		return 1
+	}
 	s, h := &l.ah, l.hr
 	switch {
 	case !s.may(n, h), // the head may not use the node at all

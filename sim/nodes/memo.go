@@ -1,6 +1,10 @@
 package nodes
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // A backfilling pass asks Fits and Keeps of every waiting job, and on a
 // machine such as wagap-2013 the queue holds hundreds of jobs but only a
@@ -34,36 +38,44 @@ type classed struct {
 	cls int32
 }
 
-// memo is one class's remembered answers, each with the generation and
-// state version it was found at (gen 0: none).
+// memo is one class's request and kind, and its remembered answers, each
+// with the generation and state version it was found at (gen 0: none).
 type memo struct {
+	r                req
+	kind             uint8
 	fitGen, fitVer   uint64
 	keepGen, keepVer uint64
 	fit, keep        bool
-	// oneGen and oneVer are when one was found (firstOne, onenode.go).
-	oneGen, oneVer uint64
-	one            int
-	// No node before base holds the request on the committed nodes, as of
-	// the ends counted in baseEnds (0: base not known).
-	base     int
-	baseEnds uint64
+	// one is the first node that holds the request (-1: none) as of the
+	// nodes' change number oneAt (0: not known; firstOne, onenode.go).
+	one   int
+	oneAt uint64
+	set   nodeSet // kindNodes
 }
+
+// A class's kind says how Fits answers for it: from the count of free
+// cores (look.anywhere), from the lookups of one node (state.oneOK), from
+// its set of nodes that hold its share, placing it only if they are
+// enough (state.setOK), or by placing the job. None of this depends on
+// the nodes, so it is worked out once per class.
+const (
+	kindPlaced = iota
+	kindAnywhere
+	kindOne
+	kindNodes // a node set (fits_nodes.go), then placed if it holds enough
+)
 
 // memos is the look's memory of answers by class.
 type memos struct {
 	off bool          // the cluster has node-limited partitions: no memo
-	ids map[req]int32 // nil until init
+	ids map[req]int32 // requests with a Where; nil until init
+	tab classTable    // the others (fits_classes.go)
 	of  []classed     // by Seq
 	m   []memo        // by class
 	// tgen changes with every new trial and every start or end on the
 	// cluster (a Fits no holds within one); sgen also with every shadow
 	// walk (a Keeps answer holds within one).
 	tgen, sgen uint64
-	// ends counts the ends since a one-node request was first asked
-	// (ones); endLow holds the first node of the last ones, by ends.
-	ones   bool
-	ends   uint64
-	endLow [endsKept]int32
 }
 
 // newGen starts a new trial's memory (Trial, Apply, Advance).
@@ -88,17 +100,43 @@ func (l *look) classID(j *sim.Job, r req) int32 {
 	if j.Seq < 0 {
 		return -1
 	}
-	id, ok := ms.ids[r]
-	if !ok {
-		id = int32(len(ms.m))
-		ms.ids[r] = id
-		ms.m = append(ms.m, memo{})
+	var id int32
+	if r.where == nil {
+		if id = ms.tab.find(ms.m, &r); id < 0 {
+			id = l.newClass(r)
+			ms.tab.add(ms.m, id)
+		}
+	} else {
+		var ok bool
+		if id, ok = ms.ids[r]; !ok {
+			id = l.newClass(r)
+			ms.ids[r] = id
+		}
 	}
-	for len(ms.of) <= j.Seq {
-		ms.of = append(ms.of, classed{})
+	if n := j.Seq + 1; n > len(ms.of) { // of only grows: past its length it is zero
+		ms.of = slices.Grow(ms.of, n-len(ms.of))[:n]
 	}
 	ms.of[j.Seq] = classed{job: j, cls: id}
 	return id
+}
+
+// newClass makes a class for request r and returns it.
+func (l *look) newClass(r req) int32 {
+	l.ms.m = append(l.ms.m, memo{r: r, kind: l.kindOf(r)})
+	return int32(len(l.ms.m) - 1)
+}
+
+// kindOf works out the kind of a class of request r.
+func (l *look) kindOf(r req) uint8 {
+	switch {
+	case l.anywhere(r):
+		return kindAnywhere
+	case l.c.st.oneOK(r):
+		return kindOne
+	case l.c.st.setOK(r):
+		return kindNodes
+	}
+	return kindPlaced
 }
 
 // class returns j's memo, assigning j a class on first sight, or nil when

@@ -13,7 +13,10 @@ package nodes
 // nodes and over those before one node c: one sweep over the nodes and
 // the core counts fills each when first asked after the state changed
 // (ver) or c did; in a pass, where nothing changes between the takes,
-// each question is then a lookup.
+// each question is then a lookup. A job with a class (memo.go) is
+// answered from the node its class found last and the nodes changed since
+// (firstOne), which mostly needs neither the table nor a search; the
+// table serves jobs without one and long searches.
 //
 // For the head's side (look.crit): when the head asks for one node, the
 // head's sum at the shadow time counts the nodes that could hold it then.
@@ -129,7 +132,7 @@ func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
 	c, s := l.crit, &l.c.st
 	var onC bool
 	if m != nil {
-		onC = l.firstOne(m, r) == c
+		onC = l.firstOne(m, r.per, r.mem) == c
 	} else {
 		onC = s.oneBefore(r.per, c) < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
 	}
@@ -142,64 +145,72 @@ func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
 // oneWalk bounds the nodes oneFits visits before it turns to the table.
 const oneWalk = 16
 
-// firstOne returns the first node that holds a job of request r, which
-// oneOK accepts, now: where first fit puts it; -1 if none. m remembers
-// the node for the rest of the trial (tgen): the takes of a trial only
-// shrink what is free, so no node before it comes to hold r, and after a
-// take the search goes on from it, which still holds r unless the take
-// was there. A trial's searches for one request thus visit each node
-// once at most. When the search has passed oneWalk nodes that have the
-// cores but not the memory, the table says whether any node holds r.
-func (l *look) firstOne(m *memo, r req) int {
+// firstOne returns the first node that holds a job of m's request now,
+// one node of per cores and mem memory that oneOK accepts: where first
+// fit puts it; -1 if none. m remembers the node and the nodes' change
+// number then (maxTree.log). A node that has not changed since still
+// holds the request or not as it did then: so the first is the first of
+// the nodes changed before the remembered one that holds it now, else the
+// remembered node if it did not change or still holds it, and only else
+// a search from the node after it. A class's questions thus mostly cost a
+// look at the few nodes changed since it last asked, within a trial and
+// across trials.
+func (l *look) firstOne(m *memo, per, mem int64) int {
+	if m.oneAt == l.c.st.tree.seq { // nothing changed since: mostly Keeps and Take after Fits
+		return m.one
+	}
+	return l.firstOneSince(m, per, mem)
+}
+
+// firstOneSince is firstOne when a node may have changed since m's answer.
+func (l *look) firstOneSince(m *memo, per, mem int64) int {
 	s := &l.c.st
-	var from int
-	if m.oneGen == l.ms.tgen {
-		if m.oneVer == s.ver || m.one < 0 {
-			return m.one
-		}
-		from = m.one
-	} else {
-		from = l.baseOf(m)
-	}
-	n, k := s.tree.next(from, r.per), 0
-	for n >= 0 && s.mem[n] < r.mem {
-		if k++; k == oneWalk && s.oneAll(r.per) < r.mem {
-			n = -1
-			break
-		}
-		n = s.tree.next(n+1, r.per)
-	}
-	m.oneGen, m.oneVer, m.one = l.ms.tgen, s.ver, n
-	if l.t.first == len(l.t.takes) { // the nodes are the committed ones
-		m.base, m.baseEnds = n, l.ms.ends
+	t := &s.tree
+	from := 0
+	if at := m.oneAt; at != 0 && t.seq-at <= logSize {
+		n := m.one
 		if n < 0 {
-			m.base = len(s.cores)
+			n = len(s.cores)
 		}
+		first, again := n, false
+		for i := at; i < t.seq; i++ {
+			switch c := int(t.log[uint8(i)]); {
+			case c < first && t.v[t.size+c] >= per && s.mem[c] >= mem:
+				first = c
+			case c == n:
+				again = true
+			}
+		}
+		switch {
+		case first < n, !again,
+			t.v[t.size+n] >= per && s.mem[n] >= mem:
+			if first == len(s.cores) {
+				first = -1
+			}
+			m.one, m.oneAt = first, t.seq
+			return first
+		}
+		from = n + 1
 	}
+	n := s.firstFrom(from, per, mem)
+	m.one, m.oneAt = n, t.seq
 	return n
 }
 
-// endsKept bounds the ends whose first node memos.endLow keeps.
-const endsKept = 64
-
-// baseOf returns a node before which no node holds m's request on the
-// committed nodes, from the one found when no take was pending (firstOne):
-// a start only shrinks what is free, and an end frees nothing before its
-// first node, so base goes back to the first node of each end since.
-func (l *look) baseOf(m *memo) int {
-	ms := &l.ms
-	if !ms.ones {
-		ms.ones, ms.ends = true, 1 // baseEnds 0 stays "not known"
+// firstFrom returns the first node from from that holds a job of one node
+// of per cores and mem memory, which oneOK accepts, now; -1 if none. It
+// visits the nodes with enough free cores in node order; when it has
+// passed oneWalk of them without enough memory, the table says whether
+// any node holds the job.
+func (s *state) firstFrom(from int, per, mem int64) int {
+	n, k := s.tree.next(from, per), 0
+	for n >= 0 && s.mem[n] < mem {
+		if k++; k == oneWalk && s.oneAll(per) < mem {
+			return -1
+		}
+		n = s.tree.next(n+1, per)
 	}
-	if m.baseEnds == 0 || ms.ends-m.baseEnds >= endsKept {
-		return 0
-	}
-	b := m.base
-	for i := m.baseEnds + 1; i <= ms.ends; i++ {
-		b = min(b, int(ms.endLow[i%endsKept]))
-	}
-	m.base, m.baseEnds = b, ms.ends
-	return b
+	return n
 }
 
 // oneFits reports whether a job of request r, which oneOK accepts, can be

@@ -18,16 +18,24 @@ func firstHolding(s *state, r req) int {
 	return -1
 }
 
-// TestFirstOne starts and ends random jobs on random clusters and, in
-// each pass, asks Fits of jobs of one node and takes some of them: the
-// node firstOne remembers and resumes from, within a trial and across
-// trials, must be the first that holds the job, by brute force, after
-// every take, start and end.
+// TestFirstOne starts and ends random jobs on random clusters of one to
+// three node groups and, in each pass, asks Fits of jobs of one node and
+// takes some of them: the node firstOne remembers and resumes from,
+// within a trial and across trials, must be the first that holds the
+// job, by brute force, after every take, start, end and undone take.
+// Some jobs are exclusive or of tasks, started without asking, so nodes
+// are also held whole and changed several at a time.
 func TestFirstOne(t *testing.T) {
-	for seed := range uint64(20) {
+	for seed := range uint64(40) {
 		rng := rand.New(rand.NewPCG(seed, 16))
-		cores, mem := 1+rng.Int64N(12), 1+rng.Int64N(40)
-		c, err := New([]Group{{Name: "a", Count: 1 + rng.IntN(40), Cores: cores, Memory: mem}}, FirstFit)
+		var groups []Group
+		var cores, mem int64
+		for g := range 1 + rng.IntN(3) {
+			gc, gm := 1+rng.Int64N(12), 1+rng.Int64N(40)
+			groups = append(groups, Group{Name: string(rune('a' + g)), Count: 1 + rng.IntN(25), Cores: gc, Memory: gm})
+			cores, mem = max(cores, gc), max(mem, gm)
+		}
+		c, err := New(groups, FirstFit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +50,7 @@ func TestFirstOne(t *testing.T) {
 			return o
 		}
 		var now sim.Time
-		for range 60 {
+		for range 80 {
 			for i, o := range firstOnePass(t, c, rng, job) { // start some of the takes, in order
 				if i > 0 && rng.IntN(4) == 0 {
 					break
@@ -52,11 +60,32 @@ func TestFirstOne(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if rng.IntN(3) == 0 {
+				startOther(t, c, rng, now, job())
+			}
 			if next, ok := c.Next(); ok && rng.IntN(2) == 0 {
 				now = next
 				c.Advance(now)
 			}
 		}
+	}
+}
+
+// startOther starts o, made exclusive or a job of tasks, if it fits.
+func startOther(t *testing.T, c *Cluster, rng *rand.Rand, now sim.Time, o *sim.Outcome) {
+	t.Helper()
+	if rng.IntN(2) == 0 {
+		o.Shape.Exclusive = true
+	} else {
+		o.Need[sim.Procs] *= 1 + rng.Int64N(3)
+		o.Shape = sim.Shape{}
+	}
+	if tr := c.Trial(); !tr.Fits(&o.Job) {
+		return
+	}
+	o.Start = now
+	if err := c.Apply(now, o, sim.Action{Move: sim.Start}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -74,7 +103,7 @@ func firstOnePass(t *testing.T, c *Cluster, rng *rand.Rand, job func() *sim.Outc
 			t.Fatalf("job %d %+v: Fits %v, first node holding it %d", o.Seq, r, got, want)
 		}
 		if m := lk.known(&o.Job); m != nil {
-			if got := lk.firstOne(m, r); got != want {
+			if got := lk.firstOne(m, r.per, r.mem); got != want {
 				t.Fatalf("job %d %+v: firstOne %d, want %d", o.Seq, r, got, want)
 			}
 		}

@@ -1,38 +1,61 @@
 package nodes
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // maxTree is a segment tree of the nodes' usable free cores: it finds the
 // first node at or after an index with at least k free cores in
 // O(log nodes), so placement skips full nodes without visiting them.
+//
+// It also logs which nodes changed (firstOne in onenode.go resumes from
+// them). Every change to a node's free resources goes through set (the
+// state's sync), so the log sees them all, memory included.
 type maxTree struct {
 	size int     // leaves, a power of two
-	v    []int64 // v[1] is the root; leaves from v[size]
+	v    []int64 // v[1] is the root; leaves from v[size]; v[0] is above all
+	log  *[logSize]int32
+	seq  uint64 // changes made, from 1; change c's node is log[c%logSize]
 }
+
+// logSize is how many changes the log keeps: 256, so that a uint8 of
+// seq indexes it.
+const logSize = 256
 
 func newMaxTree(vals []int64) maxTree {
 	size := 1
 	for size < len(vals) {
 		size *= 2
 	}
-	t := maxTree{size: size, v: make([]int64, 2*size)}
+	t := maxTree{size: size, v: make([]int64, 2*size), log: new([logSize]int32), seq: 1}
 	copy(t.v[size:], vals)
 	for x := size - 1; x >= 1; x-- {
 		t.v[x] = max(t.v[2*x], t.v[2*x+1])
 	}
+	t.v[0] = math.MaxInt64 // set's climb stops below it
 	return t
 }
 
-// set makes node i's value v.
+// clone returns a copy of t's values with a log of its own.
+func (t *maxTree) clone() maxTree {
+	return maxTree{size: t.size, v: slices.Clone(t.v), log: new([logSize]int32), seq: 1}
+}
+
+// set makes node i's value v and logs the change. It climbs while the
+// parent's maximum changes; v[0], above every value, ends the climb past
+// the root. It is kept small enough for the compiler to inline it, and
+// the state's sync with it.
 func (t *maxTree) set(i int, v int64) {
-	x := t.size + i
-	t.v[x] = v
-	for x /= 2; x >= 1; x /= 2 {
-		m := max(t.v[2*x], t.v[2*x+1])
-		if t.v[x] == m {
+	t.log[uint8(t.seq)] = int32(i)
+	t.seq++
+	w, x := t.v, t.size+i
+	for w[x] = v; ; w[x] = v {
+		v = max(v, w[x^1])
+		if x /= 2; w[x] == v {
 			return
 		}
-		t.v[x] = m
 	}
 }
 

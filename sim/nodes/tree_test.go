@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestMaxTreeNext checks next against a linear scan after random updates.
+// TestMaxTreeNext checks next against a linear scan after random updates,
+// and that each update logs its node.
 func TestMaxTreeNext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 2, 3, 7, 8, 33} {
@@ -25,6 +26,9 @@ func TestMaxTreeNext(t *testing.T) {
 					want = j
 					break
 				}
+			}
+			if got := tr.log[uint8(tr.seq-1)]; got != int32(i) {
+				t.Fatalf("n %d: set(%d) logged node %d", n, i, got)
 			}
 			if got := tr.next(from, k); got != want {
 				t.Fatalf("n %d, values %v: next(%d, %d) = %d, want %d", n, vals, from, k, got, want)
