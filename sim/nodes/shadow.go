@@ -91,7 +91,7 @@ func (l *look) keeps(m *memo, j *sim.Job) bool {
 		return r.tasks <= l.extra
 	}
 	if !l.simple && l.c.st.oneOK(r) {
-		if keeps, ok := l.keepsOne(m, r); ok {
+		if keeps, ok := l.keepsNode(m, r); ok {
 			return keeps
 		}
 	}
