@@ -29,6 +29,11 @@ func (l *look) takeEnd(i int) sim.Time {
 // when every end meant a new walk): its head is mostly a job of one node
 // that waits for a late end, and most jobs end before that one.
 //
+// Keeps's remembered answers (memo.go) are keyed by sgen and the state's
+// version; a skipped walk leaves sgen alone, since the head, ah and the
+// head's sum are the last walk's, and whatever changed ah since (a take,
+// an end) changed the version too.
+//
 // The walk itself is in shadow_walk.go. Under tests, verify compares each
 // answer with a plain walk from scratch (TestShadowAgainstWalk).
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
@@ -43,11 +48,11 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 
 // shadowOf is Shadow without the tests' check.
 func (l *look) shadowOf(now sim.Time, head *sim.Job) sim.Time {
-	l.ms.sgen++
 	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
 		l.now, l.head = now, head
 		return l.shadow
 	}
+	l.ms.sgen++ // Keeps's answers hold no longer (memo.go)
 	l.sver, l.shead = l.c.st.ver, head
 	l.now, l.head, l.hr = now, head, reqOf(head)
 	l.hplain = l.c.st.rs.plain(l.hr.where)
