@@ -29,8 +29,13 @@ func (l *look) takeEnd(i int) sim.Time {
 // when every end meant a new walk): its head is mostly a job of one node
 // that waits for a late end, and most jobs end before that one.
 //
-// Under tests, verify compares each answer with a walk from scratch
-// (TestShadowAgainstWalk).
+// Keeps's remembered answers (memo.go) are keyed by sgen and the state's
+// version; a skipped walk leaves sgen alone, since the head, ah and the
+// head's sum are the last walk's, and whatever changed ah since (a take,
+// an end) changed the version too.
+//
+// The walk itself is in shadow_walk.go. Under tests, verify compares each
+// answer with a plain walk from scratch (TestShadowAgainstWalk).
 func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 	if l.verify == nil {
 		return l.shadowOf(now, head)
@@ -43,11 +48,11 @@ func (l *look) Shadow(now sim.Time, head *sim.Job) sim.Time {
 
 // shadowOf is Shadow without the tests' check.
 func (l *look) shadowOf(now sim.Time, head *sim.Job) sim.Time {
-	l.ms.sgen++
 	if head == l.shead && l.c.st.ver == l.sver && l.shadow > now+1 {
 		l.now, l.head = now, head
 		return l.shadow
 	}
+	l.ms.sgen++ // Keeps's answers hold no longer (memo.go)
 	l.sver, l.shead = l.c.st.ver, head
 	l.now, l.head, l.hr = now, head, reqOf(head)
 	l.hplain = l.c.st.rs.plain(l.hr.where)
@@ -57,67 +62,15 @@ func (l *look) shadowOf(now sim.Time, head *sim.Job) sim.Time {
 	if l.hr.nodes > 0 {
 		l.need = l.hr.nodes
 	}
-	if !l.simple {
-		l.rebuild() // the nodes now, the trial's takes held
-	}
 	l.takes = l.takes[:0]
 	for i := l.t.first; i < len(l.t.takes); i++ {
 		l.takes = append(l.takes, i)
 	}
 	slices.SortStableFunc(l.takes, func(a, b int) int { return cmp.Compare(l.takeEnd(a), l.takeEnd(b)) })
-	avail := l.c.st.avail
-	if !l.simple {
-		l.meas = l.measure()
+	if l.simple {
+		return l.walkCores(now)
 	}
-	run := l.c.running
-	r, k := 0, 0
-	runEnd := func() sim.Time { return max(run[r].EstimatedEnd(), now+1) }
-	next := func() sim.Time { // the end of the next job of the walk, -1 if none
-		switch {
-		case r < len(run) && (k == len(l.takes) || runEnd() <= l.takeEnd(l.takes[k])):
-			return runEnd()
-		case k < len(l.takes):
-			return l.takeEnd(l.takes[k])
-		}
-		return -1
-	}
-	for end := next(); end >= 0; {
-		var j *sim.Job
-		var uses []Use
-		if r < len(run) && runEnd() == end && (k == len(l.takes) || end <= l.takeEnd(l.takes[k])) {
-			j = run[r].Job
-			uses = l.c.where[j.Seq]
-			r++
-		} else {
-			tk := l.t.takes[l.takes[k]]
-			j, uses = tk.job, l.t.uses[tk.from:tk.to]
-			k++
-		}
-		rq := reqOf(j)
-		switch {
-		case !l.simple:
-			l.release(rq, uses)
-		case rq.excl:
-			avail += l.wholeCores(uses)
-		default:
-			avail += rq.tasks
-		}
-		t := next()
-		if t == end {
-			continue
-		}
-		if l.simple && avail >= l.need {
-			l.shadow, l.extra = end, avail-l.need
-			return end
-		}
-		if !l.simple && l.meas >= l.need && l.headPlaces() {
-			l.shadow, l.crit = end, critStale
-			return end
-		}
-		end = t
-	}
-	// Cannot happen: an admitted job fits the empty cluster (Refuse).
-	panic("nodes: the reserved job fits at no estimated end")
+	return l.walkNodes(now)
 }
 
 // Keeps reports whether the head still fits at its shadow time with j
@@ -143,7 +96,7 @@ func (l *look) keeps(m *memo, j *sim.Job) bool {
 		return r.tasks <= l.extra
 	}
 	if !l.simple && l.c.st.oneOK(r) {
-		if keeps, ok := l.keepsOne(m, r); ok {
+		if keeps, ok := l.keepsNode(m, r); ok {
 			return keeps
 		}
 	}

@@ -42,12 +42,30 @@ func oneNodeWorkload(rng *rand.Rand, n int, cores int32, mem int64) []sim.Record
 	return recs
 }
 
+// batchWorkload is oneNodeWorkload in batches of 2 to 8 jobs that arrive
+// together and ask the same with the same estimate (as job arrays do),
+// each running for its own time within it: the jobs of a batch that
+// start together end, by their estimates, at one time, but one by one.
+func batchWorkload(rng *rand.Rand, n int, cores int32, mem int64) []sim.Record {
+	recs := oneNodeWorkload(rng, n, cores, mem)
+	for i := 0; i < len(recs); {
+		k := min(len(recs)-i, 2+rng.IntN(7))
+		for b := i + 1; b < i+k; b++ {
+			r := &recs[b]
+			r.Submit, r.Estimate, r.Need, r.Shape = recs[i].Submit, recs[i].Estimate, recs[i].Need, recs[i].Shape
+			r.Runtime = 1 + sim.Time(rng.Int64N(int64(r.Estimate)))
+		}
+		i += k
+	}
+	return recs
+}
+
 // TestShadowAgainstWalk runs EASY on random clusters and workloads (jobs
-// of one node mostly, and jobs of every shape), first and best fit, some
-// with overruns, and compares every answer of the look-ahead's Shadow,
-// and the nodes it leaves at the shadow time, with a walk from scratch:
-// the answers it keeps from the walk before, across starts and ends,
-// must be the walk's.
+// of one node mostly, alone or in batches, and jobs of every shape),
+// first and best fit, some with overruns, and compares every answer of
+// the look-ahead's Shadow, and the nodes it leaves at the shadow time,
+// with a plain walk from scratch: the answers it keeps from the walk
+// before, across starts and ends, must be the walk's.
 func TestShadowAgainstWalk(t *testing.T) {
 	seeds := uint64(30)
 	if testing.Short() {
@@ -66,28 +84,12 @@ func TestShadowAgainstWalk(t *testing.T) {
 			if seed%3 == 2 {
 				recs = shapedWorkload(rng, 200)
 			}
-			name := fmt.Sprintf("seed %d fit %d", seed, fit)
-			c, err := nodes.New(groups, fit)
-			if err != nil {
-				t.Fatal(err)
+			batches := batchWorkload(rand.New(rand.NewPCG(seed, 17)), 300, cores, mem)
+			for i, recs := range [][]sim.Record{recs, batches} {
+				name := fmt.Sprintf("seed %d fit %d batches %v", seed, fit, i == 1)
+				n := checkShadows(t, name, groups, fit, recs, seed%4 == 3)
+				calls, kept = calls+n.Calls, kept+n.Kept
 			}
-			var first error
-			n := nodes.CheckShadows(c, func(err error) {
-				if first == nil {
-					first = err
-				}
-			})
-			res, err := sim.Run(c, policies.NewEASY(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{AllowOverrun: seed%4 == 3})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if first != nil {
-				t.Fatalf("%s: %v", name, first)
-			}
-			if err := c.Verify(res); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			calls, kept = calls+n.Calls, kept+n.Kept
 		}
 	}
 	// The comparison means something only if walks were kept.
@@ -95,4 +97,31 @@ func TestShadowAgainstWalk(t *testing.T) {
 		t.Errorf("%d answers of Shadow, %d of them kept: want at least a tenth kept", calls, kept)
 	}
 	t.Logf("%d answers of Shadow, %d of them kept", calls, kept)
+}
+
+// checkShadows runs EASY on recs on a new cluster of groups and compares
+// every answer of Shadow with a plain walk (nodes.CheckShadows).
+func checkShadows(t *testing.T, name string, groups []nodes.Group, fit nodes.Fit, recs []sim.Record, overrun bool) *nodes.ShadowCounts {
+	t.Helper()
+	c, err := nodes.New(groups, fit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first error
+	n := nodes.CheckShadows(c, func(err error) {
+		if first == nil {
+			first = err
+		}
+	})
+	res, err := sim.Run(c, policies.NewEASY(policies.Arrival{}), sim.NewSliceSource(recs), sim.Options{AllowOverrun: overrun})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if first != nil {
+		t.Fatalf("%s: %v", name, first)
+	}
+	if err := c.Verify(res); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
 }
