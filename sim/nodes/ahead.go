@@ -158,7 +158,9 @@ func (l *look) keptAfterEnd(o *sim.Outcome) bool {
 		return false
 	case end < l.shadow:
 		return true
-	case end == l.shadow || l.simple || l.hr.nodes == 0:
+	case end == l.shadow:
+		return l.keptAtShadow(o)
+	case l.simple || l.hr.nodes == 0:
 		return false
 	}
 	uses := l.c.where[o.Seq]
@@ -381,7 +383,7 @@ func (l *look) placed(j *sim.Job, r req) ([]Use, bool) {
 func (l *look) part(n int) int64 {
 	s, r := &l.ah, &l.hr
 	if l.plainHead() {
-		if s.tree.v[s.tree.size+n] >= r.per && s.mem[n] >= r.mem {
+		if !s.held[n] && s.cores[n] >= r.per && s.mem[n] >= r.mem {
 			return 1
 		}
 		return 0
@@ -399,8 +401,10 @@ func (l *look) part(n int) int64 {
 }
 
 // plainHead reports whether the head is one for which part and partWith
-// need only the tree's leaf and the memory (pone), working it out once
-// per head.
+// need only the node's free cores, whether it is held whole and its
+// memory (pone), working it out once per head. They read the cores, not
+// the tree's leaf: a shadow walk gives jobs back on ah without mending
+// its tree until it stops (shadow_walk.go).
 func (l *look) plainHead() bool {
 	if l.phead != l.head {
 		l.phead, l.pone = l.head, l.hr.nodes > 0 && l.hr.per >= 1 && !l.hr.excl && l.hr.gpus == 0 && l.hplain
@@ -435,7 +439,7 @@ func (l *look) measure() int64 {
 func (l *look) partWith(n int, r req, c int64) int64 {
 	if l.plainHead() {
 		s, h := &l.ah, &l.hr
-		if r.excl || s.tree.v[s.tree.size+n]-c < h.per || s.mem[n]-r.mem < h.mem || s.gpus[n] < r.gpus {
+		if r.excl || s.held[n] || s.cores[n]-c < h.per || s.mem[n]-r.mem < h.mem || s.gpus[n] < r.gpus {
 			return 0
 		}
 		return 1

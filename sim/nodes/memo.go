@@ -17,8 +17,9 @@ import (
 //     holds for the rest of the trial, since a trial's takes only shrink
 //     what is free and fewer free resources never let a request fit.
 //   - Keeps: its answer holds while the nodes now and at the shadow time
-//     do not change: the state version (each Take moves it and is the only
-//     change to either within a trial) and the shadow walk (sgen).
+//     do not change: the state version (each take, start and end moves
+//     it) and the shadow walk (sgen, which moves only when Shadow walks
+//     anew), across trials.
 //
 // One kind of request breaks "no holds": a tasks job that its partition
 // limits to a number of nodes may fit after a take that makes an early
@@ -73,13 +74,17 @@ type memos struct {
 	of  []classed     // by Seq
 	m   []memo        // by class
 	// tgen changes with every new trial and every start or end on the
-	// cluster (a Fits no holds within one); sgen also with every shadow
-	// walk (a Keeps answer holds within one).
+	// cluster (a Fits no holds within one); sgen with every shadow walk
+	// that walks (a Keeps answer holds while the nodes, by the state's
+	// version, and the walk are the same, across trials too: a walk is
+	// kept only for the same head on nodes of the same version).
 	tgen, sgen uint64
 }
 
-// newGen starts a new trial's memory (Trial, Apply, Advance).
-func (ms *memos) newGen() { ms.tgen++; ms.sgen++ }
+// newGen starts a new trial's memory (Trial, Apply, Advance). Keeps's
+// answers need no new generation: a start or an end changes the state's
+// version, which they are keyed by too.
+func (ms *memos) newGen() { ms.tgen++ }
 
 // init works out once whether the cluster keeps a memo.
 func (ms *memos) init(rs *rules) {

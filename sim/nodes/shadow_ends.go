@@ -8,12 +8,11 @@ import "github.com/schedsweep/schedsweep/sim"
 // ended, which is so for a head neither simple nor limited when the
 // head's part of every node of o's job is 0 on ah.
 //
-// Until ahead.go's keptAfterEnd calls it (case end == l.shadow), nothing
-// does: on wagap-2013's nodes such ends caused 706 of the 1,486 walks of
-// EASY (292 of them for the same head again, whose walk then gave back
-// some 90 jobs), and keeping the walk across them cuts about 9 M
-// instructions of 212 M (callgrind inside sim.(*engine).run; repeated
-// counts of one binary differ by about 1 M). TestShadowAgainstWalk
+// On wagap-2013's nodes such ends caused 706 of the 1,486 walks of EASY
+// (292 of them for the same head again, whose walk then gave back some
+// 90 jobs), and keeping the walk across them cut about 9 M instructions
+// of 212 M (callgrind inside sim.(*engine).run; repeated counts of one
+// binary differ by about 1 M). TestShadowAgainstWalk
 // compares every answer kept so with a plain walk.
 //
 // The walk's nodes at a time t are the nodes now and the jobs that end by

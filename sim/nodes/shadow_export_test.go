@@ -136,7 +136,7 @@ func PlainKeeps(c *Cluster, j *sim.Job) bool {
 	}
 	a := l.ah
 	at := state{cap: a.cap, cores: slices.Clone(a.cores), mem: slices.Clone(a.mem), gpus: slices.Clone(a.gpus),
-		jobs: slices.Clone(a.jobs), held: slices.Clone(a.held), tree: maxTree{size: a.tree.size, v: slices.Clone(a.tree.v)},
+		jobs: slices.Clone(a.jobs), held: slices.Clone(a.held), tree: a.tree.clone(),
 		avail: a.avail, grp: a.grp, rs: a.rs}
 	at.take(r, uses, nil)
 	_, ok = at.place(l.hr, c.fit)

@@ -23,7 +23,7 @@ func (l *look) keepsNode(m *memo, r req) (keeps, ok bool) {
 	case m == nil || l.c.fit != FirstFit:
 		return false, false
 	}
-	c := l.firstOne(m, r)
+	c := l.firstOne(m, r.per, r.mem)
 	switch {
 	case c < 0:
 		return false, false

@@ -20,6 +20,20 @@ type keepsChecked struct {
 	err   error
 }
 
+// Submitted and Finished pass the engine's news on: EASY on nodes skips
+// questions whose answers cannot have changed since no job ended.
+func (p *keepsChecked) Submitted(now sim.Time, j *sim.Job) {
+	if o, ok := p.Policy.(sim.Observer); ok {
+		o.Submitted(now, j)
+	}
+}
+
+func (p *keepsChecked) Finished(now sim.Time, j *sim.Job, actual sim.Time) {
+	if o, ok := p.Policy.(sim.Observer); ok {
+		o.Finished(now, j, actual)
+	}
+}
+
 func (p *keepsChecked) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	p.now = now
 	return p.Policy.Schedule(now, checkedView{v, p})
