@@ -27,45 +27,66 @@ func (q *Queue[T, V]) Len() int { return len(q.h) }
 // Min returns the earliest event; the queue must not be empty.
 func (q *Queue[T, V]) Min() Event[T, V] { return q.h[0] }
 
-// Push queues v, due at at.
+// Push queues v, due at at. It moves the parents the new event passes
+// down one level each and writes the event once, where it stops: fewer
+// writes than swapping it up.
 func (q *Queue[T, V]) Push(at T, v V) {
 	q.n++
-	h := append(q.h, Event[T, V]{At: at, V: v, n: q.n})
+	e := Event[T, V]{At: at, V: v, n: q.n}
+	h := append(q.h, e)
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].less(&h[p]) {
+		if !e.less(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 	q.h = h
 }
 
 // Pop removes and returns the earliest event; the queue must not be empty.
+//
+// The last event fills the root's place. Rather than sift it down with two
+// comparisons a level, Pop moves the smaller child up into the hole all
+// the way to a leaf, one comparison a level, then sifts the last event up
+// from there (Floyd's bottom-up variant): the last event of a heap is
+// most often among the latest, so it seldom rises far. The order in which
+// events leave depends only on (At, order of entry), a total order, so it
+// is the same as with any other heap algorithm.
 func (q *Queue[T, V]) Pop() Event[T, V] {
 	h := q.h
 	top := h[0]
 	last := len(h) - 1
-	h[0] = h[last]
+	x := h[last]
 	h[last] = Event[T, V]{}
 	h = h[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
+	if last > 0 {
+		n := uint(len(h)) // unsigned indices spare the bounds checks
+		i, hole := uint(0), &h[0]
+		for {
+			c := 2*i + 1
+			if c >= n {
+				break
+			}
+			pc := &h[c]
+			if r := c + 1; r < n && h[r].less(pc) {
+				c, pc = r, &h[r]
+			}
+			*hole = *pc
+			i, hole = c, pc
 		}
-		m := l
-		if r := l + 1; r < len(h) && h[r].less(&h[l]) {
-			m = r
+		for i > 0 {
+			p := (i - 1) / 2
+			if !x.less(&h[p]) {
+				break
+			}
+			h[i] = h[p]
+			i = p
 		}
-		if !h[m].less(&h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+		h[i] = x
 	}
 	q.h = h
 	return top
