@@ -54,7 +54,8 @@ type Cluster struct {
 
 	capacity, free sim.Resources
 	overrun        bool
-	running        []sim.Allocation // by (estimated end, seq)
+	running        []sim.Allocation // by (estimated end, seq); its storage is runs'
+	runs           runList          // cluster_running.go
 	ends           jobs.Queue[sim.Time, *sim.Outcome]
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
@@ -219,11 +220,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	}
 	o.End = now + run
 	c.ends.Push(o.End, o)
-	al := sim.Allocation{Job: &o.Job, Start: now}
-	i := sort.Search(len(c.running), func(i int) bool { return allocBefore(al, c.running[i]) })
-	c.running = append(c.running, sim.Allocation{})
-	copy(c.running[i+1:], c.running[i:])
-	c.running[i] = al
+	c.running = c.runs.insert(c.running, sim.Allocation{Job: &o.Job, Start: now})
 	return nil
 }
 
@@ -245,11 +242,6 @@ func (c *Cluster) keep(uses []Use) []Use {
 	return c.block[i:len(c.block):len(c.block)]
 }
 
-func allocBefore(a, b sim.Allocation) bool {
-	ea, eb := a.EstimatedEnd(), b.EstimatedEnd()
-	return ea < eb || ea == eb && a.Job.Seq < b.Job.Seq
-}
-
 // Next returns the earliest completion.
 func (c *Cluster) Next() (sim.Time, bool) {
 	if c.ends.Len() == 0 {
@@ -267,12 +259,10 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
 		c.lk.released(o)
-		al := sim.Allocation{Job: &o.Job, Start: o.Start}
-		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
-		if i == len(c.running) || c.running[i].Job != &o.Job {
+		var ok bool
+		if c.running, ok = c.runs.remove(c.running, &o.Job, o.Start); !ok {
 			panic("nodes: running list lost a job") // broken internal invariant
 		}
-		c.running = append(c.running[:i], c.running[i+1:]...)
 		c.ended = append(c.ended, o)
 	}
 	return c.ended
