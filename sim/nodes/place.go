@@ -234,23 +234,28 @@ func (s *state) restore(u undo) {
 }
 
 // trial is the cluster's sim.Trial: its takes change the nodes' state,
-// each logged so it can be undone. When the loop then starts the jobs in
-// the order they were taken, Apply keeps each take as the job's placement
-// (commit); anything else first undoes the takes not kept (rollback).
+// each noted with its placement so it can be undone. When the loop then
+// starts the jobs in the order they were taken, Apply keeps each take as
+// the job's placement (commit); anything else first undoes the takes not
+// kept (rollback).
+//
+// A take is undone by releasing it: state.release gives back exactly what
+// state.take took (a node an exclusive job holds was idle and not held
+// before it), and undoing the takes newest first meets every node as the
+// take left it. So a take logs no node state; most takes are kept anyway
+// (every one under EASY on wagap-2013). TestRollback checks the nodes come
+// back as they were.
 type trial struct {
 	c     *Cluster
-	log   []undo  // one entry per node of each take, in order
 	uses  []Use   // the takes' placements, in order
 	takes []taken // in order
 	first int     // the first take not yet kept
 	last  *sim.Job
 }
 
-// taken is one take: its job, where its entries of log start, and its
-// runs in uses.
+// taken is one take: its job and its runs in uses.
 type taken struct {
 	job      *sim.Job
-	log      int
 	from, to int
 }
 
@@ -279,10 +284,10 @@ func (t *trial) Take(j *sim.Job) {
 			return
 		}
 	}
-	tk := taken{job: j, log: len(t.log), from: len(t.uses)}
+	tk := taken{job: j, from: len(t.uses)}
 	t.uses = append(t.uses, uses...)
 	tk.to = len(t.uses)
-	t.c.st.take(r, uses, &t.log)
+	t.c.st.take(r, uses, nil)
 	t.takes = append(t.takes, tk)
 	t.last = nil
 }
@@ -304,16 +309,14 @@ func (t *trial) commit(j *sim.Job) ([]Use, bool) {
 
 // rollback undoes the takes not kept, newest first.
 func (t *trial) rollback() {
-	if t.first < len(t.takes) {
-		stop := t.takes[t.first].log
-		for i := len(t.log) - 1; i >= stop; i-- {
-			t.c.st.restore(t.log[i])
-		}
+	for i := len(t.takes) - 1; i >= t.first; i-- {
+		tk := t.takes[i]
+		t.c.st.release(reqOf(tk.job), t.uses[tk.from:tk.to])
 	}
 	t.reset()
 }
 
 func (t *trial) reset() {
-	t.log, t.uses, t.takes = t.log[:0], t.uses[:0], t.takes[:0]
+	t.uses, t.takes = t.uses[:0], t.takes[:0]
 	t.first, t.last = 0, nil
 }
