@@ -17,8 +17,8 @@ type req struct {
 }
 
 func reqOf(j *sim.Job) req {
-	s := j.Shape
-	if s.IsZero() {
+	s := &j.Shape // not a copy: the request is built from the fields
+	if *s == (sim.Shape{}) {
 		return req{tasks: j.Need[sim.Procs], mem: j.Need[sim.Memory], gpus: j.Need[sim.GPUs]}
 	}
 	return req{nodes: int64(s.Nodes), per: int64(s.PerNode), tasks: j.Need[sim.Procs],
