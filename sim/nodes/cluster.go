@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -60,6 +61,8 @@ type Cluster struct {
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
 	block          []Use   // where's placements are cut from it (keep)
+
+	refused refusal // Refuse's last answer
 
 	prof   *Profile // the reservations of a policy that keeps them (profile.go)
 	record bool     // prof keeps its log for Verify
@@ -154,12 +157,28 @@ func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
 func (c *Cluster) Admit(*sim.Outcome) {}
 
 // Refuse returns why o's job can never run on the cluster, or NoReason.
+// The answer depends on the request alone, and on the estimate for a job
+// with a rule (a partition's time limit), so the last one stands for a
+// job that asks the same: a trace's jobs often come in runs of one shape.
 func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
 	r := reqOf(&o.Job)
 	if r.nodes > 0 && r.nodes*r.per != o.Need[sim.Procs] || r.mem < 0 || r.gpus < 0 || r.per < 0 {
 		return sim.NegativeRequest
 	}
-	return c.refuse(r, o.Estimate) // rules.go
+	if p := &c.refused; p.set && p.r.same(&r) && (p.est == o.Estimate || c.st.rs.plain(r.where)) {
+		return p.why
+	}
+	why := c.refuse(r, o.Estimate) // rules.go
+	c.refused = refusal{set: true, r: r, est: o.Estimate, why: why}
+	return why
+}
+
+// refusal is Refuse's last answer.
+type refusal struct {
+	set bool
+	r   req
+	est sim.Time
+	why sim.Reason
 }
 
 // Trial starts a trial on the cluster's nodes as they stand; it is a
@@ -207,8 +226,8 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		}
 		c.st.take(r, uses, nil)
 	}
-	for len(c.where) <= o.Seq {
-		c.where = append(c.where, nil)
+	if o.Seq >= len(c.where) { // slots never written are nil
+		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))[:o.Seq+1]
 	}
 	c.where[o.Seq] = c.keep(uses)
 	c.lk.started(committed)
