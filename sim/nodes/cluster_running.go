@@ -45,9 +45,9 @@ func (r *runList) insert(list []sim.Allocation, al sim.Allocation) []sim.Allocat
 	switch {
 	case i < n-i && r.lo > 0: // the head moves one place to the left
 		r.lo--
-		copy(r.buf[r.lo:], list[:i])
+		slideLeft(r.buf[r.lo : r.lo+i+1])
 	case i >= n-i && r.lo+n < len(r.buf): // the tail moves one place to the right
-		copy(r.buf[r.lo+i+1:], list[i:])
+		slideRight(r.buf[r.lo+i : r.lo+n+1])
 	default:
 		r.spread(list, i)
 	}
@@ -91,10 +91,36 @@ func (r *runList) remove(list []sim.Allocation, j *sim.Job, start sim.Time) ([]s
 		return r.buf[r.lo:r.lo], true
 	}
 	if i < n-1-i { // the head moves one place to the right
-		copy(r.buf[r.lo+1:], list[:i])
+		slideRight(list[:i+1])
 		r.lo++
 		return r.buf[r.lo : r.lo+n-1], true
 	}
-	copy(list[i:], list[i+1:])
+	slideLeft(list[i:])
 	return list[:n-1], true
+}
+
+// slideShort is the longest slide done one element at a time: below it a
+// loop costs less than copy's call (typedslicecopy, then memmove).
+const slideShort = 8
+
+// slideLeft moves s[1:] one place to the left, over s[0].
+func slideLeft(s []sim.Allocation) {
+	if len(s) > slideShort {
+		copy(s, s[1:])
+		return
+	}
+	for k := 0; k+1 < len(s); k++ {
+		s[k] = s[k+1]
+	}
+}
+
+// slideRight moves s[:len(s)-1] one place to the right, over the last.
+func slideRight(s []sim.Allocation) {
+	if len(s) > slideShort {
+		copy(s[1:], s)
+		return
+	}
+	for k := len(s) - 1; k > 0; k-- {
+		s[k] = s[k-1]
+	}
 }
