@@ -257,7 +257,7 @@ func (c *Cluster) keep(uses []Use) []Use {
 		c.block = make([]Use, 0, max(useBlock, len(uses)))
 	}
 	i := len(c.block)
-	c.block = append(c.block, uses...)
+	c.block = appendUses(c.block, uses)
 	return c.block[i:len(c.block):len(c.block)]
 }
 

@@ -90,6 +90,15 @@ func (s *state) place(r req, fit Fit) ([]Use, bool) {
 	return s.firstTasks(r)
 }
 
+// appendUses is append(to, uses...), which calls memmove even for the one
+// run most placements are.
+func appendUses(to, uses []Use) []Use {
+	if len(uses) == 1 {
+		return append(to, uses[0])
+	}
+	return append(to, uses...)
+}
+
 // add puts cores on node n at the end of the placement in s.scratch,
 // extending its last run when n follows it with as many cores.
 func (s *state) add(n int, cores int64) {
@@ -292,7 +301,7 @@ func (t *trial) Take(j *sim.Job) {
 		}
 	}
 	tk := taken{job: j, from: len(t.uses)}
-	t.uses = append(t.uses, uses...)
+	t.uses = appendUses(t.uses, uses)
 	tk.to = len(t.uses)
 	t.c.st.take(r, uses, nil)
 	t.takes = append(t.takes, tk)
