@@ -102,7 +102,14 @@ func TestRollback(t *testing.T) {
 					t.Fatalf("seed %d pass %d: job %d placed on %v, not where it was taken", seed, pass, o.Seq, got)
 				}
 			}
+			if probe := job(); c.Refuse(probe) == sim.NoReason { // asked, not taken: rollback forgets where it fits
+				c.tr.Fits(&probe.Job)
+			}
 			c.tr.rollback()
+			if c.tr.last != nil || len(c.tr.takes) > 0 || len(c.tr.uses) > 0 || c.tr.first != 0 {
+				t.Fatalf("seed %d pass %d: rollback left last %v, %d takes, %d runs, first %d", seed, pass,
+					c.tr.last, len(c.tr.takes), len(c.tr.uses), c.tr.first)
+			}
 			if got := snapshot(&c.st); !got.equal(want) {
 				t.Fatalf("seed %d pass %d: after keeping %d of %d takes and undoing the rest, nodes %+v; want %+v",
 					seed, pass, min(kept, len(took)), len(took), got, want)

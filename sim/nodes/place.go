@@ -323,8 +323,20 @@ func (t *trial) commit(j *sim.Job) ([]Use, bool) {
 	return uses, true
 }
 
-// rollback undoes the takes not kept, newest first.
+// rollback undoes the takes not kept, newest first. Without takes (the
+// trial was kept whole, or took nothing) it only forgets the last Fits:
+// uses is empty and first 0 then, which commit's reset sees to; the
+// loop calls it before every pass and end, so the short way is inlined.
 func (t *trial) rollback() {
+	if len(t.takes) == 0 {
+		t.last = nil
+		return
+	}
+	t.undo()
+}
+
+// undo is rollback with takes to undo.
+func (t *trial) undo() {
 	for i := len(t.takes) - 1; i >= t.first; i-- {
 		tk := t.takes[i]
 		t.c.st.release(reqOf(tk.job), t.uses[tk.from:tk.to])
