@@ -27,23 +27,21 @@ func (q *Queue[T, V]) Len() int { return len(q.h) }
 // Min returns the earliest event; the queue must not be empty.
 func (q *Queue[T, V]) Min() Event[T, V] { return q.h[0] }
 
-// Push queues v, due at at. It moves the parents the new event passes
-// down one level each and writes the event once, where it stops: fewer
-// writes than swapping it up.
+// Push queues v, due at at. It swaps the new event up: most events are
+// due after their parent and stay where append put them, which a hole
+// moved up (as Pop does) would write a second time.
 func (q *Queue[T, V]) Push(at T, v V) {
 	q.n++
-	e := Event[T, V]{At: at, V: v, n: q.n}
-	h := append(q.h, e)
+	h := append(q.h, Event[T, V]{At: at, V: v, n: q.n})
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !e.less(&h[p]) {
+		if !h[i].less(&h[p]) {
 			break
 		}
-		h[i] = h[p]
+		h[i], h[p] = h[p], h[i]
 		i = p
 	}
-	h[i] = e
 	q.h = h
 }
 
