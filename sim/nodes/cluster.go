@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -54,11 +55,14 @@ type Cluster struct {
 
 	capacity, free sim.Resources
 	overrun        bool
-	running        []sim.Allocation // by (estimated end, seq)
+	running        []sim.Allocation // by (estimated end, seq); its storage is runs'
+	runs           runList          // cluster_running.go
 	ends           jobs.Queue[sim.Time, *sim.Outcome]
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
 	block          []Use   // where's placements are cut from it (keep)
+
+	refused refusal // Refuse's last answer
 
 	prof   *Profile // the reservations of a policy that keeps them (profile.go)
 	record bool     // prof keeps its log for Verify
@@ -153,12 +157,28 @@ func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
 func (c *Cluster) Admit(*sim.Outcome) {}
 
 // Refuse returns why o's job can never run on the cluster, or NoReason.
+// The answer depends on the request alone, and on the estimate for a job
+// with a rule (a partition's time limit), so the last one stands for a
+// job that asks the same: a trace's jobs often come in runs of one shape.
 func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
 	r := reqOf(&o.Job)
 	if r.nodes > 0 && r.nodes*r.per != o.Need[sim.Procs] || r.mem < 0 || r.gpus < 0 || r.per < 0 {
 		return sim.NegativeRequest
 	}
-	return c.refuse(r, o.Estimate) // rules.go
+	if p := &c.refused; p.set && p.r.same(&r) && (p.est == o.Estimate || c.st.rs.plain(r.where)) {
+		return p.why
+	}
+	why := c.refuse(r, o.Estimate) // rules.go
+	c.refused = refusal{set: true, r: r, est: o.Estimate, why: why}
+	return why
+}
+
+// refusal is Refuse's last answer.
+type refusal struct {
+	set bool
+	r   req
+	est sim.Time
+	why sim.Reason
 }
 
 // Trial starts a trial on the cluster's nodes as they stand; it is a
@@ -206,8 +226,8 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		}
 		c.st.take(r, uses, nil)
 	}
-	for len(c.where) <= o.Seq {
-		c.where = append(c.where, nil)
+	if o.Seq >= len(c.where) { // slots never written are nil
+		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))[:o.Seq+1]
 	}
 	c.where[o.Seq] = c.keep(uses)
 	c.lk.started(committed)
@@ -219,11 +239,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	}
 	o.End = now + run
 	c.ends.Push(o.End, o)
-	al := sim.Allocation{Job: &o.Job, Start: now}
-	i := sort.Search(len(c.running), func(i int) bool { return allocBefore(al, c.running[i]) })
-	c.running = append(c.running, sim.Allocation{})
-	copy(c.running[i+1:], c.running[i:])
-	c.running[i] = al
+	c.running = c.runs.insert(c.running, sim.Allocation{Job: &o.Job, Start: now})
 	return nil
 }
 
@@ -241,13 +257,8 @@ func (c *Cluster) keep(uses []Use) []Use {
 		c.block = make([]Use, 0, max(useBlock, len(uses)))
 	}
 	i := len(c.block)
-	c.block = append(c.block, uses...)
+	c.block = appendUses(c.block, uses)
 	return c.block[i:len(c.block):len(c.block)]
-}
-
-func allocBefore(a, b sim.Allocation) bool {
-	ea, eb := a.EstimatedEnd(), b.EstimatedEnd()
-	return ea < eb || ea == eb && a.Job.Seq < b.Job.Seq
 }
 
 // Next returns the earliest completion.
@@ -267,12 +278,10 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
 		c.lk.released(o)
-		al := sim.Allocation{Job: &o.Job, Start: o.Start}
-		i := sort.Search(len(c.running), func(i int) bool { return !allocBefore(c.running[i], al) })
-		if i == len(c.running) || c.running[i].Job != &o.Job {
+		var ok bool
+		if c.running, ok = c.runs.remove(c.running, &o.Job, o.Start); !ok {
 			panic("nodes: running list lost a job") // broken internal invariant
 		}
-		c.running = append(c.running[:i], c.running[i+1:]...)
 		c.ended = append(c.ended, o)
 	}
 	return c.ended

@@ -17,12 +17,19 @@ type req struct {
 }
 
 func reqOf(j *sim.Job) req {
-	s := j.Shape
-	if s.IsZero() {
+	s := &j.Shape // not a copy: the request is built from the fields
+	if *s == (sim.Shape{}) {
 		return req{tasks: j.Need[sim.Procs], mem: j.Need[sim.Memory], gpus: j.Need[sim.GPUs]}
 	}
 	return req{nodes: int64(s.Nodes), per: int64(s.PerNode), tasks: j.Need[sim.Procs],
 		mem: s.MemPerNode, gpus: int64(s.GPUsPerNode), excl: s.Exclusive, where: s.Where}
+}
+
+// same reports whether r and q are the same request: r == q, field by
+// field, which the compiler inlines where it calls a function for ==.
+func (r *req) same(q *req) bool {
+	return r.tasks == q.tasks && r.nodes == q.nodes && r.per == q.per && r.mem == q.mem && r.gpus == q.gpus &&
+		r.excl == q.excl && r.where == q.where
 }
 
 // state is the nodes' free resources.
@@ -81,6 +88,15 @@ func (s *state) place(r req, fit Fit) ([]Use, bool) {
 		}
 	}
 	return s.firstTasks(r)
+}
+
+// appendUses is append(to, uses...), which calls memmove even for the one
+// run most placements are.
+func appendUses(to, uses []Use) []Use {
+	if len(uses) == 1 {
+		return append(to, uses[0])
+	}
+	return append(to, uses...)
 }
 
 // add puts cores on node n at the end of the placement in s.scratch,
@@ -234,23 +250,28 @@ func (s *state) restore(u undo) {
 }
 
 // trial is the cluster's sim.Trial: its takes change the nodes' state,
-// each logged so it can be undone. When the loop then starts the jobs in
-// the order they were taken, Apply keeps each take as the job's placement
-// (commit); anything else first undoes the takes not kept (rollback).
+// each noted with its placement so it can be undone. When the loop then
+// starts the jobs in the order they were taken, Apply keeps each take as
+// the job's placement (commit); anything else first undoes the takes not
+// kept (rollback).
+//
+// A take is undone by releasing it: state.release gives back exactly what
+// state.take took (a node an exclusive job holds was idle and not held
+// before it), and undoing the takes newest first meets every node as the
+// take left it. So a take logs no node state; most takes are kept anyway
+// (every one under EASY on wagap-2013). TestRollback checks the nodes come
+// back as they were.
 type trial struct {
 	c     *Cluster
-	log   []undo  // one entry per node of each take, in order
 	uses  []Use   // the takes' placements, in order
 	takes []taken // in order
 	first int     // the first take not yet kept
 	last  *sim.Job
 }
 
-// taken is one take: its job, where its entries of log start, and its
-// runs in uses.
+// taken is one take: its job and its runs in uses.
 type taken struct {
 	job      *sim.Job
-	log      int
 	from, to int
 }
 
@@ -279,10 +300,10 @@ func (t *trial) Take(j *sim.Job) {
 			return
 		}
 	}
-	tk := taken{job: j, log: len(t.log), from: len(t.uses)}
-	t.uses = append(t.uses, uses...)
+	tk := taken{job: j, from: len(t.uses)}
+	t.uses = appendUses(t.uses, uses)
 	tk.to = len(t.uses)
-	t.c.st.take(r, uses, &t.log)
+	t.c.st.take(r, uses, nil)
 	t.takes = append(t.takes, tk)
 	t.last = nil
 }
@@ -302,18 +323,28 @@ func (t *trial) commit(j *sim.Job) ([]Use, bool) {
 	return uses, true
 }
 
-// rollback undoes the takes not kept, newest first.
+// rollback undoes the takes not kept, newest first. Without takes (the
+// trial was kept whole, or took nothing) it only forgets the last Fits:
+// uses is empty and first 0 then, which commit's reset sees to; the
+// loop calls it before every pass and end, so the short way is inlined.
 func (t *trial) rollback() {
-	if t.first < len(t.takes) {
-		stop := t.takes[t.first].log
-		for i := len(t.log) - 1; i >= stop; i-- {
-			t.c.st.restore(t.log[i])
-		}
+	if len(t.takes) == 0 {
+		t.last = nil
+		return
+	}
+	t.undo()
+}
+
+// undo is rollback with takes to undo.
+func (t *trial) undo() {
+	for i := len(t.takes) - 1; i >= t.first; i-- {
+		tk := t.takes[i]
+		t.c.st.release(reqOf(tk.job), t.uses[tk.from:tk.to])
 	}
 	t.reset()
 }
 
 func (t *trial) reset() {
-	t.log, t.uses, t.takes = t.log[:0], t.uses[:0], t.takes[:0]
+	t.uses, t.takes = t.uses[:0], t.takes[:0]
 	t.first, t.last = 0, nil
 }

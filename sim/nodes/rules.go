@@ -220,7 +220,8 @@ func (c *Cluster) refuse(r req, est sim.Time) sim.Reason {
 		}
 	}
 	need, used := r.tasks, int64(0) // a tasks job's first fit on the empty nodes
-	for gi, g := range c.groups {
+	for gi := range c.groups {
+		g := &c.groups[gi] // not a copy: a Group is a dozen words
 		if g.Memory < r.mem || g.GPUs < r.gpus || ru != nil && !ru.ok[gi] {
 			continue
 		}
@@ -248,8 +249,8 @@ func (c *Cluster) refuse(r req, est sim.Time) sim.Reason {
 
 // holdsOnOne reports whether one node that r may use holds all its tasks.
 func (c *Cluster) holdsOnOne(r req, ru *rule) bool {
-	for gi, g := range c.groups {
-		if g.Cores >= r.tasks && g.Memory >= r.mem && g.GPUs >= r.gpus && (ru == nil || ru.ok[gi]) {
+	for gi := range c.groups {
+		if g := &c.groups[gi]; g.Cores >= r.tasks && g.Memory >= r.mem && g.GPUs >= r.gpus && (ru == nil || ru.ok[gi]) {
 			return true
 		}
 	}
