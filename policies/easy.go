@@ -240,7 +240,7 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
 	cl, indexed := e.chained(lk, q)
 	last := e.last
-	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil && monotone(lk)
+	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil && e.monotone(lk, cl)
 	e.ended = false
 	e.last.head = nil
 	i := 0
@@ -285,8 +285,12 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 }
 
 // monotone reports whether lk promises that a no from Fits holds until a
-// job ends (sim.Monotone).
-func monotone(lk sim.Lookahead) bool {
+// job ends (sim.Monotone). When lk's classes are cl, which chained made
+// e.classes's owner, the answer was noted then (classState.own).
+func (e *EASY) monotone(lk sim.Lookahead, cl sim.Classes) bool {
+	if cl != nil {
+		return e.classes.monotone
+	}
 	m, ok := lk.(sim.Monotone)
 	return ok && m.Monotone()
 }

@@ -48,6 +48,9 @@ type classState struct {
 	ans   []uint64 // by class: epoch<<classCodeBits | code
 	epoch uint64
 	ch    chains
+	// monotone is the owner's sim.Monotone, asked once: a cluster's
+	// partitions do not change (passNodes asks at every pass).
+	monotone bool
 }
 
 // own makes cs the memory of cl's classes, forgetting another's.
@@ -57,6 +60,9 @@ func (cs *classState) own(cl sim.Classes) {
 	}
 	ch := cs.ch
 	*cs = classState{owner: cl, of: cs.of[:0], ans: cs.ans[:0], epoch: cs.epoch}
+	if m, ok := cl.(sim.Monotone); ok {
+		cs.monotone = m.Monotone()
+	}
 	cs.ch = chains{linked: -1, prev: ch.prev[:0], next: ch.next[:0], present: ch.present[:0], live: ch.live[:0], gen: ch.gen}
 }
 

@@ -71,8 +71,12 @@ type memos struct {
 	off bool          // the cluster has node-limited partitions: no memo
 	ids map[req]int32 // requests with a Where; nil until init
 	tab classTable    // the others (fits_classes.go)
-	of  []classed     // by Seq
-	m   []memo        // by class
+	// last is the class+1 of the last request without a Where looked
+	// up (0: none): jobs that arrive one after another often ask the
+	// same, and comparing with it costs less than hashing.
+	last int32
+	of   []classed // by Seq
+	m    []memo    // by class
 	// tgen changes with every new trial and every start or end on the
 	// cluster (a Fits no holds within one); sgen with every shadow walk
 	// that walks (a Keeps answer holds while the nodes, by the state's
@@ -107,9 +111,12 @@ func (l *look) classID(j *sim.Job, r req) int32 {
 	}
 	var id int32
 	if r.where == nil {
-		if id = ms.tab.find(ms.m, &r); id < 0 {
-			id = l.newClass(r)
-			ms.tab.add(ms.m, id)
+		if id = ms.last - 1; id < 0 || !sameReq(&ms.m[id].r, &r) {
+			if id = ms.tab.find(ms.m, &r); id < 0 {
+				id = l.newClass(r)
+				ms.tab.add(ms.m, id)
+			}
+			ms.last = id + 1
 		}
 	} else {
 		var ok bool
