@@ -83,6 +83,13 @@ func BenchmarkNodesEASY(b *testing.B) {
 // over METACENTRUM-2009-2 on its 14 clusters' nodes and on the pool of the
 // same processors (issue 16's target: slurm on nodes within 3× of EASY).
 //
+// Third session of 27 Nov 2026 (the same counting): EASY 489.9 M on
+// nodes after its own round (sim/README.md), slurm 1,363.6 M, 2.78×.
+// Slurm gained less from that round (1,767.8 M → 1,603.0 M, 3.27×)
+// until Resources.FitsIn and sim.Profile's apply wrote the three kinds
+// out instead of looping (470 M of slurm's cost was the sum over the
+// nodes' fit and apply).
+//
 // Instructions (callgrind inside sim.(*engine).run, one run each, one
 // binary, 27 Nov 2026, main after this session's merges): EASY 664.0 M
 // on nodes; slurm 1,767.8 M on nodes, 2.66× (1,973.1 M, 2.97×, before
