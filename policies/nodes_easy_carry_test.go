@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/schedsweep/schedsweep/policies"
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/nodes"
 )
@@ -33,31 +30,7 @@ func TestNodesEASYCarry(t *testing.T) {
 			if opt.AllowOverrun {
 				overrun(rng, recs)
 			}
-			a, err := nodes.NewConfig(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := nodes.NewConfig(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pa := &passLog{EASY: policies.NewEASY(policies.Arrival{})}
-			pb := &passLog{EASY: policies.NewEASY(policies.Arrival{})}
-			ra, err := sim.Run(a, pa, sim.NewSliceSource(recs), opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := sim.Run(unclassed{b}, pb, sim.NewSliceSource(recs), opt); err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(pb.passes, pa.passes); d != "" {
-				t.Fatalf("starts by pass (-every job +by class):\n%s", d)
-			}
-			for i := range ra.Jobs {
-				if wa, wb := a.Where(i), b.Where(i); !cmp.Equal(wa, wb) {
-					t.Fatalf("job %d: nodes %v by class, %v asking every job", ra.Jobs[i].ID, wa, wb)
-				}
-			}
+			byClassAgainstEvery(t, cfg, recs, opt)
 		})
 	}
 }

@@ -83,6 +83,40 @@ func randomGroups(rng *rand.Rand) []nodes.Group {
 	return gs
 }
 
+// byClassAgainstEvery runs EASY on recs on two clusters of cfg, one
+// that classes jobs and one that does not (EASY then asks about every
+// job), and fails unless both start the same jobs, in the same order,
+// pass by pass, on the same nodes. It returns the classed run's result.
+func byClassAgainstEvery(t *testing.T, cfg nodes.Config, recs []sim.Record, opt sim.Options) *sim.Result {
+	t.Helper()
+	a, err := nodes.NewConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := nodes.NewConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := &passLog{EASY: policies.NewEASY(policies.Arrival{})}
+	pb := &passLog{EASY: policies.NewEASY(policies.Arrival{})}
+	ra, err := sim.Run(a, pa, sim.NewSliceSource(recs), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Run(unclassed{b}, pb, sim.NewSliceSource(recs), opt); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(pb.passes, pa.passes); d != "" {
+		t.Fatalf("starts by pass (-every job +by class):\n%s", d)
+	}
+	for i := range ra.Jobs {
+		if wa, wb := a.Where(i), b.Where(i); !cmp.Equal(wa, wb) {
+			t.Fatalf("job %d: nodes %v by class, %v asking every job", ra.Jobs[i].ID, wa, wb)
+		}
+	}
+	return ra
+}
+
 // TestNodesEASYClassIndex checks that EASY's backfill visiting the queue
 // by request class (backfillClasses) starts exactly the jobs the plain
 // loop over every job starts, in the same order, pass by pass, on random
@@ -102,32 +136,7 @@ func TestNodesEASYClassIndex(t *testing.T) {
 				ws = wheres
 			}
 			recs := fewClassWorkload(rng, 400, ws)
-			a, err := nodes.NewConfig(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := nodes.NewConfig(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pa := &passLog{EASY: policies.NewEASY(policies.Arrival{})}
-			pb := &passLog{EASY: policies.NewEASY(policies.Arrival{})}
-			ra, err := sim.Run(a, pa, sim.NewSliceSource(recs), sim.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = sim.Run(unclassed{b}, pb, sim.NewSliceSource(recs), sim.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(pb.passes, pa.passes); d != "" {
-				t.Fatalf("starts by pass (-every job +by class):\n%s", d)
-			}
-			for i := range ra.Jobs {
-				if wa, wb := a.Where(i), b.Where(i); !cmp.Equal(wa, wb) {
-					t.Fatalf("job %d: nodes %v by class, %v asking every job", ra.Jobs[i].ID, wa, wb)
-				}
-			}
+			ra := byClassAgainstEvery(t, cfg, recs, sim.Options{})
 			ran += ra.Finished + ra.Killed
 			all += len(recs)
 		})
