@@ -40,19 +40,8 @@ func TestNodeSets(t *testing.T) {
 		}
 		var now sim.Time
 		for range 80 {
-			for i, o := range nodeSetPass(t, c, rng, job) { // start some of the takes, in order
-				if i > 0 && rng.IntN(4) == 0 {
-					break
-				}
-				o.Start = now
-				if err := c.Apply(now, o, sim.Action{Move: sim.Start}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if next, ok := c.Next(); ok && rng.IntN(2) == 0 {
-				now = next
-				c.Advance(now)
-			}
+			startSome(t, c, rng, now, nodeSetPass(t, c, rng, job))
+			now = endSome(c, rng, now)
 		}
 	}
 }

@@ -51,24 +51,38 @@ func TestFirstOne(t *testing.T) {
 		}
 		var now sim.Time
 		for range 80 {
-			for i, o := range firstOnePass(t, c, rng, job) { // start some of the takes, in order
-				if i > 0 && rng.IntN(4) == 0 {
-					break
-				}
-				o.Start = now
-				if err := c.Apply(now, o, sim.Action{Move: sim.Start}); err != nil {
-					t.Fatal(err)
-				}
-			}
+			startSome(t, c, rng, now, firstOnePass(t, c, rng, job))
 			if rng.IntN(3) == 0 {
 				startOther(t, c, rng, now, job())
 			}
-			if next, ok := c.Next(); ok && rng.IntN(2) == 0 {
-				now = next
-				c.Advance(now)
-			}
+			now = endSome(c, rng, now)
 		}
 	}
+}
+
+// startSome starts the jobs a pass took, in order, stopping at random
+// after the first.
+func startSome(t *testing.T, c *Cluster, rng *rand.Rand, now sim.Time, took []*sim.Outcome) {
+	t.Helper()
+	for i, o := range took {
+		if i > 0 && rng.IntN(4) == 0 {
+			return
+		}
+		o.Start = now
+		if err := c.Apply(now, o, sim.Action{Move: sim.Start}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// endSome moves, half the time, to the cluster's next end and ends the
+// jobs due then; it returns the time now is.
+func endSome(c *Cluster, rng *rand.Rand, now sim.Time) sim.Time {
+	if next, ok := c.Next(); ok && rng.IntN(2) == 0 {
+		c.Advance(next)
+		return next
+	}
+	return now
 }
 
 // startOther starts o, made exclusive or a job of tasks, if it fits.
