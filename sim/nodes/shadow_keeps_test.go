@@ -84,16 +84,7 @@ func TestKeepsAgainstPlacement(t *testing.T) {
 	calls := 0
 	for seed := range seeds {
 		for _, fit := range []nodes.Fit{nodes.FirstFit, nodes.BestFit} {
-			rng := rand.New(rand.NewPCG(seed, 16))
-			cores, mem := 2+rng.Int32N(15), 8+rng.Int64N(56)
-			groups := []nodes.Group{{Name: "a", Count: 2 + rng.IntN(10), Cores: int64(cores), Memory: mem}}
-			if seed%2 == 1 {
-				groups = append(groups, nodes.Group{Name: "b", Count: 1 + rng.IntN(4), Cores: 2 * int64(cores), Memory: 2 * mem, GPUs: 2})
-			}
-			recs := oneNodeWorkload(rng, 300, cores, mem)
-			if seed%3 == 2 {
-				recs = shapedWorkload(rng, 200)
-			}
+			groups, _, _, recs := shadowCase(rand.New(rand.NewPCG(seed, 16)), seed)
 			name := fmt.Sprintf("seed %d fit %d", seed, fit)
 			c, err := nodes.New(groups, fit)
 			if err != nil {

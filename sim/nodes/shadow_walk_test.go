@@ -60,6 +60,23 @@ func batchWorkload(rng *rand.Rand, n int, cores int32, mem int64) []sim.Record {
 	return recs
 }
 
+// shadowCase draws, for seed, the cluster and the workload that
+// TestShadowAgainstWalk and TestKeepsAgainstPlacement run: one node group,
+// a second with GPUs for odd seeds; jobs of one node mostly, of every
+// shape every third seed. cores and mem are the first group's.
+func shadowCase(rng *rand.Rand, seed uint64) (groups []nodes.Group, cores int32, mem int64, recs []sim.Record) {
+	cores, mem = 2+rng.Int32N(15), 8+rng.Int64N(56)
+	groups = []nodes.Group{{Name: "a", Count: 2 + rng.IntN(10), Cores: int64(cores), Memory: mem}}
+	if seed%2 == 1 {
+		groups = append(groups, nodes.Group{Name: "b", Count: 1 + rng.IntN(4), Cores: 2 * int64(cores), Memory: 2 * mem, GPUs: 2})
+	}
+	recs = oneNodeWorkload(rng, 300, cores, mem)
+	if seed%3 == 2 {
+		recs = shapedWorkload(rng, 200)
+	}
+	return groups, cores, mem, recs
+}
+
 // TestShadowAgainstWalk runs EASY on random clusters and workloads (jobs
 // of one node mostly, alone or in batches, and jobs of every shape),
 // first and best fit, some with overruns, and compares every answer of
@@ -74,16 +91,7 @@ func TestShadowAgainstWalk(t *testing.T) {
 	var calls, kept int
 	for seed := range seeds {
 		for _, fit := range []nodes.Fit{nodes.FirstFit, nodes.BestFit} {
-			rng := rand.New(rand.NewPCG(seed, 15))
-			cores, mem := 2+rng.Int32N(15), 8+rng.Int64N(56)
-			groups := []nodes.Group{{Name: "a", Count: 2 + rng.IntN(10), Cores: int64(cores), Memory: mem}}
-			if seed%2 == 1 {
-				groups = append(groups, nodes.Group{Name: "b", Count: 1 + rng.IntN(4), Cores: 2 * int64(cores), Memory: 2 * mem, GPUs: 2})
-			}
-			recs := oneNodeWorkload(rng, 300, cores, mem)
-			if seed%3 == 2 {
-				recs = shapedWorkload(rng, 200)
-			}
+			groups, cores, mem, recs := shadowCase(rand.New(rand.NewPCG(seed, 15)), seed)
 			batches := batchWorkload(rand.New(rand.NewPCG(seed, 17)), 300, cores, mem)
 			for i, recs := range [][]sim.Record{recs, batches} {
 				name := fmt.Sprintf("seed %d fit %d batches %v", seed, fit, i == 1)
