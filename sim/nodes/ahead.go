@@ -60,10 +60,7 @@ type look struct {
 	// phead is the head pone was worked out for (part).
 	phead *sim.Job
 	pone  bool
-	// crit is, for a head of one node, the only node that can hold it at
-	// the shadow time, or critSlack, critNone or critStale (onenode.go).
-	crit int
-	ms   memos // answers by request (memo.go)
+	ms    memos // answers by request (memo.go)
 	// verify, when set (tests), is told of every answer of Shadow.
 	verify func(now sim.Time, head *sim.Job, shadow sim.Time, kept bool)
 }
@@ -308,12 +305,7 @@ func (l *look) Take(j *sim.Job) {
 		}
 		before := l.parts(uses)
 		l.ah.take(r, uses, nil) // ah is rebuilt at the next walk
-		// A take only lowers each node's part: the same sum means the
-		// same parts, and crit stands.
-		if after := l.parts(uses); after != before {
-			l.meas += after - before
-			l.crit = critStale
-		}
+		l.meas += l.parts(uses) - before
 	}
 	if keep && l.meas >= l.need {
 		l.sver = l.c.st.ver
@@ -456,18 +448,4 @@ func (l *look) partWith(n int, r req, c int64) int64 {
 		return 1
 	}
 	return 0
-}
-
-// release gives back r's nodes on ah and updates the head's sum.
-func (l *look) release(r req, uses []Use) {
-	if len(uses) == 1 && uses[0].Nodes == 1 { // a job of one node: most of a walk's
-		n := int(uses[0].Node)
-		before := l.part(n)
-		l.ah.release(r, uses)
-		l.meas += l.part(n) - before
-		return
-	}
-	before := l.parts(uses)
-	l.ah.release(r, uses)
-	l.meas += l.parts(uses) - before
 }

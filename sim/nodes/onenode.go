@@ -3,39 +3,28 @@ package nodes
 // Most jobs of a data set such as wagap-2013 ask for one node with some
 // cores and some memory (PBS nodes=1:ppn=P, mem=M), and a backfilling
 // pass asks about many of them: most do not fit, and most of those that
-// fit would take the node the head needs at its shadow time. Both
-// questions have answers that need no placement.
+// fit would take the node the head needs at its shadow time (Keeps for
+// such a job: shadow_keeps.go). Whether it fits needs no placement.
 //
 // Such a job fits exactly when some node not held whole has P free cores
-// and M free memory, and first fit puts it on node c exactly when c holds
-// it and no node before c does. So the state keeps, per core count P, the
-// most free memory of a node with at least P usable free cores, over all
-// nodes and over those before one node c: one sweep over the nodes and
-// the core counts fills each when first asked after the state changed
-// (ver) or c did; in a pass, where nothing changes between the takes,
-// each question is then a lookup. A job with a class (memo.go) is
+// and M free memory. So the state keeps, per core count P, the most free
+// memory of a node with at least P usable free cores: one sweep over the
+// nodes and the core counts fills it when first asked after the state
+// changed (ver); in a pass, where nothing changes between the takes, each
+// question is then a lookup. A job with a class (memo.go) is
 // answered from the node its class found last and the nodes changed since
 // (firstOne), which mostly needs neither the table nor a search; the
 // table serves jobs without one and long searches.
-//
-// For the head's side (look.crit): when the head asks for one node, the
-// head's sum at the shadow time counts the nodes that could hold it then.
-// A job of one node changes the sum on its node alone, by at most one; so
-// with two or more such nodes it always keeps the head, and with exactly
-// one, c, it keeps the head unless first fit puts it on c and c can no
-// longer hold the head with it there.
 
 // maxOneCores bounds the cores per node of a cluster the table serves.
 const maxOneCores = 1024
 
 // oneTab is the table: by core count k, the most free memory of a node
-// with at least k usable free cores (-1: none), over all nodes (all, as
-// of state version ver) and over the nodes before crit (before, as of
-// bver).
+// with at least k usable free cores (-1: none), over all nodes, as of
+// state version ver.
 type oneTab struct {
-	ver, bver   uint64
-	crit        int
-	all, before []int64
+	ver uint64
+	all []int64
 }
 
 // oneOK reports whether the table answers for r: one node of at least one
@@ -56,19 +45,9 @@ func (s *state) oneAll(k int64) int64 {
 	return t.all[k]
 }
 
-// oneBefore is oneAll over the nodes before node c.
-func (s *state) oneBefore(k int64, c int) int64 {
-	t := s.oneTable()
-	if t.bver != s.ver || t.crit != c {
-		s.fill(t.before, c)
-		t.bver, t.crit = s.ver, c
-	}
-	return t.before[k]
-}
-
 func (s *state) oneTable() *oneTab {
 	if s.one == nil {
-		s.one = &oneTab{all: make([]int64, s.oneK+1), before: make([]int64, s.oneK+1)}
+		s.one = &oneTab{all: make([]int64, s.oneK+1)}
 	}
 	return s.one
 }
@@ -89,57 +68,6 @@ func (s *state) fill(dst []int64, limit int) {
 	for k := len(dst) - 2; k >= 1; k-- {
 		dst[k] = max(dst[k], dst[k+1])
 	}
-}
-
-// critNone and critSlack are look.crit's values other than a node: no
-// shortcut, and a head that any job of one node keeps.
-const (
-	critNone  = -1
-	critSlack = -2
-	critStale = -3 // not worked out since the head's sum last changed
-)
-
-// critical works out look.crit for the head on ah.
-func (l *look) critical() int {
-	if l.head == nil || l.simple || l.hr.nodes != 1 {
-		return critNone
-	}
-	if l.meas > l.need {
-		return critSlack
-	}
-	k := max(l.hr.per, 1)
-	for n := l.ah.tree.next(0, k); n >= 0; n = l.ah.tree.next(n+1, k) {
-		if l.part(n) > 0 {
-			return n
-		}
-	}
-	return critNone // cannot happen: meas counts one such node
-}
-
-// keepsOne answers Keeps for a job j of one node that oneOK accepts, when
-// look.crit gives a shortcut; ok false: it does not. m is j's memo, nil
-// if none.
-func (l *look) keepsOne(m *memo, r req) (keeps, ok bool) {
-	if l.crit == critStale {
-		l.crit = l.critical()
-	}
-	switch {
-	case l.crit == critSlack:
-		return true, true
-	case l.crit < 0 || l.c.fit != FirstFit:
-		return false, false
-	}
-	c, s := l.crit, &l.c.st
-	var onC bool
-	if m != nil {
-		onC = l.firstOne(m, r.per, r.mem) == c
-	} else {
-		onC = s.oneBefore(r.per, c) < r.mem && s.tree.v[s.tree.size+c] >= r.per && s.mem[c] >= r.mem
-	}
-	if !onC {
-		return true, true
-	}
-	return l.partWith(c, r, r.per) > 0, true
 }
 
 // oneWalk bounds the nodes oneFits visits before it turns to the table.

@@ -95,7 +95,9 @@ func (l *look) plainShadow(now sim.Time, head *sim.Job) sim.Time {
 		rq := reqOf(e.job)
 		switch {
 		case !l.simple:
-			l.release(rq, e.uses)
+			before := l.parts(e.uses) // state.release, and the head's sum with it
+			l.ah.release(rq, e.uses)
+			l.meas += l.parts(e.uses) - before
 		case rq.excl:
 			avail += l.wholeCores(e.uses)
 		default:

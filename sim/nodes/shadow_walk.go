@@ -132,7 +132,7 @@ func (l *look) walkNodes(now sim.Time) sim.Time {
 			if gave > eager {
 				l.ah.resync()
 			}
-			l.shadow, l.crit = end, critStale
+			l.shadow = end
 			return end
 		}
 	}
