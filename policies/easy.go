@@ -244,7 +244,7 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	e.ended = false
 	e.last.head = nil
 	i := 0
-	if !skip || len(q) == 0 || q[0] != last.head {
+	if (!skip || len(q) == 0 || q[0] != last.head) && !e.classes.ruledOut(cl, q) {
 		for ; i < len(q) && lk.Fits(q[i]); i++ {
 			lk.Take(q[i])
 			e.start = append(e.start, q[i])

@@ -51,6 +51,9 @@ type classState struct {
 	// monotone is the owner's sim.Monotone, asked once: a cluster's
 	// partitions do not change (passNodes asks at every pass).
 	monotone bool
+	// rv is the owner's sim.Revivals, nil if it offers none or is not
+	// monotone.
+	rv sim.Revivals
 }
 
 // own makes cs the memory of cl's classes, forgetting another's.
@@ -62,6 +65,9 @@ func (cs *classState) own(cl sim.Classes) {
 	*cs = classState{owner: cl, of: cs.of[:0], ans: cs.ans[:0], epoch: cs.epoch}
 	if m, ok := cl.(sim.Monotone); ok {
 		cs.monotone = m.Monotone()
+	}
+	if rv, ok := cl.(sim.Revivals); ok && cs.monotone {
+		cs.rv = rv
 	}
 	cs.ch = chains{linked: -1, prev: ch.prev[:0], next: ch.next[:0], present: ch.present[:0], live: ch.live[:0], gen: ch.gen}
 }
@@ -82,6 +88,20 @@ func (cs *classState) classOf(cl sim.Classes, j *sim.Job) int {
 		}
 	}
 	return c
+}
+
+// ruledOut reports whether the first job of q does not fit now by the
+// look-ahead's Revivals, cl being its classes (nil: none), when it has
+// been classed: after a job ends, the head that waited before it mostly
+// still does not fit, which Revived says without a placement. A job not
+// yet classed has not waited as head (most start as they arrive), and
+// classing it would cost more than Fits.
+func (cs *classState) ruledOut(cl sim.Classes, q []*sim.Job) bool {
+	if cl == nil || cs.rv == nil || len(q) == 0 {
+		return false
+	}
+	s := q[0].Seq
+	return s >= 0 && s < len(cs.of) && cs.of[s].job == q[0] && !cs.rv.Revived(int(cs.of[s].cls))
 }
 
 // backfillClasses is backfill asking once per class between two takes.
@@ -361,7 +381,7 @@ func (e *EASY) backfillChains(now, shadow sim.Time, lk sim.Lookahead, head *sim.
 		return // every admitted job needs a core
 	}
 	ch.dead[cs.of[head.Seq].cls] = ch.gen
-	ch.begin(int32(head.Seq), cs.of, cs.ans, kept, shadow-now)
+	ch.begin(int32(head.Seq), cs.of, cs.ans, kept, shadow-now, cs.rv)
 	for len(ch.live) > 0 {
 		// cs.ask, written out: this loop asks 75 thousand times on
 		// wagap-2013 as nodes, always of a class.
@@ -406,12 +426,18 @@ func (e *EASY) backfillChains(now, shadow sim.Time, lk sim.Lookahead, head *sim.
 // begin lists in live the classes not dead that have a job after the
 // head (at Seq h), each at its first such job, or for a class whose
 // answer in ans is kept (a Keeps refusal that carries), at its first
-// such job that runs for at most d.
-func (ch *chains) begin(h int32, of []classedJob, ans []uint64, kept uint64, d sim.Time) {
+// such job that runs for at most d. A class that died in the generation
+// before stays dead when rv (if not nil) does not revive it: after a job
+// ends, the classes that end's nodes cannot hold are refused as before.
+func (ch *chains) begin(h int32, of []classedJob, ans []uint64, kept uint64, d sim.Time, rv sim.Revivals) {
 	ch.live, ch.refused = ch.live[:0], ch.refused[:0]
 	for k := len(ch.present) - 1; k >= 0; k-- {
 		c := ch.present[k]
 		if ch.dead[c] == ch.gen {
+			continue
+		}
+		if rv != nil && ch.dead[c]+1 == ch.gen && !rv.Revived(int(c)) {
+			ch.dead[c] = ch.gen
 			continue
 		}
 		s := ch.first[c]

@@ -115,6 +115,18 @@ type Classes interface {
 	Class(j *Job) int
 }
 
+// Revivals is implemented by a Lookahead that classes jobs (Classes) and
+// can tell, after jobs end, which of the classes Fits refused may fit
+// again. Revived(c) false means Fits would refuse every job of class c
+// now: it refused the class when last asked, and nothing given back since
+// (a job's end, a trial undone) could hold such a job. True means the
+// class may fit, and only Fits can say. A policy that remembers a class's
+// refusal until a job ends may keep it past the end while Revived is
+// false.
+type Revivals interface {
+	Revived(c int) bool
+}
+
 // Monotone is implemented by a Lookahead that can say whether taking a
 // job never lets another job fit that did not fit before: Monotone true
 // means a no from Fits holds until a job ends, so a policy may remember

@@ -52,6 +52,9 @@ type memo struct {
 	one   int
 	oneAt uint64
 	set   nodeSet // kindNodes
+	// noAt is the nodes' rise count (maxTree.up) when Fits last refused
+	// the class, 0 if its last answer was yes or none (Revived).
+	noAt uint64
 }
 
 // A class's kind says how Fits answers for it: from the count of free
@@ -199,6 +202,10 @@ func (l *look) fitsMemo(m *memo) (fit, ok bool) {
 func (l *look) noteFits(m *memo, fit bool) bool {
 	if m != nil {
 		m.fitGen, m.fitVer, m.fit = l.ms.tgen, l.c.st.ver, fit
+		m.noAt = 0
+		if !fit {
+			m.noAt = l.c.st.tree.up
+		}
 	}
 	return fit
 }

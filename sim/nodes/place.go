@@ -221,6 +221,7 @@ func (s *state) release(r req, uses []Use) {
 			s.jobs[n]--
 			s.avail += c
 			s.sync(n)
+			s.tree.rose(n)
 		}
 	}
 }
@@ -247,6 +248,7 @@ func (s *state) restore(u undo) {
 	s.cores[u.node], s.mem[u.node], s.gpus[u.node] = u.cores, u.mem, u.gpus
 	s.jobs[u.node], s.held[u.node] = u.jobs, u.held
 	s.sync(u.node)
+	s.tree.rose(u.node)
 }
 
 // trial is the cluster's sim.Trial: its takes change the nodes' state,

@@ -18,6 +18,12 @@ type maxTree struct {
 	v    []int64 // v[1] is the root; leaves from v[size]; v[0] is above all
 	log  *[logSize]int32
 	seq  uint64 // changes made, from 1; change c's node is log[c%logSize]
+	// rises logs, apart, the changes that may give a node resources
+	// back (releases and restores): up of them made, from 1, rise r's
+	// node at rises[r%logSize]. Between two rises every node's free
+	// resources only shrink (Revived in revive.go).
+	rises *[logSize]int32
+	up    uint64
 }
 
 // logSize is how many changes the log keeps: 256, so that a uint8 of
@@ -29,7 +35,7 @@ func newMaxTree(vals []int64) maxTree {
 	for size < len(vals) {
 		size *= 2
 	}
-	t := maxTree{size: size, v: make([]int64, 2*size), log: new([logSize]int32), seq: 1}
+	t := maxTree{size: size, v: make([]int64, 2*size), log: new([logSize]int32), seq: 1, rises: new([logSize]int32), up: 1}
 	copy(t.v[size:], vals)
 	for x := size - 1; x >= 1; x-- {
 		t.v[x] = max(t.v[2*x], t.v[2*x+1])
@@ -38,9 +44,15 @@ func newMaxTree(vals []int64) maxTree {
 	return t
 }
 
-// clone returns a copy of t's values with a log of its own.
+// clone returns a copy of t's values with logs of its own.
 func (t *maxTree) clone() maxTree {
-	return maxTree{size: t.size, v: slices.Clone(t.v), log: new([logSize]int32), seq: 1}
+	return maxTree{size: t.size, v: slices.Clone(t.v), log: new([logSize]int32), seq: 1, rises: new([logSize]int32), up: 1}
+}
+
+// rose logs that node i may have gained free resources.
+func (t *maxTree) rose(i int) {
+	t.rises[uint8(t.up)] = int32(i)
+	t.up++
 }
 
 // set makes node i's value v and logs the change. It climbs while the
