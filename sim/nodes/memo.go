@@ -48,10 +48,11 @@ type memo struct {
 	keepGen, keepVer uint64
 	fit, keep        bool
 	// one is the first node that holds the request (-1: none) as of the
-	// nodes' change number oneAt (0: not known; firstOne, onenode.go).
-	one   int
-	oneAt uint64
-	set   nodeSet // kindNodes
+	// nodes' change number oneAt (0: not known) and rise number oneUp
+	// (firstOne, onenode.go).
+	one          int
+	oneAt, oneUp uint64
+	set          nodeSet // kindNodes
 	// noAt is the nodes' rise count (maxTree.up) when Fits last refused
 	// the class, 0 if its last answer was yes or none (Revived).
 	noAt uint64

@@ -76,13 +76,14 @@ const oneWalk = 16
 // firstOne returns the first node that holds a job of m's request now,
 // one node of per cores and mem memory that oneOK accepts: where first
 // fit puts it; -1 if none. m remembers the node and the nodes' change
-// number then (maxTree.log). A node that has not changed since still
-// holds the request or not as it did then: so the first is the first of
-// the nodes changed before the remembered one that holds it now, else the
-// remembered node if it did not change or still holds it, and only else
-// a search from the node after it. A class's questions thus mostly cost a
-// look at the few nodes changed since it last asked, within a trial and
-// across trials.
+// and rise numbers then (maxTree.seq, maxTree.up). Between two rises a
+// node's free resources only shrink, so a node before the remembered one
+// that did not rise since still does not hold the request: the first is
+// the first of the nodes that rose since and hold it now, before the
+// remembered one, else the remembered node if it still holds it, and only
+// else a search from the node after it. A class's questions thus mostly
+// cost a look at the few nodes given back since it last asked, within a
+// trial and across trials.
 func (l *look) firstOne(m *memo, per, mem int64) int {
 	if m.oneAt == l.c.st.tree.seq { // nothing changed since: mostly Keeps and Take after Fits
 		return m.one
@@ -95,33 +96,28 @@ func (l *look) firstOneSince(m *memo, per, mem int64) int {
 	s := &l.c.st
 	t := &s.tree
 	from := 0
-	if at := m.oneAt; at != 0 && t.seq-at <= logSize {
+	if m.oneAt != 0 && t.up-m.oneUp <= logSize {
 		n := m.one
 		if n < 0 {
 			n = len(s.cores)
 		}
-		first, again := n, false
-		for i := at; i < t.seq; i++ {
-			switch c := int(t.log[uint8(i)]); {
-			case c < first && t.v[t.size+c] >= per && s.mem[c] >= mem:
+		first := n
+		for i := m.oneUp; i < t.up; i++ {
+			if c := int(t.rises[uint8(i)]); c < first && t.v[t.size+c] >= per && s.mem[c] >= mem {
 				first = c
-			case c == n:
-				again = true
 			}
 		}
-		switch {
-		case first < n, !again,
-			t.v[t.size+n] >= per && s.mem[n] >= mem:
+		if first < n || n == len(s.cores) || t.v[t.size+n] >= per && s.mem[n] >= mem {
 			if first == len(s.cores) {
 				first = -1
 			}
-			m.one, m.oneAt = first, t.seq
+			m.one, m.oneAt, m.oneUp = first, t.seq, t.up
 			return first
 		}
 		from = n + 1
 	}
 	n := s.firstFrom(from, per, mem)
-	m.one, m.oneAt = n, t.seq
+	m.one, m.oneAt, m.oneUp = n, t.seq, t.up
 	return n
 }
 
