@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -55,8 +56,7 @@ type Cluster struct {
 
 	capacity, free sim.Resources
 	overrun        bool
-	running        []sim.Allocation // by (estimated end, seq); its storage is runs'
-	runs           runList          // cluster_running.go
+	runs           runList // the running jobs by (estimated end, seq) (cluster_running.go)
 	ends           jobs.Queue[sim.Time, *sim.Outcome]
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
@@ -140,9 +140,6 @@ func (c *Cluster) Capacity() sim.Resources { return c.capacity }
 // Free returns the capacity less the Need of every running job.
 func (c *Cluster) Free() sim.Resources { return c.free }
 
-// Running returns the running jobs by estimated end, then arrival.
-func (c *Cluster) Running() []sim.Allocation { return c.running }
-
 // View returns a View, through which a backfilling policy gets the
 // cluster's node profile (ProfileOf).
 func (c *Cluster) View() any { return View{c} }
@@ -201,6 +198,9 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	case a.Procs != nil || a.Tier != 0:
 		c.tr.rollback()
 		return fmt.Errorf("the node cluster takes no placement from a policy")
+	case o.Seq > math.MaxInt32: // runKey's seq
+		c.tr.rollback()
+		return fmt.Errorf("job %d: the node cluster runs at most 2³¹ jobs", o.Seq)
 	}
 	var (
 		uses      []Use
@@ -227,7 +227,9 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.st.take(r, uses, nil)
 	}
 	if o.Seq >= len(c.where) { // slots never written are nil
-		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))[:o.Seq+1]
+		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))
+		c.where = c.where[:cap(c.where)] // so that a start rarely grows it
+		c.runs.job = slices.Grow(c.runs.job, len(c.where)-len(c.runs.job))[:len(c.where)]
 	}
 	c.where[o.Seq] = c.keep(uses)
 	c.lk.started(committed)
@@ -239,7 +241,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	}
 	o.End = now + run
 	c.ends.Push(o.End, o)
-	c.running = c.runs.insert(c.running, sim.Allocation{Job: &o.Job, Start: now})
+	c.startRun(o, now)
 	return nil
 }
 
@@ -278,8 +280,7 @@ func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
 		c.lk.released(o)
-		var ok bool
-		if c.running, ok = c.runs.remove(c.running, &o.Job, o.Start); !ok {
+		if !c.endRun(o) {
 			panic("nodes: running list lost a job") // broken internal invariant
 		}
 		c.ended = append(c.ended, o)

@@ -26,8 +26,9 @@ const never = sim.Time(math.MaxInt64)
 // before a take that ends at the same time; an end not after now counts
 // as now+1.
 type ends struct {
-	run    []sim.Allocation
-	where  [][]Use // the running jobs' nodes, by Seq
+	run    []runKey   // the running jobs, as Cluster.runs keeps them
+	job    []*sim.Job // the running jobs, by Seq
+	where  [][]Use    // the running jobs' nodes, by Seq
 	l      *look
 	now    sim.Time
 	r, k   int      // the next running job and the next take
@@ -35,7 +36,7 @@ type ends struct {
 }
 
 func (l *look) ends(now sim.Time) ends {
-	e := ends{run: l.c.running, where: l.c.where, l: l, now: now}
+	e := ends{run: l.c.runs.keys(), job: l.c.runs.job, where: l.c.where, l: l, now: now}
 	e.re, e.te = e.runEnd(), e.takeEnd()
 	return e
 }
@@ -44,8 +45,7 @@ func (e *ends) runEnd() sim.Time {
 	if e.r == len(e.run) {
 		return never
 	}
-	a := &e.run[e.r]
-	return max(a.Start+a.Job.Estimate, e.now+1)
+	return max(e.run[e.r].end, e.now+1)
 }
 
 func (e *ends) takeEnd() sim.Time {
@@ -59,10 +59,10 @@ func (e *ends) takeEnd() sim.Time {
 // job when none is left.
 func (e *ends) next() (*sim.Job, []Use, sim.Time) {
 	if end := e.re; end <= e.te && end != never {
-		j := e.run[e.r].Job
+		seq := e.run[e.r].seq
 		e.r++
 		e.re = e.runEnd()
-		return j, e.where[j.Seq], end
+		return e.job[seq], e.where[seq], end
 	}
 	if e.te == never {
 		return nil, nil, never
