@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/schedsweep/schedsweep/sim"
-	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
 
 // Group is a set of identical nodes.
@@ -56,8 +55,8 @@ type Cluster struct {
 
 	capacity, free sim.Resources
 	overrun        bool
-	runs           runList // the running jobs by (estimated end, seq) (cluster_running.go)
-	ends           jobs.Queue[sim.Time, *sim.Outcome]
+	runs           runList  // the running jobs by (estimated end, seq) (cluster_running.go)
+	ends           endQueue // the running jobs' true ends (cluster_run_ends.go)
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
 	block          []Use   // where's placements are cut from it (keep)
@@ -229,7 +228,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	if o.Seq >= len(c.where) { // slots never written are nil
 		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))
 		c.where = c.where[:cap(c.where)] // so that a start rarely grows it
-		c.runs.job = slices.Grow(c.runs.job, len(c.where)-len(c.runs.job))[:len(c.where)]
+		c.runs.out = slices.Grow(c.runs.out, len(c.where)-len(c.runs.out))[:len(c.where)]
 	}
 	c.where[o.Seq] = c.keep(uses)
 	c.lk.started(committed)
@@ -240,7 +239,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		run, o.State = o.Estimate, sim.Killed
 	}
 	o.End = now + run
-	c.ends.Push(o.End, o)
+	c.ends.push(o.End, int32(o.Seq))
 	c.startRun(o, now)
 	return nil
 }
@@ -265,18 +264,18 @@ func (c *Cluster) keep(uses []Use) []Use {
 
 // Next returns the earliest completion.
 func (c *Cluster) Next() (sim.Time, bool) {
-	if c.ends.Len() == 0 {
+	if c.ends.len() == 0 {
 		return 0, false
 	}
-	return c.ends.Min().At, true
+	return c.ends.h[0].at, true
 }
 
 // Advance releases the jobs that end at now, in the order they started.
 func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 	c.tr.rollback()
 	c.ended = c.ended[:0]
-	for c.ends.Len() > 0 && c.ends.Min().At == now {
-		o := c.ends.Pop().V
+	for c.ends.len() > 0 && c.ends.h[0].at == now {
+		o := c.runs.out[c.ends.pop().seq]
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
 		c.lk.released(o)

@@ -14,7 +14,7 @@ import "github.com/schedsweep/schedsweep/sim"
 // startRun puts o's job, which starts at now, in the running list; the
 // list's table of jobs has room for it (Apply grows it with c.where).
 func (c *Cluster) startRun(o *sim.Outcome, now sim.Time) {
-	c.runs.insert(now+o.Estimate, int32(o.Seq), &o.Job)
+	c.runs.insert(now+o.Estimate, int32(o.Seq), o)
 }
 
 // endRun takes o's job out of the running list and reports whether it was
@@ -30,7 +30,7 @@ func (c *Cluster) Running() []sim.Allocation { return c.runs.list() }
 // without the list.
 func (c *Cluster) running(yield func(int, sim.Allocation) bool) {
 	for i, k := range c.runs.keys() {
-		j := c.runs.job[k.seq]
+		j := &c.runs.out[k.seq].Job
 		if !yield(i, sim.Allocation{Job: j, Start: k.end - j.Estimate}) {
 			return
 		}

@@ -20,8 +20,8 @@ func (k runKey) before(end sim.Time, seq int32) bool {
 }
 
 // runList is the running jobs' keys by (estimated end, seq), the order of
-// View.Running, with the jobs by sequence number (job, as the Cluster
-// keeps their nodes in where), and once asked for them (list) their
+// View.Running, with the jobs' outcomes by sequence number (out, as the
+// Cluster keeps their nodes in where), and once asked for them (list) their
 // allocations too, in a second buffer laid out as the first: al[i] is
 // buf[i]'s job. The keys move first and the allocations, if kept, after
 // them (follow), which keeps the keys' code free of the allocations'.
@@ -36,7 +36,7 @@ type runList struct {
 	buf   []runKey
 	al    []sim.Allocation // nil until list is called
 	lo, n int
-	job   []*sim.Job // each started job, by Seq: the caller makes room for it
+	out   []*sim.Outcome // each started job's, by Seq: the caller makes room for it
 }
 
 // minRunRoom is the smallest buffer runList allocates.
@@ -62,7 +62,7 @@ func (r *runList) list() []sim.Allocation {
 // end less its estimate, which is how the key was made (Cluster.startRun).
 func (r *runList) put(x int) {
 	k := r.buf[x]
-	j := r.job[k.seq]
+	j := &r.out[k.seq].Job
 	r.al[x] = sim.Allocation{Job: j, Start: k.end - j.Estimate}
 }
 
@@ -95,10 +95,10 @@ const (
 	emptied
 )
 
-// insert puts the key (end, seq) of job in its place; job[seq] must be
-// in the table.
-func (r *runList) insert(end sim.Time, seq int32, job *sim.Job) {
-	r.job[seq] = job
+// insert puts the key (end, seq) of o's job in its place; out must have
+// room for it.
+func (r *runList) insert(end sim.Time, seq int32, o *sim.Outcome) {
+	r.out[seq] = o
 	n := r.n
 	i := r.at(end, seq)
 	sh := spreadGap

@@ -26,9 +26,9 @@ const never = sim.Time(math.MaxInt64)
 // before a take that ends at the same time; an end not after now counts
 // as now+1.
 type ends struct {
-	run    []runKey   // the running jobs, as Cluster.runs keeps them
-	job    []*sim.Job // the running jobs, by Seq
-	where  [][]Use    // the running jobs' nodes, by Seq
+	run    []runKey       // the running jobs, as Cluster.runs keeps them
+	out    []*sim.Outcome // the running jobs, by Seq
+	where  [][]Use        // the running jobs' nodes, by Seq
 	l      *look
 	now    sim.Time
 	r, k   int      // the next running job and the next take
@@ -36,7 +36,7 @@ type ends struct {
 }
 
 func (l *look) ends(now sim.Time) ends {
-	e := ends{run: l.c.runs.keys(), job: l.c.runs.job, where: l.c.where, l: l, now: now}
+	e := ends{run: l.c.runs.keys(), out: l.c.runs.out, where: l.c.where, l: l, now: now}
 	e.re, e.te = e.runEnd(), e.takeEnd()
 	return e
 }
@@ -62,7 +62,7 @@ func (e *ends) next() (*sim.Job, []Use, sim.Time) {
 		seq := e.run[e.r].seq
 		e.r++
 		e.re = e.runEnd()
-		return e.job[seq], e.where[seq], end
+		return &e.out[seq].Job, e.where[seq], end
 	}
 	if e.te == never {
 		return nil, nil, never
