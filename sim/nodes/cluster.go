@@ -240,7 +240,7 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	}
 	o.End = now + run
 	c.ends.push(o.End, int32(o.Seq))
-	c.startRun(o, now)
+	c.startRun(o)
 	return nil
 }
 

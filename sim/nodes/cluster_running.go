@@ -19,22 +19,26 @@ func (k runKey) before(end sim.Time, seq int32) bool {
 	return k.end < end || k.end == end && k.seq < seq
 }
 
-// runList is the running jobs' keys by (estimated end, seq), the order of
-// View.Running, with the jobs' outcomes by sequence number (out, as the
-// Cluster keeps their nodes in where), and once asked for them (list) their
-// allocations too, in a second buffer laid out as the first: al[i] is
-// buf[i]'s job. The keys move first and the allocations, if kept, after
-// them (follow), which keeps the keys' code free of the allocations'.
+// runList is the running jobs by (estimated end, seq), the order of
+// View.Running, with their outcomes by sequence number (out, as the
+// Cluster keeps their nodes in where). It holds them as keys (buf) until
+// the first call of Cluster.Running, and from then on as the allocations
+// Running returns (al, with buf nil). EASY's pass on the nodes never asks
+// and reads the keys; the policies that ask View.Running ask at every pass,
+// and keeping both the keys and the allocations cost Slurm on
+// METACENTRUM's nodes 15 M instructions more than the allocations alone
+// (1,380 M against 1,364 M, callgrind inside sim.(*engine).run), most of
+// it sliding both.
 //
-// The list is a window buf[lo:lo+n] with room on both sides, so that a
-// start or an end moves the shorter side of the list by one place rather
-// than always the keys after it. On wagap-2013 most ends are near the
-// front (jobs end before their estimates, the earliest estimated ends
+// The list is a window buf[lo:lo+n] (or al's) with room on both sides, so
+// that a start or an end moves the shorter side of the list by one place
+// rather than always the jobs after it. On wagap-2013 most ends are near
+// the front (jobs end before their estimates, the earliest estimated ends
 // first) and starts fall all over the list, so this moves about a third
 // of what shifting the tail does.
 type runList struct {
 	buf   []runKey
-	al    []sim.Allocation // nil until list is called
+	al    []sim.Allocation
 	lo, n int
 	out   []*sim.Outcome // each started job's, by Seq: the caller makes room for it
 }
@@ -42,34 +46,32 @@ type runList struct {
 // minRunRoom is the smallest buffer runList allocates.
 const minRunRoom = 64
 
-// keys returns the list; it is valid until the next insert or remove.
-func (r *runList) keys() []runKey { return r.buf[r.lo : r.lo+r.n] }
-
-// list returns the running jobs' allocations. From its first call on,
-// insert and remove move the allocations after the keys, at no cost to
-// search them. It is valid until the next insert or remove.
-func (r *runList) list() []sim.Allocation {
-	if r.al == nil {
-		r.al = make([]sim.Allocation, len(r.buf), max(1, len(r.buf))) // not nil even when empty
-		for i := range r.n {
-			r.put(r.lo + i)
-		}
+// endAt returns the estimated end and the sequence number of the job at
+// index i of the list.
+func (r *runList) endAt(i int) (sim.Time, int32) {
+	if r.al != nil {
+		a := &r.al[r.lo+i]
+		return a.EstimatedEnd(), int32(a.Job.Seq)
 	}
-	return r.al[r.lo : r.lo+r.n]
+	k := &r.buf[r.lo+i]
+	return k.end, k.seq
 }
 
-// put sets al[x] to the allocation of buf[x]'s job: its start is the key's
-// end less its estimate, which is how the key was made (Cluster.startRun).
-func (r *runList) put(x int) {
-	k := r.buf[x]
-	j := &r.out[k.seq].Job
-	r.al[x] = sim.Allocation{Job: j, Start: k.end - j.Estimate}
+// toList turns the keys into allocations, for good (Cluster.Running).
+func (r *runList) toList() {
+	r.al = make([]sim.Allocation, len(r.buf), max(1, len(r.buf))) // not nil even when empty
+	for x := r.lo; x < r.lo+r.n; x++ {
+		k := r.buf[x]
+		j := &r.out[k.seq].Job
+		r.al[x] = sim.Allocation{Job: j, Start: k.end - j.Estimate}
+	}
+	r.buf = nil
 }
 
-// at returns the first index of the list whose key is not before (end,
+// keyAt returns the first index of the keys whose key is not before (end,
 // seq); n if none.
-func (r *runList) at(end sim.Time, seq int32) int {
-	list := r.keys()
+func (r *runList) keyAt(end sim.Time, seq int32) int {
+	list := r.buf[r.lo : r.lo+r.n]
 	lo, hi := 0, len(list)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -82,72 +84,127 @@ func (r *runList) at(end sim.Time, seq int32) int {
 	return lo
 }
 
-// shift is how an insert or a remove moved the keys, for follow.
-type shift uint8
+// allocAt is keyAt on the allocations.
+func (r *runList) allocAt(end sim.Time, seq int32) int {
+	list := r.al[r.lo : r.lo+r.n]
+	lo, hi := 0, len(list)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		a := &list[m]
+		if e := a.Start + a.Job.Estimate; e < end || e == end && int32(a.Job.Seq) < seq {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
 
-// The shifts: those of an insert, then those of a remove.
-const (
-	headLeft shift = iota
-	tailRight
-	spreadGap // spread moved the allocations too
-	headRight
-	tailLeft
-	emptied
-)
-
-// insert puts the key (end, seq) of o's job in its place; out must have
-// room for it.
+// insert puts o's job, which ends at end by its estimate, in its place.
 func (r *runList) insert(end sim.Time, seq int32, o *sim.Outcome) {
 	r.out[seq] = o
+	if r.al != nil {
+		r.insertAlloc(end, seq, o)
+		return
+	}
 	n := r.n
-	i := r.at(end, seq)
-	sh := spreadGap
+	i := r.keyAt(end, seq)
 	switch {
 	case i < n-i && r.lo > 0: // the head moves one place to the left
 		r.lo--
 		slideLeft(r.buf[r.lo : r.lo+i+1])
-		sh = headLeft
 	case i >= n-i && r.lo+n < len(r.buf): // the tail moves one place to the right
 		slideRight(r.buf[r.lo+i : r.lo+n+1])
-		sh = tailRight
 	default:
-		r.spread(i)
+		r.buf, r.lo = spread(r.buf, r.lo, n, i)
 	}
 	r.buf[r.lo+i] = runKey{end, seq}
 	r.n++
-	if r.al != nil {
-		r.follow(i, sh)
-	}
 }
 
-// spread lays the list out again with as much room on both sides, and a
-// gap at i for the key insert adds: in place when the buffer holds twice
-// the list, else in a buffer twice as large. The allocations, if kept,
-// move the same way.
-func (r *runList) spread(i int) {
+// insertAlloc is insert on the allocations. It moves them as insert moves
+// the keys, which stays written out there: a function of both, generic
+// on the element, costs EASY a call per insert.
+func (r *runList) insertAlloc(end sim.Time, seq int32, o *sim.Outcome) {
 	n := r.n
-	size := len(r.buf)
-	if size < 2*(n+1) {
-		size = max(minRunRoom, 4*(n+1))
+	i := r.allocAt(end, seq)
+	switch {
+	case i < n-i && r.lo > 0:
+		r.lo--
+		slideLeft(r.al[r.lo : r.lo+i+1])
+	case i >= n-i && r.lo+n < len(r.al):
+		slideRight(r.al[r.lo+i : r.lo+n+1])
+	default:
+		r.al, r.lo = spread(r.al, r.lo, n, i)
 	}
-	lo := (size - (n + 1)) / 2
-	r.buf = spreadOut(r.buf, size, r.lo, lo, n, i)
-	if r.al != nil {
-		r.al = spreadOut(r.al, size, r.lo, lo, n, i)
-	}
-	r.lo = lo
+	r.al[r.lo+i] = sim.Allocation{Job: &o.Job, Start: end - o.Estimate}
+	r.n++
 }
 
-// spreadOut moves the list buf[from:from+n] to buf[to:], but for a gap at
-// its index i, in a new buffer of the given size if buf is not as large.
-// In place, the pieces move in the order that overwrites nothing still to
-// be moved: to the right, the tail first. Into a new buffer either order
-// does.
-func spreadOut[T any](buf []T, size, from, to, n, i int) []T {
-	list := buf[from : from+n]
-	if len(buf) != size {
-		buf = make([]T, size)
+// remove takes the job of sequence number seq, which ends at end by its
+// estimate, out of the list and reports whether it was there. It looks at
+// the front first: jobs often end first that were to end first (on
+// METACENTRUM nearly all).
+func (r *runList) remove(end sim.Time, seq int32) bool {
+	if r.al != nil {
+		return r.removeAlloc(end, seq)
 	}
+	list, n, k := r.buf[r.lo:r.lo+r.n], r.n, runKey{end, seq}
+	i := 0
+	if n == 0 || list[0] != k {
+		if i = r.keyAt(end, seq); i == n || list[i] != k {
+			return false
+		}
+	}
+	r.n--
+	switch {
+	case n == 1: // empty: as much room on both sides again
+		r.lo = len(r.buf) / 2
+	case i < n-1-i: // the head moves one place to the right
+		slideRight(list[:i+1])
+		r.lo++
+	default:
+		slideLeft(list[i:])
+	}
+	return true
+}
+
+// removeAlloc is remove on the allocations, which it moves as remove
+// moves the keys.
+func (r *runList) removeAlloc(end sim.Time, seq int32) bool {
+	list, n := r.al[r.lo:r.lo+r.n], r.n
+	i := 0
+	if n == 0 || list[0].Job.Seq != int(seq) || list[0].EstimatedEnd() != end {
+		if i = r.allocAt(end, seq); i == n || list[i].Job.Seq != int(seq) || list[i].EstimatedEnd() != end {
+			return false
+		}
+	}
+	r.n--
+	switch {
+	case n == 1:
+		r.lo = len(r.al) / 2
+	case i < n-1-i:
+		slideRight(list[:i+1])
+		r.lo++
+	default:
+		slideLeft(list[i:])
+	}
+	return true
+}
+
+// spread lays the list buf[from:from+n] out again with as much room on
+// both sides, and a gap at its index i: in place when the buffer holds
+// twice the list, else in a buffer twice as large. It returns the buffer
+// and the list's new start.
+func spread[T any](buf []T, from, n, i int) ([]T, int) {
+	list := buf[from : from+n]
+	if len(buf) < 2*(n+1) {
+		buf = make([]T, max(minRunRoom, 4*(n+1)))
+	}
+	to := (len(buf) - (n + 1)) / 2
+	// In place, the pieces move in the order that overwrites nothing
+	// still to be moved: to the right, the tail first. Into a new buffer
+	// either order does.
 	if to > from {
 		copy(buf[to+i+1:], list[i:])
 		copy(buf[to:], list[:i])
@@ -155,55 +212,7 @@ func spreadOut[T any](buf []T, size, from, to, n, i int) []T {
 		copy(buf[to:], list[:i])
 		copy(buf[to+i+1:], list[i:])
 	}
-	return buf
-}
-
-// remove takes the key (end, seq) out of the list and reports whether it
-// was there.
-func (r *runList) remove(end sim.Time, seq int32) bool {
-	list, n := r.keys(), r.n
-	i := 0 // jobs often end first that were to end first
-	if n == 0 || list[0] != (runKey{end, seq}) {
-		if i = r.at(end, seq); i == n || list[i].seq != seq {
-			return false
-		}
-	}
-	r.n--
-	sh := emptied
-	switch {
-	case n == 1: // empty: as much room on both sides again
-		r.lo = len(r.buf) / 2
-	case i < n-1-i: // the head moves one place to the right
-		slideRight(list[:i+1])
-		r.lo++
-		sh = headRight
-	default:
-		slideLeft(list[i:])
-		sh = tailLeft
-	}
-	if r.al != nil {
-		r.follow(i, sh)
-	}
-	return true
-}
-
-// follow moves the kept allocations as insert or remove moved the keys:
-// sh at index i, and after an insert, puts the new job's at i.
-func (r *runList) follow(i int, sh shift) {
-	lo, n := r.lo, r.n
-	switch sh {
-	case headLeft:
-		slideLeft(r.al[lo : lo+i+1])
-	case tailRight:
-		slideRight(r.al[lo+i : lo+n])
-	case headRight:
-		slideRight(r.al[lo-1 : lo+i])
-	case tailLeft:
-		slideLeft(r.al[lo+i : lo+n+1])
-	}
-	if sh <= spreadGap {
-		r.put(lo + i)
-	}
+	return buf, to
 }
 
 // slideShort is the longest slide done one element at a time: below it a

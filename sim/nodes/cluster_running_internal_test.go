@@ -11,11 +11,11 @@ import (
 // TestRunList starts and ends jobs at random on a Cluster's running list
 // (startRun, endRun) and checks it after every step against the plain
 // one, a slice of allocations kept sorted by (estimated end, seq) with
-// inserts and deletes that shift the tail: the keys, the jobs the
-// internal iterator yields and, from a step drawn at random on (some
-// runs never ask, some ask from the start), what Running returns, which
-// builds the list at its first call and keeps it after, are the same jobs,
-// by pointer, with the same starts, in the same order. The runs mix
+// inserts and deletes that shift the tail: the list's jobs and ends, the
+// jobs the internal iterator yields and, from a step drawn at random on
+// (some runs never ask, some ask from the start), what Running returns,
+// which turns the keys into allocations at its first call, are the same
+// jobs, by pointer, with the same starts, in the same order. The runs mix
 // workloads whose ends fall near the front, near the back or anywhere,
 // with many ties of estimated end, and empty the list now and then.
 func TestRunList(t *testing.T) {
@@ -35,7 +35,7 @@ func TestRunList(t *testing.T) {
 				o := &sim.Outcome{Start: sim.Time(rng.IntN(6))}
 				o.Seq, o.Estimate = len(outs), sim.Time(rng.IntN(12))
 				outs = append(outs, o)
-				c.startRun(o, o.Start)
+				c.startRun(o)
 				al := sim.Allocation{Job: &o.Job, Start: o.Start}
 				i, _ := slices.BinarySearchFunc(plain, al, func(a, b sim.Allocation) int {
 					if a.EstimatedEnd() != b.EstimatedEnd() {
@@ -52,7 +52,13 @@ func TestRunList(t *testing.T) {
 				case 2:
 					k = max(k, rng.IntN(len(plain)))
 				}
-				if o := outs[plain[k].Job.Seq]; !c.endRun(o) {
+				o := outs[plain[k].Job.Seq]
+				wrong := *o // the job, looked for at another end
+				wrong.Start += sim.Time(1 - 2*rng.IntN(2))
+				if c.endRun(&wrong) {
+					t.Fatalf("seed %d step %d: endRun found job %d at end %d; it ends at %d", seed, step, o.Seq, wrong.Start+o.Estimate, o.Start+o.Estimate)
+				}
+				if !c.endRun(o) {
 					t.Fatalf("seed %d step %d: the end of job %d found nothing", seed, step, o.Seq)
 				}
 				plain = slices.Delete(plain, k, k+1)
@@ -62,31 +68,25 @@ func TestRunList(t *testing.T) {
 		if gone := (&sim.Outcome{Record: sim.Record{Job: sim.Job{Seq: len(outs)}}}); c.endRun(gone) {
 			t.Fatalf("seed %d: endRun found a job never started", seed)
 		}
-		for _, a := range plain { // a running job, looked for at another end
-			o := *outs[a.Job.Seq]
-			o.Start++
-			if c.endRun(&o) {
-				t.Fatalf("seed %d: endRun found job %d at end %d; it ends at %d", seed, o.Seq, o.Start+o.Estimate, a.EstimatedEnd())
-			}
-		}
 	}
 }
 
 // checkRunList fails t unless c's running list holds plain's jobs in
-// plain's order; and, if ask, what c.Running returns.
+// plain's order, as keys or as allocations; and, if ask, what c.Running
+// returns.
 func checkRunList(t *testing.T, c *Cluster, plain []sim.Allocation, ask bool) {
 	t.Helper()
-	keys := c.runs.keys()
-	if len(keys) != len(plain) {
-		t.Fatalf("%d keys; want %d", len(keys), len(plain))
+	r := &c.runs
+	if r.n != len(plain) {
+		t.Fatalf("%d jobs listed; want %d", r.n, len(plain))
 	}
-	for i, k := range keys {
-		if want := (runKey{plain[i].EstimatedEnd(), int32(plain[i].Job.Seq)}); k != want {
-			t.Fatalf("key %d is %v; want %v", i, k, want)
+	for i, a := range plain {
+		if end, seq := r.endAt(i); end != a.EstimatedEnd() || seq != int32(a.Job.Seq) {
+			t.Fatalf("job %d of the list is job %d ending at %d; want job %d ending at %d", i, seq, end, a.Job.Seq, a.EstimatedEnd())
 		}
 	}
-	if len(keys) > 0 && &keys[0] != &c.runs.buf[c.runs.lo] {
-		t.Fatalf("the keys are not the window at lo %d", c.runs.lo)
+	if (r.buf == nil) == (r.al == nil) {
+		t.Fatalf("keys %v and allocations %v: want one of them", r.buf != nil, r.al != nil)
 	}
 	var got []sim.Allocation
 	for _, a := range c.running {
@@ -100,7 +100,21 @@ func checkRunList(t *testing.T, c *Cluster, plain []sim.Allocation, ask bool) {
 	}
 	if got := c.Running(); !slices.Equal(got, plain) {
 		t.Fatalf("Running returns %v; want %v", got, plain)
-	} else if len(got) > 0 && (&got[0] != &c.runs.al[c.runs.lo] || len(c.runs.al) != len(c.runs.buf)) {
-		t.Fatalf("Running's list is not the window at lo %d, or its buffer not as long as the keys'", c.runs.lo)
+	} else if r.buf != nil {
+		t.Fatal("the list keeps its keys after Running")
+	}
+}
+
+// running yields the running jobs and their places as Running lists them,
+// without turning the list into allocations: the plain shadow walk that
+// TestShadowAgainstWalk checks the walk against (plainShadow, in
+// shadow_export_test.go) reads the running jobs through it.
+func (c *Cluster) running(yield func(int, sim.Allocation) bool) {
+	for i := range c.runs.n {
+		end, seq := c.runs.endAt(i)
+		j := &c.runs.out[seq].Job
+		if !yield(i, sim.Allocation{Job: j, Start: end - j.Estimate}) {
+			return
+		}
 	}
 }
