@@ -17,7 +17,9 @@ import (
 // which turns the keys into allocations at its first call, are the same
 // jobs, by pointer, with the same starts, in the same order. The runs mix
 // workloads whose ends fall near the front, near the back or anywhere,
-// with many ties of estimated end, and empty the list now and then.
+// with many ties of estimated end, and empty the list now and then; in
+// some, a job ends too late by its estimate for a key, which turns the
+// list into allocations without Running.
 func TestRunList(t *testing.T) {
 	for seed := range uint64(60) {
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -34,6 +36,9 @@ func TestRunList(t *testing.T) {
 			if grow {
 				o := &sim.Outcome{Start: sim.Time(rng.IntN(6))}
 				o.Seq, o.Estimate = len(outs), sim.Time(rng.IntN(12))
+				if seed%4 == 3 && step == 2000 {
+					o.Estimate = 1 << 40 // past what a key holds
+				}
 				outs = append(outs, o)
 				c.startRun(o)
 				al := sim.Allocation{Job: &o.Job, Start: o.Start}
@@ -115,6 +120,36 @@ func (c *Cluster) running(yield func(int, sim.Allocation) bool) {
 		j := &c.runs.out[seq].Job
 		if !yield(i, sim.Allocation{Job: j, Start: end - j.Estimate}) {
 			return
+		}
+	}
+}
+
+// TestRunKey checks runKey at the edges of its range: a key gives back
+// its end and seq, keys of (end, seq) in order are in order, and ends
+// outside [0, 2³³) have no key.
+func TestRunKey(t *testing.T) {
+	const maxSeq = 1<<31 - 1
+	inOrder := []struct {
+		end sim.Time
+		seq int32
+	}{
+		{0, 0}, {0, 1}, {0, maxSeq}, {1, 0}, {1, maxSeq}, {1<<32 - 1, 7}, {1 << 32, 0},
+		{1<<33 - 1, 0}, {1<<33 - 1, maxSeq},
+	}
+	var last runKey
+	for i, c := range inOrder {
+		k, ok := keyOf(c.end, c.seq)
+		if !ok || k.end() != c.end || k.seq() != c.seq {
+			t.Fatalf("keyOf(%d, %d) = %d (end %d, seq %d), %v; want its end and seq back, true", c.end, c.seq, k, k.end(), k.seq(), ok)
+		}
+		if i > 0 && k <= last {
+			t.Fatalf("key of (%d, %d) is not above the one before", c.end, c.seq)
+		}
+		last = k
+	}
+	for _, end := range []sim.Time{-1, 1 << 33, 1 << 62} {
+		if _, ok := keyOf(end, 0); ok {
+			t.Fatalf("keyOf(%d, 0) ok; want no key", end)
 		}
 	}
 }
