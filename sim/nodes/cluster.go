@@ -267,15 +267,15 @@ func (c *Cluster) Next() (sim.Time, bool) {
 	if c.ends.len() == 0 {
 		return 0, false
 	}
-	return c.ends.h[0].at, true
+	return c.ends.first(), true
 }
 
 // Advance releases the jobs that end at now, in the order they started.
 func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 	c.tr.rollback()
 	c.ended = c.ended[:0]
-	for c.ends.len() > 0 && c.ends.h[0].at == now {
-		o := c.runs.out[c.ends.pop().seq]
+	for c.ends.len() > 0 && c.ends.first() == now {
+		o := c.runs.out[c.ends.pop()]
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
 		c.lk.released(o)
