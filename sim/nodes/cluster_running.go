@@ -37,12 +37,12 @@ func (k runKey) seq() int32    { return int32(k & (1<<seqBits - 1)) }
 // View.Running, with their outcomes by sequence number (out, as the
 // Cluster keeps their nodes in where). It holds them as keys (buf) until
 // the first call of Cluster.Running (or a job no key can hold), and from
-// then on as the allocations Running returns (al, with buf nil). EASY's pass on the nodes never asks
-// and reads the keys; the policies that ask View.Running ask at every pass,
-// and keeping both the keys and the allocations cost Slurm on
-// METACENTRUM's nodes 15 M instructions more than the allocations alone
-// (1,380 M against 1,364 M, callgrind inside sim.(*engine).run), most of
-// it sliding both.
+// then on as the allocations Running returns (al, with buf nil). EASY's
+// pass on the nodes never asks and reads the keys; the policies that ask
+// View.Running ask at every pass, and keeping both the keys and the
+// allocations cost Slurm on METACENTRUM's nodes 15 M instructions more
+// than the allocations alone (1,380 M against 1,364 M, callgrind inside
+// sim.(*engine).run), most of it sliding both.
 //
 // The list is a window buf[lo:lo+n] (or al's) with room on both sides, so
 // that a start or an end moves the shorter side of the list by one place
