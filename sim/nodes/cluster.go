@@ -2,11 +2,11 @@ package nodes
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
 	"github.com/schedsweep/schedsweep/sim"
-	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
 
 // Group is a set of identical nodes.
@@ -55,9 +55,8 @@ type Cluster struct {
 
 	capacity, free sim.Resources
 	overrun        bool
-	running        []sim.Allocation // by (estimated end, seq); its storage is runs'
-	runs           runList          // cluster_running.go
-	ends           jobs.Queue[sim.Time, *sim.Outcome]
+	runs           runList  // the running jobs by (estimated end, seq) (cluster_running.go)
+	ends           endQueue // the running jobs' true ends (cluster_run_ends.go)
 	ended          []*sim.Outcome
 	where          [][]Use // each job's placement, by Seq
 	block          []Use   // where's placements are cut from it (keep)
@@ -140,9 +139,6 @@ func (c *Cluster) Capacity() sim.Resources { return c.capacity }
 // Free returns the capacity less the Need of every running job.
 func (c *Cluster) Free() sim.Resources { return c.free }
 
-// Running returns the running jobs by estimated end, then arrival.
-func (c *Cluster) Running() []sim.Allocation { return c.running }
-
 // View returns a View, through which a backfilling policy gets the
 // cluster's node profile (ProfileOf).
 func (c *Cluster) View() any { return View{c} }
@@ -201,6 +197,9 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 	case a.Procs != nil || a.Tier != 0:
 		c.tr.rollback()
 		return fmt.Errorf("the node cluster takes no placement from a policy")
+	case o.Seq > math.MaxInt32: // runKey's seq
+		c.tr.rollback()
+		return fmt.Errorf("job %d: the node cluster runs at most 2³¹ jobs", o.Seq)
 	}
 	var (
 		uses      []Use
@@ -227,7 +226,9 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.st.take(r, uses, nil)
 	}
 	if o.Seq >= len(c.where) { // slots never written are nil
-		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))[:o.Seq+1]
+		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))
+		c.where = c.where[:cap(c.where)] // so that a start rarely grows it
+		c.runs.out = slices.Grow(c.runs.out, len(c.where)-len(c.runs.out))[:len(c.where)]
 	}
 	c.where[o.Seq] = c.keep(uses)
 	c.lk.started(committed)
@@ -238,8 +239,8 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		run, o.State = o.Estimate, sim.Killed
 	}
 	o.End = now + run
-	c.ends.Push(o.End, o)
-	c.running = c.runs.insert(c.running, sim.Allocation{Job: &o.Job, Start: now})
+	c.ends.push(o.End, int32(o.Seq))
+	c.startRun(o)
 	return nil
 }
 
@@ -263,23 +264,22 @@ func (c *Cluster) keep(uses []Use) []Use {
 
 // Next returns the earliest completion.
 func (c *Cluster) Next() (sim.Time, bool) {
-	if c.ends.Len() == 0 {
+	if c.ends.len() == 0 {
 		return 0, false
 	}
-	return c.ends.Min().At, true
+	return c.ends.first(), true
 }
 
 // Advance releases the jobs that end at now, in the order they started.
 func (c *Cluster) Advance(now sim.Time) []*sim.Outcome {
 	c.tr.rollback()
 	c.ended = c.ended[:0]
-	for c.ends.Len() > 0 && c.ends.Min().At == now {
-		o := c.ends.Pop().V
+	for c.ends.len() > 0 && c.ends.first() == now {
+		o := c.runs.out[c.ends.pop()]
 		c.free = c.free.Add(o.Need)
 		c.st.release(reqOf(&o.Job), c.where[o.Seq])
 		c.lk.released(o)
-		var ok bool
-		if c.running, ok = c.runs.remove(c.running, &o.Job, o.Start); !ok {
+		if !c.endRun(o) {
 			panic("nodes: running list lost a job") // broken internal invariant
 		}
 		c.ended = append(c.ended, o)

@@ -226,8 +226,10 @@ func (p *Profile) base(now sim.Time) {
 	p.runs = p.runs[:0]
 	// The running jobs all hold from now, in order of estimated end: the
 	// sum over the nodes is laid in one sweep (sim.Profile.ResetEnds).
+	// Running's list is the cheapest to read, and the policies that keep a
+	// profile ask it at every pass anyway (cluster_run_view.go).
 	p.baseEnds, p.baseGives = p.baseEnds[:0], p.baseGives[:0]
-	for _, a := range p.c.running {
+	for _, a := range p.c.Running() {
 		seq := a.Job.Seq
 		p.grow(seq)
 		uses := p.c.where[seq]

@@ -26,8 +26,8 @@ const never = sim.Time(math.MaxInt64)
 // before a take that ends at the same time; an end not after now counts
 // as now+1.
 type ends struct {
-	run    []sim.Allocation
-	where  [][]Use // the running jobs' nodes, by Seq
+	run    *runList // the running jobs
+	where  [][]Use  // the running jobs' nodes, by Seq
 	l      *look
 	now    sim.Time
 	r, k   int      // the next running job and the next take
@@ -35,17 +35,17 @@ type ends struct {
 }
 
 func (l *look) ends(now sim.Time) ends {
-	e := ends{run: l.c.running, where: l.c.where, l: l, now: now}
+	e := ends{run: &l.c.runs, where: l.c.where, l: l, now: now}
 	e.re, e.te = e.runEnd(), e.takeEnd()
 	return e
 }
 
 func (e *ends) runEnd() sim.Time {
-	if e.r == len(e.run) {
+	if e.r == e.run.n {
 		return never
 	}
-	a := &e.run[e.r]
-	return max(a.Start+a.Job.Estimate, e.now+1)
+	end, _ := e.run.endAt(e.r)
+	return max(end, e.now+1)
 }
 
 func (e *ends) takeEnd() sim.Time {
@@ -59,10 +59,10 @@ func (e *ends) takeEnd() sim.Time {
 // job when none is left.
 func (e *ends) next() (*sim.Job, []Use, sim.Time) {
 	if end := e.re; end <= e.te && end != never {
-		j := e.run[e.r].Job
+		_, seq := e.run.endAt(e.r)
 		e.r++
 		e.re = e.runEnd()
-		return j, e.where[j.Seq], end
+		return &e.run.out[seq].Job, e.where[seq], end
 	}
 	if e.te == never {
 		return nil, nil, never
