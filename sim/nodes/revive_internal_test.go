@@ -41,25 +41,8 @@ func TestRevived(t *testing.T) {
 				queue = append(queue, o)
 				seq++
 			}
-			lk := c.Trial().(*look)
-			var took []*sim.Outcome
-			for _, o := range queue {
-				cl := lk.Class(&o.Job)
-				revived := lk.Revived(cl)
-				fits := lk.Fits(&o.Job)
-				if fits && !revived {
-					t.Fatalf("seed %d, job %d (class %d, %+v): Revived false, Fits true", seed, o.Seq, cl, o.Shape)
-				}
-				if !revived {
-					no++
-				} else if !fits {
-					yes++
-				}
-				if fits && rng.IntN(3) == 0 {
-					lk.Take(&o.Job)
-					took = append(took, o)
-				}
-			}
+			took, n, y := revivedPass(t, c.Trial().(*look), rng, queue)
+			no, yes = no+n, yes+y
 			started := map[*sim.Outcome]bool{}
 			for i, o := range took {
 				if rng.IntN(5) == 0 || i > 0 && rng.IntN(4) == 0 {
@@ -79,6 +62,32 @@ func TestRevived(t *testing.T) {
 	if no < 1000 {
 		t.Errorf("Revived said false %d times (and true to a refusal %d times): it must rule out many classes", no, yes)
 	}
+}
+
+// revivedPass asks Revived, then Fits, of every job of queue in turn on
+// lk, failing when Revived rules out a job that fits, and takes a third of
+// the jobs that fit. It returns the jobs taken, how often Revived said
+// false, and how often it said true of a job that did not fit.
+func revivedPass(t *testing.T, lk *look, rng *rand.Rand, queue []*sim.Outcome) (took []*sim.Outcome, no, yes int) {
+	t.Helper()
+	for _, o := range queue {
+		cl := lk.Class(&o.Job)
+		revived := lk.Revived(cl)
+		fits := lk.Fits(&o.Job)
+		if fits && !revived {
+			t.Fatalf("job %d (class %d, %+v): Revived false, Fits true", o.Seq, cl, o.Shape)
+		}
+		if !revived {
+			no++
+		} else if !fits {
+			yes++
+		}
+		if fits && rng.IntN(3) == 0 {
+			lk.Take(&o.Job)
+			took = append(took, o)
+		}
+	}
+	return took, no, yes
 }
 
 type reviveShape struct {
