@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"math/bits"
+
 	"github.com/schedsweep/schedsweep/sim"
 	"github.com/schedsweep/schedsweep/sim/internal/jobs"
 )
@@ -101,8 +103,9 @@ func (q *endQueue) popKey() endKey {
 			if c >= n {
 				break
 			}
-			if r := c + 1; r < n && h[r] < h[c] {
-				c = r
+			if r := c + 1; r < n { // the smaller child, without a branch on the keys
+				_, less := bits.Sub64(uint64(h[r]), uint64(h[c]), 0)
+				c += uint(less)
 			}
 			h[i] = h[c]
 			i = c

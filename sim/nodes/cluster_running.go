@@ -83,7 +83,9 @@ func (r *runList) toList() {
 }
 
 // keyAt returns the first index of the keys whose key is not below k; n
-// if none.
+// if none. (A search without a branch on the keys, the borrow of a
+// subtraction choosing the half, missed 130 thousand fewer predictions on
+// wagap-2013's nodes but ran 2.5 M more instructions in all: dropped.)
 func (r *runList) keyAt(k runKey) int {
 	list := r.buf[r.lo : r.lo+r.n]
 	lo, hi := 0, len(list)

@@ -3,6 +3,7 @@ package nodes
 import (
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -150,6 +151,27 @@ func TestRunKey(t *testing.T) {
 	for _, end := range []sim.Time{-1, 1 << 33, 1 << 62} {
 		if _, ok := keyOf(end, 0); ok {
 			t.Fatalf("keyOf(%d, 0) ok; want no key", end)
+		}
+	}
+}
+
+// TestKeyAt checks the branch-free search against sort.Search on random
+// sorted keys, with repeats, at and between every key and past both ends.
+func TestKeyAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 31))
+	for range 2000 {
+		n := rng.IntN(70)
+		keys := make([]runKey, n)
+		for i := range keys {
+			keys[i] = runKey(rng.IntN(3 * n))
+		}
+		slices.Sort(keys)
+		r := runList{buf: keys, n: n}
+		for k := runKey(0); k <= runKey(3*n+1); k++ {
+			want := sort.Search(n, func(i int) bool { return keys[i] >= k })
+			if got := r.keyAt(k); got != want {
+				t.Fatalf("keys %v: keyAt(%d) = %d, want %d", keys, k, got, want)
+			}
 		}
 	}
 }
