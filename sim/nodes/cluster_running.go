@@ -1,23 +1,21 @@
 package nodes
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // runKey is a running job's place in the running list: its estimated end
 // (start + estimate) above its sequence number, end<<seqBits | seq, so
-// that keys compare as (end, seq) do. It holds no pointer, so the list's
-// search reads the keys alone and its slides move plain memory, which a
-// list of sim.Allocation did not: each probe of its search loaded the
-// job's estimate and number through Job, from jobs all over the engine's
-// store, and each slide went through the write barrier's copy
-// (typedslicecopy). A key holds ends from 0 to 2³³ s (272 years); a job
-// that ends later by its estimate turns the list into allocations
-// (runList.toList), which hold any.
-//
-// On wagap-2013's nodes the keys cut EASY's instructions by about 1 M of
-// 125 M (callgrind inside sim.(*engine).run), and packing them in 8
-// bytes rather than 16 (an end and a seq) by 2.3 M more, half of it in
-// the slides' memmove; callgrind's cache simulation finds a few misses
-// fewer than with allocations (L1 data misses 570 k → 556 k).
+// that keys compare as (end, seq) do. It holds no pointer, so the list
+// compares keys alone and moves plain memory, which a list of
+// sim.Allocation did not: each comparison loaded the job's estimate and
+// number through Job, from jobs all over the engine's store, and each
+// move went through the write barrier's copy (typedslicecopy). A key
+// holds ends from 0 to 2³³ s (272 years); a job that ends later by its
+// estimate turns the list into allocations (runList.toList), which hold
+// any.
 type runKey uint64
 
 // seqBits is how many bits of a runKey hold the sequence number.
@@ -35,23 +33,30 @@ func (k runKey) seq() int32    { return int32(k & (1<<seqBits - 1)) }
 
 // runList is the running jobs by (estimated end, seq), the order of
 // View.Running, with their outcomes by sequence number (out, as the
-// Cluster keeps their nodes in where). It holds them as keys (buf) until
-// the first call of Cluster.Running (or a job no key can hold), and from
-// then on as the allocations Running returns (al, with buf nil). EASY's
-// pass on the nodes never asks and reads the keys; the policies that ask
-// View.Running ask at every pass, and keeping both the keys and the
-// allocations cost Slurm on METACENTRUM's nodes 15 M instructions more
-// than the allocations alone (1,380 M against 1,364 M, callgrind inside
-// sim.(*engine).run), most of it sliding both.
+// Cluster keeps their nodes in where). It holds them as keys until the
+// first call of Cluster.Running (or a job no key can hold), and from then
+// on as the allocations Running returns (al, with keys nil). EASY's pass
+// on the nodes never asks; the policies that ask View.Running ask at
+// every pass, and keeping both the keys and the allocations cost Slurm on
+// METACENTRUM's nodes 15 M instructions more than the allocations alone
+// (1,380 M against 1,364 M, callgrind inside sim.(*engine).run).
 //
-// The list is a window buf[lo:lo+n] (or al's) with room on both sides, so
+// The keys are a binary heap (cluster_run_heap.go): EASY reads the
+// running jobs only in its shadow walks, in order from the first, and on
+// wagap-2013's nodes its 1,210 walks read five jobs each on average, so a
+// list kept sorted through 18 thousand starts and as many ends (8.3 M
+// instructions, the search missing its branch prediction at every other
+// probe) served little. The walk now draws the first jobs from the heap:
+// starts, ends and walks cost 6.4 M there, and 115 thousand fewer
+// branches are mispredicted (callgrind inside sim.(*engine).run).
+//
+// The allocations are a window al[lo:lo+n] with room on both sides, so
 // that a start or an end moves the shorter side of the list by one place
-// rather than always the jobs after it. On wagap-2013 most ends are near
-// the front (jobs end before their estimates, the earliest estimated ends
-// first) and starts fall all over the list, so this moves about a third
-// of what shifting the tail does.
+// rather than always the jobs after it.
 type runList struct {
-	buf   []runKey
+	keys  []runKey  // a min-heap
+	pos   []int32   // each running job's index in keys, by Seq
+	at    []nextKey // a walk's heap of the keys next in line (runIter)
 	al    []sim.Allocation
 	lo, n int
 	out   []*sim.Outcome // each started job's, by Seq: the caller makes room for it
@@ -61,43 +66,23 @@ type runList struct {
 const minRunRoom = 64
 
 // endAt returns the estimated end and the sequence number of the job at
-// index i of the list.
+// index i of the allocations.
 func (r *runList) endAt(i int) (sim.Time, int32) {
-	if r.al != nil {
-		a := &r.al[r.lo+i]
-		return a.EstimatedEnd(), int32(a.Job.Seq)
-	}
-	k := r.buf[r.lo+i]
-	return k.end(), k.seq()
+	a := &r.al[r.lo+i]
+	return a.EstimatedEnd(), int32(a.Job.Seq)
 }
 
 // toList turns the keys into allocations, for good (Cluster.Running).
 func (r *runList) toList() {
-	r.al = make([]sim.Allocation, len(r.buf), max(1, len(r.buf))) // not nil even when empty
-	for x := r.lo; x < r.lo+r.n; x++ {
-		k := r.buf[x]
+	keys := slices.Clone(r.keys)
+	slices.Sort(keys)
+	r.al = make([]sim.Allocation, max(minRunRoom, 2*len(keys)+2))
+	r.lo = (len(r.al) - len(keys)) / 2
+	for x, k := range keys {
 		j := &r.out[k.seq()].Job
-		r.al[x] = sim.Allocation{Job: j, Start: k.end() - j.Estimate}
+		r.al[r.lo+x] = sim.Allocation{Job: j, Start: k.end() - j.Estimate}
 	}
-	r.buf = nil
-}
-
-// keyAt returns the first index of the keys whose key is not below k; n
-// if none. (A search without a branch on the keys, the borrow of a
-// subtraction choosing the half, missed 130 thousand fewer predictions on
-// wagap-2013's nodes but ran 2.5 M more instructions in all: dropped.)
-func (r *runList) keyAt(k runKey) int {
-	list := r.buf[r.lo : r.lo+r.n]
-	lo, hi := 0, len(list)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if list[m] < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	r.keys = nil
 }
 
 // allocAt returns the first index of the allocations whose job ends
@@ -128,24 +113,11 @@ func (r *runList) insert(end sim.Time, seq int32, o *sim.Outcome) {
 		r.insertAlloc(end, seq, o)
 		return
 	}
-	n := r.n
-	i := r.keyAt(k)
-	switch {
-	case i < n-i && r.lo > 0: // the head moves one place to the left
-		r.lo--
-		slideLeft(r.buf[r.lo : r.lo+i+1])
-	case i >= n-i && r.lo+n < len(r.buf): // the tail moves one place to the right
-		slideRight(r.buf[r.lo+i : r.lo+n+1])
-	default:
-		r.buf, r.lo = spread(r.buf, r.lo, n, i)
-	}
-	r.buf[r.lo+i] = k
+	r.push(k)
 	r.n++
 }
 
-// insertAlloc is insert on the allocations. It moves them as insert moves
-// the keys, which stays written out there: a function of both, generic
-// on the element, costs EASY a call per insert.
+// insertAlloc is insert on the allocations.
 func (r *runList) insertAlloc(end sim.Time, seq int32, o *sim.Outcome) {
 	n := r.n
 	i := r.allocAt(end, seq)
@@ -163,39 +135,22 @@ func (r *runList) insertAlloc(end sim.Time, seq int32, o *sim.Outcome) {
 }
 
 // remove takes the job of sequence number seq, which ends at end by its
-// estimate, out of the list and reports whether it was there. It looks at
-// the front first: jobs often end first that were to end first (on
-// METACENTRUM nearly all).
+// estimate, out of the list and reports whether it was there.
 func (r *runList) remove(end sim.Time, seq int32) bool {
 	if r.al != nil {
 		return r.removeAlloc(end, seq)
 	}
 	k, ok := keyOf(end, seq)
-	if !ok { // no key holds it
+	if !ok || !r.drop(k) { // no key holds it, or not there
 		return false
 	}
-	list, n := r.buf[r.lo:r.lo+r.n], r.n
-	i := 0
-	if n == 0 || list[0] != k {
-		if i = r.keyAt(k); i == n || list[i] != k {
-			return false
-		}
-	}
 	r.n--
-	switch {
-	case n == 1: // empty: as much room on both sides again
-		r.lo = len(r.buf) / 2
-	case i < n-1-i: // the head moves one place to the right
-		slideRight(list[:i+1])
-		r.lo++
-	default:
-		slideLeft(list[i:])
-	}
 	return true
 }
 
-// removeAlloc is remove on the allocations, which it moves as remove
-// moves the keys.
+// removeAlloc is remove on the allocations. It looks at the front
+// first: jobs often end first that were to end first (on METACENTRUM
+// nearly all).
 func (r *runList) removeAlloc(end sim.Time, seq int32) bool {
 	list, n := r.al[r.lo:r.lo+r.n], r.n
 	i := 0

@@ -3,7 +3,6 @@ package nodes
 import (
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/schedsweep/schedsweep/sim"
@@ -86,13 +85,8 @@ func checkRunList(t *testing.T, c *Cluster, plain []sim.Allocation, ask bool) {
 	if r.n != len(plain) {
 		t.Fatalf("%d jobs listed; want %d", r.n, len(plain))
 	}
-	for i, a := range plain {
-		if end, seq := r.endAt(i); end != a.EstimatedEnd() || seq != int32(a.Job.Seq) {
-			t.Fatalf("job %d of the list is job %d ending at %d; want job %d ending at %d", i, seq, end, a.Job.Seq, a.EstimatedEnd())
-		}
-	}
-	if (r.buf == nil) == (r.al == nil) {
-		t.Fatalf("keys %v and allocations %v: want one of them", r.buf != nil, r.al != nil)
+	if r.al == nil && len(r.keys) != r.n || r.al != nil && r.keys != nil {
+		t.Fatalf("%d keys, allocations %v, %d jobs: want keys or allocations", len(r.keys), r.al != nil, r.n)
 	}
 	var got []sim.Allocation
 	for _, a := range c.running {
@@ -106,7 +100,7 @@ func checkRunList(t *testing.T, c *Cluster, plain []sim.Allocation, ask bool) {
 	}
 	if got := c.Running(); !slices.Equal(got, plain) {
 		t.Fatalf("Running returns %v; want %v", got, plain)
-	} else if r.buf != nil {
+	} else if r.keys != nil {
 		t.Fatal("the list keeps its keys after Running")
 	}
 }
@@ -116,8 +110,13 @@ func checkRunList(t *testing.T, c *Cluster, plain []sim.Allocation, ask bool) {
 // TestShadowAgainstWalk checks the walk against (plainShadow, in
 // shadow_export_test.go) reads the running jobs through it.
 func (c *Cluster) running(yield func(int, sim.Allocation) bool) {
-	for i := range c.runs.n {
-		end, seq := c.runs.endAt(i)
+	it := c.runs.iter()
+	for i := 0; ; i++ {
+		end, seq, ok := it.peek()
+		if !ok {
+			return
+		}
+		it.next()
 		j := &c.runs.out[seq].Job
 		if !yield(i, sim.Allocation{Job: j, Start: end - j.Estimate}) {
 			return
@@ -151,27 +150,6 @@ func TestRunKey(t *testing.T) {
 	for _, end := range []sim.Time{-1, 1 << 33, 1 << 62} {
 		if _, ok := keyOf(end, 0); ok {
 			t.Fatalf("keyOf(%d, 0) ok; want no key", end)
-		}
-	}
-}
-
-// TestKeyAt checks the branch-free search against sort.Search on random
-// sorted keys, with repeats, at and between every key and past both ends.
-func TestKeyAt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 31))
-	for range 2000 {
-		n := rng.IntN(70)
-		keys := make([]runKey, n)
-		for i := range keys {
-			keys[i] = runKey(rng.IntN(3 * n))
-		}
-		slices.Sort(keys)
-		r := runList{buf: keys, n: n}
-		for k := runKey(0); k <= runKey(3*n+1); k++ {
-			want := sort.Search(n, func(i int) bool { return keys[i] >= k })
-			if got := r.keyAt(k); got != want {
-				t.Fatalf("keys %v: keyAt(%d) = %d, want %d", keys, k, got, want)
-			}
 		}
 	}
 }

@@ -26,25 +26,25 @@ const never = sim.Time(math.MaxInt64)
 // before a take that ends at the same time; an end not after now counts
 // as now+1.
 type ends struct {
-	run    *runList // the running jobs
-	where  [][]Use  // the running jobs' nodes, by Seq
+	run    runIter // the running jobs
+	where  [][]Use // the running jobs' nodes, by Seq
 	l      *look
 	now    sim.Time
-	r, k   int      // the next running job and the next take
+	k      int      // the next take
 	re, te sim.Time // their ends; never when none is left
 }
 
 func (l *look) ends(now sim.Time) ends {
-	e := ends{run: &l.c.runs, where: l.c.where, l: l, now: now}
+	e := ends{run: l.c.runs.iter(), where: l.c.where, l: l, now: now}
 	e.re, e.te = e.runEnd(), e.takeEnd()
 	return e
 }
 
 func (e *ends) runEnd() sim.Time {
-	if e.r == e.run.n {
+	end, _, ok := e.run.peek()
+	if !ok {
 		return never
 	}
-	end, _ := e.run.endAt(e.r)
 	return max(end, e.now+1)
 }
 
@@ -59,10 +59,10 @@ func (e *ends) takeEnd() sim.Time {
 // job when none is left.
 func (e *ends) next() (*sim.Job, []Use, sim.Time) {
 	if end := e.re; end <= e.te && end != never {
-		_, seq := e.run.endAt(e.r)
-		e.r++
+		_, seq, _ := e.run.peek()
+		e.run.next()
 		e.re = e.runEnd()
-		return &e.run.out[seq].Job, e.where[seq], end
+		return &e.run.r.out[seq].Job, e.where[seq], end
 	}
 	if e.te == never {
 		return nil, nil, never
