@@ -120,7 +120,8 @@ type lastPass struct {
 func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 	if v.Model() != nil {
 		if lk, ok := v.Trial().(sim.Lookahead); ok {
-			return e.scheduleNodes(now, v, lk)
+			e.scheduleNodes(now, v, lk)
+			return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
 		}
 	}
 	q := e.rank.jobs(now, v)
@@ -185,8 +186,10 @@ func (e *EASY) Schedule(now sim.Time, v sim.View) (sim.Decision, error) {
 }
 
 // scheduleNodes is Schedule on a machine of nodes, asked through lk; its
-// promises and withdrawals are the pool pass's.
-func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.Decision, error) {
+// promises and withdrawals are the pool pass's. It leaves the decision in
+// e.start, e.promise and e.withdraw: returning a Decision from here too
+// copied it once more a pass, through the stack.
+func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) {
 	q := e.rank.jobs(now, v)
 	e.start, e.started = e.start[:0], e.started[:0]
 	e.promise, e.withdraw = e.promise[:0], e.withdraw[:0]
@@ -209,7 +212,6 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) (sim.De
 	}
 	e.head = head
 	e.rank.took(now, v, e.start)
-	return sim.Decision{Start: e.start, Promise: e.promise, Withdraw: e.withdraw}, nil
 }
 
 // passNodes is EASY's pass on a machine of nodes, asked through lk: a job starts
