@@ -7,6 +7,23 @@ import (
 	"github.com/schedsweep/schedsweep/sim"
 )
 
+// randomGPUCluster returns a first-fit cluster of one to three node
+// groups of up to 20 nodes each, drawn from rng: nodes of up to cores
+// cores, mem memory and two GPUs; and its groups.
+func randomGPUCluster(t *testing.T, rng *rand.Rand, cores, mem int64) (*Cluster, []Group) {
+	t.Helper()
+	var groups []Group
+	for g := range 1 + rng.IntN(3) {
+		groups = append(groups, Group{Name: string(rune('a' + g)), Count: 1 + rng.IntN(20),
+			Cores: 1 + rng.Int64N(cores), Memory: 1 + rng.Int64N(mem), GPUs: rng.Int64N(3)})
+	}
+	c, err := New(groups, FirstFit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, groups
+}
+
 // TestPlainHeadParts checks part and partWith for a plain head of nodes
 // (look.plainHead: the tree's leaf and the memory) against their general
 // test, node by node, on the nodes as random starts leave them, with
@@ -14,15 +31,7 @@ import (
 func TestPlainHeadParts(t *testing.T) {
 	for seed := range uint64(60) {
 		rng := rand.New(rand.NewPCG(seed, 23))
-		var groups []Group
-		for g := range 1 + rng.IntN(3) {
-			groups = append(groups, Group{Name: string(rune('a' + g)), Count: 1 + rng.IntN(20),
-				Cores: 1 + rng.Int64N(8), Memory: 1 + rng.Int64N(30), GPUs: rng.Int64N(3)})
-		}
-		c, err := New(groups, FirstFit)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, _ := randomGPUCluster(t, rng, 8, 30)
 		shape := func() sim.Shape {
 			return sim.Shape{Nodes: 1 + rng.Int32N(3), PerNode: 1 + rng.Int32N(8), MemPerNode: rng.Int64N(31),
 				GPUsPerNode: rng.Int32N(2), Exclusive: rng.IntN(4) == 0}

@@ -20,15 +20,7 @@ func TestRevived(t *testing.T) {
 	var no, yes int
 	for seed := range uint64(40) {
 		rng := rand.New(rand.NewPCG(seed, 21))
-		var groups []Group
-		for g := range 1 + rng.IntN(3) {
-			groups = append(groups, Group{Name: string(rune('a' + g)), Count: 1 + rng.IntN(20),
-				Cores: 1 + rng.Int64N(16), Memory: 1 + rng.Int64N(64), GPUs: rng.Int64N(3)})
-		}
-		c, err := New(groups, FirstFit)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, groups := randomGPUCluster(t, rng, 16, 64)
 		shapes := reviveShapes(rng, groups)
 		var queue []*sim.Outcome
 		var now sim.Time
