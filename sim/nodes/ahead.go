@@ -409,6 +409,9 @@ func (l *look) plainHead() bool {
 
 // parts is the head's sum over the nodes of uses.
 func (l *look) parts(uses []Use) int64 {
+	if len(uses) == 1 && uses[0].Nodes == 1 { // a job of one node, most often
+		return l.part(int(uses[0].Node))
+	}
 	var sum int64
 	for _, u := range uses {
 		for n := int(u.Node); n < int(u.Node+u.Nodes); n++ {
