@@ -241,12 +241,13 @@ func (e *EASY) scheduleNodes(now sim.Time, v sim.View, lk sim.Lookahead) {
 // (backfillChains, easy_classes.go), which makes the same skip by class.
 func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahead) (int, *sim.Job, sim.Time) {
 	cl, indexed := e.chained(lk, q)
-	last := e.last
-	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && last.head != nil && e.monotone(lk, cl)
+	last := &e.last
+	lastHead := last.head
+	skip := !e.ended && e.fill == nil && isArrival(e.rank.order) && lastHead != nil && e.monotone(lk, cl)
 	e.ended = false
 	e.last.head = nil
 	i := 0
-	if (!skip || len(q) == 0 || q[0] != last.head) && !e.classes.ruledOut(cl, q) {
+	if (!skip || len(q) == 0 || q[0] != lastHead) && !e.classes.ruledOut(cl, q) {
 		for ; i < len(q) && lk.Fits(q[i]); i++ {
 			lk.Take(q[i])
 			e.start = append(e.start, q[i])
@@ -259,7 +260,7 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	shadow := lk.Shadow(now, head)
 	if indexed {
 		if e.classes.link(cl, q[i:]) {
-			e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == last.head)
+			e.backfillChains(now, shadow, lk, head, skip && i == 0 && head == lastHead)
 			e.last = lastPass{head: head, shadow: shadow}
 			return i, head, shadow
 		}
@@ -275,7 +276,7 @@ func (e *EASY) passNodes(now sim.Time, v sim.View, q []*sim.Job, lk sim.Lookahea
 	}
 	rest := q[i+1:]
 	e.kept = e.kept[:0]
-	if skip && i == 0 && head == last.head {
+	if skip && i == 0 && head == lastHead {
 		// rest is in arrival order: the jobs the last pass saw lead it.
 		k, _ := slices.BinarySearchFunc(rest, last.seq+1, func(j *sim.Job, seq int) int { return cmp.Compare(j.Seq, seq) })
 		e.backfill(now, shadow, lk, last.kept)
@@ -302,16 +303,21 @@ func (e *EASY) monotone(lk sim.Lookahead, cl sim.Classes) bool {
 // EASY's own backfilling in arrival order on a look-ahead that classes
 // every job.
 func (e *EASY) chained(lk sim.Lookahead, q []*sim.Job) (sim.Classes, bool) {
+	cs := &e.classes
+	if cs.owner != nil && lk == cs.lk && (len(q) == 0 || cs.linkedJob(q[0])) {
+		e.chainsOn = !cs.ch.off // the last pass's look-ahead: what follows holds
+		return cs.owner, e.chainsOn
+	}
 	e.chainsOn = false
 	cl, ok := lk.(sim.Classes)
 	if !ok || e.fill != nil || !isArrival(e.rank.order) {
 		return nil, false
 	}
-	cs := &e.classes
 	if len(q) > 0 && !cs.linkedJob(q[0]) {
 		cs.owner = nil // a policy serves one run; if reused, start afresh
 	}
 	cs.own(cl)
+	cs.lk = lk
 	e.chainsOn = !cs.ch.off
 	return cl, e.chainsOn
 }
