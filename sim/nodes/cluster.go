@@ -153,28 +153,33 @@ func (c *Cluster) Open(_ sim.View, opt sim.Options) error {
 func (c *Cluster) Admit(*sim.Outcome) {}
 
 // Refuse returns why o's job can never run on the cluster, or NoReason.
-// The answer depends on the request alone, and on the estimate for a job
-// with a rule (a partition's time limit), so the last one stands for a
-// job that asks the same: a trace's jobs often come in runs of one shape.
+// The answer depends on the request alone (the job's shape and needs),
+// and on the estimate for a job with a rule (a partition's time limit),
+// so the last one stands for a job that asks the same: a trace's jobs
+// often come in runs of one shape, and comparing the shape and needs
+// costs less than working out the request.
 func (c *Cluster) Refuse(o *sim.Outcome) sim.Reason {
-	r := reqOf(&o.Job)
-	if r.nodes > 0 && r.nodes*r.per != o.Need[sim.Procs] || r.mem < 0 || r.gpus < 0 || r.per < 0 {
-		return sim.NegativeRequest
-	}
-	if p := &c.refused; p.set && p.r.same(&r) && (p.est == o.Estimate || c.st.rs.plain(r.where)) {
+	if p := &c.refused; p.set && o.Shape == p.shape && o.Need == p.need && (p.est == o.Estimate || p.plain) {
 		return p.why
 	}
-	why := c.refuse(r, o.Estimate) // rules.go
-	c.refused = refusal{set: true, r: r, est: o.Estimate, why: why}
+	r := reqOf(&o.Job)
+	why := sim.NegativeRequest
+	if !(r.nodes > 0 && r.nodes*r.per != o.Need[sim.Procs] || r.mem < 0 || r.gpus < 0 || r.per < 0) {
+		why = c.refuse(r, o.Estimate) // rules.go
+	}
+	c.refused = refusal{set: true, shape: o.Shape, need: o.Need, est: o.Estimate, plain: c.st.rs.plain(r.where), why: why}
 	return why
 }
 
-// refusal is Refuse's last answer.
+// refusal is Refuse's last answer, for a job of the shape and needs, and
+// the estimate when the job's nodes have rules (not plain).
 type refusal struct {
-	set bool
-	r   req
-	est sim.Time
-	why sim.Reason
+	set   bool
+	shape sim.Shape
+	need  sim.Resources
+	est   sim.Time
+	plain bool
+	why   sim.Reason
 }
 
 // Trial starts a trial on the cluster's nodes as they stand; it is a
@@ -226,8 +231,12 @@ func (c *Cluster) Apply(now sim.Time, o *sim.Outcome, a sim.Action) error {
 		c.st.take(r, uses, nil)
 	}
 	if o.Seq >= len(c.where) { // slots never written are nil
-		c.where = slices.Grow(c.where, o.Seq+1-len(c.where))
-		c.where = c.where[:cap(c.where)] // so that a start rarely grows it
+		// At least doubled, so that a start rarely grows it and the
+		// copies over a run add up to about its length (append's own
+		// growth, a quarter at these sizes, copied and cleared five times
+		// as much).
+		c.where = slices.Grow(c.where, max(o.Seq+1, 2*len(c.where))-len(c.where))
+		c.where = c.where[:cap(c.where)]
 		c.runs.out = slices.Grow(c.runs.out, len(c.where)-len(c.runs.out))[:len(c.where)]
 	}
 	c.where[o.Seq] = c.keep(uses)

@@ -1,6 +1,10 @@
 package nodes
 
-import "github.com/schedsweep/schedsweep/sim"
+import (
+	"slices"
+
+	"github.com/schedsweep/schedsweep/sim"
+)
 
 // The running list's keys as a binary min-heap (runList.keys), each job's
 // index kept by Seq (runList.pos) so that an end takes its key out from
@@ -13,7 +17,7 @@ import "github.com/schedsweep/schedsweep/sim"
 func (r *runList) push(k runKey) {
 	s := int(k.seq())
 	if s >= len(r.pos) {
-		r.pos = append(r.pos, make([]int32, s+1-len(r.pos))...)
+		r.pos = slices.Grow(r.pos, max(s+1, 2*len(r.pos))-len(r.pos))
 		r.pos = r.pos[:cap(r.pos)]
 	}
 	r.keys = append(r.keys, k)

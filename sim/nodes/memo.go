@@ -130,7 +130,10 @@ func (l *look) classID(j *sim.Job, r req) int32 {
 		}
 	}
 	if n := j.Seq + 1; n > len(ms.of) { // of only grows: past its length it is zero
-		ms.of = slices.Grow(ms.of, n-len(ms.of))[:n]
+		if n > cap(ms.of) { // at least doubled, as Cluster.Apply grows where
+			ms.of = slices.Grow(ms.of, max(n, 2*cap(ms.of))-len(ms.of))
+		}
+		ms.of = ms.of[:n]
 	}
 	ms.of[j.Seq] = classed{job: j, cls: id}
 	return id
