@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/schedsweep/schedsweep/results"
 	"github.com/schedsweep/schedsweep/sim"
@@ -20,8 +21,10 @@ import (
 // nodes a job really ran on: the node of each of the job's processors,
 // "{3,3,4,4}" for two cores on each of nodes 3 and 4, nodes numbered from
 // 1 in node order (the cluster's groups in turn, as results.Placement
-// orders them); -1 for a rejected job. A run on the pool writes 18 fields
-// as before.
+// orders them); -1 for a rejected job. A cluster that declares partitions
+// adds field 20 too, the job's partition, as Alea's data sets give its
+// queue (a name with a blank cannot be a field: an error). A run on the
+// pool writes 18 fields as before.
 func writeScheduleSWF(w io.Writer, h *workloads.Header, res *sim.Result, p results.Placement) error {
 	sw := workloads.NewSWFWriter(w)
 	if err := sw.WriteHeader(h); err != nil {
@@ -39,6 +42,7 @@ func writeScheduleSWF(w io.Writer, h *workloads.Header, res *sim.Result, p resul
 		return err
 	}
 	// Each line as WriteOutcome writes it, then field 19.
+	pp := partitioned(p)
 	var line bytes.Buffer
 	lw := workloads.NewSWFWriter(&line)
 	bw := bufio.NewWriter(w)
@@ -54,6 +58,13 @@ func writeScheduleSWF(w io.Writer, h *workloads.Header, res *sim.Result, p resul
 		}
 		b = append(b[:0], bytes.TrimSuffix(line.Bytes(), []byte("\n"))...)
 		b = appendField19(append(b, ' '), p.Where(o.Seq))
+		if pp != nil {
+			name := pp.PartitionOf(&o.Job)
+			if strings.ContainsFunc(name, unicode.IsSpace) || name == "" {
+				return fmt.Errorf("job %d: partition %q cannot be an SWF field", o.ID, name)
+			}
+			b = append(append(b, ' '), name...)
+		}
 		if _, err := bw.Write(append(b, '\n')); err != nil {
 			return err
 		}
@@ -81,6 +92,15 @@ func appendField19(b []byte, uses []nodes.Use) []byte {
 		}
 	}
 	return append(b, '}')
+}
+
+// partitioned returns p's partitions when it is a cluster that declares
+// any (a job that names none runs in its first), else nil.
+func partitioned(p results.Placement) results.Partitioned {
+	if pp, ok := p.(results.Partitioned); ok && pp.PartitionOf(&sim.Job{}) != "" {
+		return pp
+	}
+	return nil
 }
 
 // groupsText describes the utilization of node groups for simulate's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -102,6 +103,73 @@ func TestAppendCSVField(t *testing.T) {
 	} {
 		if got := string(appendCSVField(nil, tc.in)); got != tc.want {
 			t.Errorf("appendCSVField(%q) = %s; want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestScheduleOnPartitions runs nodeSchedule's jobs on the same nodes
+// with two partitions, all (every node, the default) and big (node group
+// b), job 2 asking for big, where the schedule is the same: the --schedule
+// and --swf files must be the goldens with each job's partition added, a
+// partition column and field 20.
+func TestScheduleOnPartitions(t *testing.T) {
+	c, err := nodes.NewConfig(nodes.Config{
+		Groups:     []nodes.Group{{Name: "a", Count: 2, Cores: 4}, {Name: "b", Count: 1, Cores: 8}},
+		Partitions: []nodes.Partition{{Name: "all"}, {Name: "big", Groups: []string{"b"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := func(r sim.Record, n, per int32) sim.Record {
+		r.Shape = sim.Shape{Nodes: n, PerNode: per}
+		return r
+	}
+	big := simtest.J(2, 0, 20, 20, 6)
+	big.Shape = sim.Shape{Where: &sim.Where{Partition: "big"}}
+	recs := []sim.Record{
+		shape(simtest.J(1, 0, 10, 10, 8), 2, 4), big, shape(simtest.J(3, 1, 5, 5, 4), 1, 4),
+		simtest.J(4, 1, 10, 10, 5), shape(simtest.J(5, 2, 10, 10, 9), 1, 9), simtest.J(6, 3, 5, 5, 3),
+	}
+	res, err := sim.Run(c, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &workloads.Header{}
+	if err := h.Set("MaxProcs", "16"); err != nil {
+		t.Fatal(err)
+	}
+	part := []string{"all", "big", "all", "all", "all", "all"} // by job
+	for _, tc := range []struct {
+		golden, head, sep string
+		write             func(*bytes.Buffer) error
+	}{
+		{"schedule.csv", "partition", ",", func(b *bytes.Buffer) error { return writeScheduleCSV(b, res, c) }},
+		{"schedule.swf", "", " ", func(b *bytes.Buffer) error { return writeScheduleSWF(b, h, res, c) }},
+	} {
+		golden, err := os.ReadFile(filepath.Join("testdata", "nodes", tc.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		job := 0
+		for _, line := range strings.SplitAfter(string(golden), "\n") {
+			switch {
+			case line == "":
+			case line[0] == ';':
+				want.WriteString(line)
+			case line[0] == 'j':
+				want.WriteString(strings.TrimSuffix(line, "\n") + tc.sep + tc.head + "\n")
+			default:
+				want.WriteString(strings.TrimSuffix(line, "\n") + tc.sep + part[job] + "\n")
+				job++
+			}
+		}
+		var got bytes.Buffer
+		if err := tc.write(&got); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want.String(), got.String()); d != "" {
+			t.Errorf("%s on partitions (-want +got):\n%s", tc.golden, d)
 		}
 	}
 }

@@ -315,12 +315,18 @@ func printRepairs(w io.Writer, repairs []*workloads.ParseError) {
 
 // writeScheduleCSV writes one row per job: job_id,submit,start,end,procs,status.
 // Rejected jobs have empty start and end and status "rejected:<reason>".
-// A run on nodes (p not nil) adds a last column, nodes: the job's nodes in
+// A run on nodes (p not nil) adds a column, nodes: the job's nodes in
 // hostlist notation (results.JobNodes), quoted as CSV quotes a value with
-// a comma ("a2,b1"); empty for a rejected job.
+// a comma ("a2,b1"); empty for a rejected job. A cluster that declares
+// partitions adds a last one, partition: the partition the job ran in, or
+// asked for if it was rejected (the jobs table's column).
 func writeScheduleCSV(w io.Writer, res *sim.Result, p results.Placement) error {
 	head := "job_id,submit,start,end,procs,status\n"
-	if p != nil {
+	pp := partitioned(p)
+	switch {
+	case pp != nil:
+		head = "job_id,submit,start,end,procs,status,nodes,partition\n"
+	case p != nil:
 		head = "job_id,submit,start,end,procs,status,nodes\n"
 	}
 	if _, err := io.WriteString(w, head); err != nil {
@@ -357,6 +363,9 @@ func writeScheduleCSV(w io.Writer, res *sim.Result, p results.Placement) error {
 				return fmt.Errorf("job %d: its nodes: %w", o.ID, err)
 			}
 			b = appendCSVField(append(b, ','), s)
+		}
+		if pp != nil {
+			b = appendCSVField(append(b, ','), pp.PartitionOf(&o.Job))
 		}
 		b = append(b, '\n')
 		if _, err := w.Write(b); err != nil {

@@ -261,11 +261,16 @@ func runSchedule(t *testing.T, out string) (string, int) {
 	tbl := readParquet(t, files[0])
 	var b strings.Builder
 	// On nodes, the nodes each job ran on, as simulate's --schedule writes
-	// them (writeScheduleCSV).
+	// them (writeScheduleCSV), and on a cluster of partitions (every job
+	// has one) each job's partition.
 	nodes := len(tbl.Schema().FieldIndices("nodes")) == 1
-	if nodes {
+	parts := nodes && tbl.NumRows() > 0 && cellText(t, tbl, "partition", 0) != ""
+	switch {
+	case parts:
+		b.WriteString("job_id,submit,start,end,procs,status,nodes,partition\n")
+	case nodes:
 		b.WriteString("job_id,submit,start,end,procs,status,nodes\n")
-	} else {
+	default:
 		b.WriteString("job_id,submit,start,end,procs,status\n")
 	}
 	filled := 0
@@ -278,6 +283,9 @@ func runSchedule(t *testing.T, out string) (string, int) {
 		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s", cell("job_id"), cell("submit"), cell("start"), cell("end"), cell("procs"), status)
 		if nodes {
 			b.Write(appendCSVField([]byte{','}, cell("nodes")))
+		}
+		if parts {
+			b.Write(appendCSVField([]byte{','}, cell("partition")))
 		}
 		b.WriteByte('\n')
 		if cell("estimate_filled") == "true" {
