@@ -15,8 +15,12 @@ import (
 
 // printNodes writes what plan shows of a cluster of nodes: its node
 // groups, then its partitions, each with its nodes, cores, memory and
-// GPUs; nothing for the aggregate pool.
+// GPUs; Alea's clusters for one under Alea's rules (printAleaCluster); nothing
+// for the aggregate pool.
 func printNodes(w io.Writer, c *spec.Cluster) error {
+	if c != nil && c.Compat == spec.CompatAlea && len(c.Alea) > 0 {
+		return printAleaCluster(w, c)
+	}
 	if c == nil || c.Nodes == nil {
 		return nil
 	}
@@ -57,6 +61,31 @@ func printNodes(w io.Writer, c *spec.Cluster) error {
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%s\t%s\n", name, n, cores, bytesText(mem), gpus, limitsText(p), strings.Join(held, ", "))
 		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// printAleaCluster writes what plan shows of a cluster under Alea's node-level
+// rules (compat = "alea"): its clusters as Alea reads them from the
+// machines file, each with its nodes, cores and memory. Alea knows no
+// GPUs and no partitions.
+func printAleaCluster(w io.Writer, c *spec.Cluster) error {
+	var count, cores, mem int64
+	for _, g := range c.Alea {
+		n := int64(g.Nodes)
+		count, cores, mem = count+n, cores+n*g.CPUs, mem+n*g.Memory
+	}
+	fmt.Fprintf(w, "cluster %q: %s, %d cores, %s of memory; Alea's node-level rules (compat = %q)\n", c.Name,
+		nouns(int(count), "node"), cores, bytesText(mem), spec.CompatAlea)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "alea cluster\tnodes\tcores\tmemory\tper node\n")
+	for _, g := range c.Alea {
+		n := int64(g.Nodes)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d cores, %s\n", g.Name, n, n*g.CPUs, bytesText(n*g.Memory), g.CPUs, bytesText(g.Memory))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -84,3 +84,37 @@ func TestPlanSlurmConf(t *testing.T) {
 		t.Errorf("plan printed %d slurm.conf warnings; want 2, the list of options not modelled and those no policy reads:\n%s", n, errOut)
 	}
 }
+
+// TestPlanAlea checks what plan shows of a cluster under Alea's rules,
+// experiments/toth2014-alea.hcl on wagap-2013's machines file, worked out
+// by hand: 20 zewura nodes of 80 CPUs and 529,426,432 KB (504.9 GiB) and
+// 48 zegox nodes of 12 CPUs and 94,035,968 KB (89.7 GiB): 2,176 cores,
+// 9.9 and 4.2 TiB, 14.1 TiB in all.
+func TestPlanAlea(t *testing.T) {
+	machines := filepath.Join("..", "..", "..", "shared", "workloads", "wagap-2013.swf.machines")
+	if _, err := os.Stat(machines); err != nil {
+		t.Skipf("%s is absent: the shared workloads are not beside the checkout", machines)
+	}
+	path := filepath.Join("..", "..", "experiments", "toth2014-alea.hcl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, diags := spec.Parse(path, src, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var b bytes.Buffer
+	if err := printNodes(&b, e.Sweep.Cluster); err != nil {
+		t.Fatal(err)
+	}
+	want := `cluster "wagap-alea": 68 nodes, 2176 cores, 14.1 TiB of memory; Alea's node-level rules (compat = "alea")
+alea cluster  nodes  cores  memory   per node
+zewura        20     1600   9.9 TiB  80 cores, 504.9 GiB
+zegox         48     576    4.2 TiB  12 cores, 89.7 GiB
+
+`
+	if b.String() != want {
+		t.Errorf("cluster under Alea's rules: got\n%s\nwant\n%s", b.String(), want)
+	}
+}
