@@ -19,18 +19,8 @@ var updatePlan = flag.Bool("update-plan", false, "rewrite testdata/plan/slurm.go
 // cpu group, all every group), and that plan prints it before the runs.
 func TestPlanNodes(t *testing.T) {
 	path := filepath.Join("testdata", "plan", "nodes.hcl")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, diags := spec.Parse(path, src, nil)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	var b bytes.Buffer
-	if err := printNodes(&b, e.Sweep.Cluster); err != nil {
-		t.Fatal(err)
-	}
+	e, got := planCluster(t, path)
+	b := bytes.NewBufferString(got)
 	want, err := os.ReadFile(filepath.Join("testdata", "plan", "nodes.golden"))
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +34,7 @@ func TestPlanNodes(t *testing.T) {
 	}
 	b.Reset()
 	e.Sweep.Cluster.Nodes = nil
-	if err := printNodes(&b, e.Sweep.Cluster); err != nil || b.Len() != 0 {
+	if err := printNodes(b, e.Sweep.Cluster); err != nil || b.Len() != 0 {
 		t.Errorf("a pool: printNodes wrote %q, %v; want nothing", b.String(), err)
 	}
 }
@@ -95,7 +85,22 @@ func TestPlanAlea(t *testing.T) {
 	if _, err := os.Stat(machines); err != nil {
 		t.Skipf("%s is absent: the shared workloads are not beside the checkout", machines)
 	}
-	path := filepath.Join("..", "..", "experiments", "toth2014-alea.hcl")
+	_, got := planCluster(t, filepath.Join("..", "..", "experiments", "toth2014-alea.hcl"))
+	want := `cluster "wagap-alea": 68 nodes, 2176 cores, 14.1 TiB of memory; Alea's node-level rules (compat = "alea")
+alea cluster  nodes  cores  memory   per node
+zewura        20     1600   9.9 TiB  80 cores, 504.9 GiB
+zegox         48     576    4.2 TiB  12 cores, 89.7 GiB
+
+`
+	if got != want {
+		t.Errorf("cluster under Alea's rules: got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// planCluster parses the experiment file at path and returns it with what
+// plan shows of its cluster (printNodes).
+func planCluster(t *testing.T, path string) (*spec.Experiment, string) {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -108,13 +113,5 @@ func TestPlanAlea(t *testing.T) {
 	if err := printNodes(&b, e.Sweep.Cluster); err != nil {
 		t.Fatal(err)
 	}
-	want := `cluster "wagap-alea": 68 nodes, 2176 cores, 14.1 TiB of memory; Alea's node-level rules (compat = "alea")
-alea cluster  nodes  cores  memory   per node
-zewura        20     1600   9.9 TiB  80 cores, 504.9 GiB
-zegox         48     576    4.2 TiB  12 cores, 89.7 GiB
-
-`
-	if b.String() != want {
-		t.Errorf("cluster under Alea's rules: got\n%s\nwant\n%s", b.String(), want)
-	}
+	return e, b.String()
 }
