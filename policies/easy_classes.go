@@ -212,8 +212,9 @@ type chains struct {
 	// class, its next job that ends by the shadow time; -1 none). dead
 	// is the generation in which Fits refused the class: it holds while
 	// the passes keep the same head first in the queue and no job ends
-	// (gen stays). long is what the class's last walks for a short job
-	// saw (nextShort).
+	// (gen stays), and past an end while the look-ahead's Revivals does
+	// not revive the class (begin). long is what the class's last walks
+	// for a short job saw (nextShort).
 	cur, at []int32
 	dead    []uint64
 	gen     uint64
