@@ -237,9 +237,6 @@ func (l *look) fitsPlaced(j *sim.Job, m *memo, r req) bool {
 		return l.noteFits(m, true)
 	}
 	if l.noteFits(m, false); limited {
-		if m != nil {
-			m.noAt = 0 // a take may let it fit: the no proves nothing
-		}
 		return false
 	}
 	l.fails = slices.DeleteFunc(l.fails, func(f req) bool { return covers(r, f) })

@@ -103,11 +103,11 @@ func (l *look) firstOneSince(m *memo, per, mem int64) int {
 		}
 		first := n
 		for i := m.oneUp; i < t.up; i++ {
-			if c := int(t.rises[uint8(i)]); c < first && t.v[t.size+c] >= per && s.mem[c] >= mem {
+			if c := int(t.rises[uint8(i)]); c < first && s.holdsOne(c, per, mem) {
 				first = c
 			}
 		}
-		if first < n || n == len(s.cores) || t.v[t.size+n] >= per && s.mem[n] >= mem {
+		if first < n || n == len(s.cores) || s.holdsOne(n, per, mem) {
 			if first == len(s.cores) {
 				first = -1
 			}
@@ -119,6 +119,13 @@ func (l *look) firstOneSince(m *memo, per, mem int64) int {
 	n := s.firstFrom(from, per, mem)
 	m.one, m.oneAt, m.oneUp = n, t.seq, t.up
 	return n
+}
+
+// holdsOne reports whether node n holds a job of one node of per cores
+// and mem memory that oneOK accepts, now: its usable free cores (the
+// tree's leaf, 0 when held whole) and its memory are enough.
+func (s *state) holdsOne(n int, per, mem int64) bool {
+	return s.tree.v[s.tree.size+n] >= per && s.mem[n] >= mem
 }
 
 // firstFrom returns the first node from from that holds a job of one node

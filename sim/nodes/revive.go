@@ -34,8 +34,7 @@ func (l *look) Revived(c int) bool {
 	if m.kind == kindOne { // holdsShare for what oneOK accepts
 		per, mem := m.r.per, m.r.mem
 		for i := m.noAt; i < t.up; i++ {
-			n := uint(t.rises[uint8(i)])
-			if t.v[uint(t.size)+n] >= per && s.mem[n] >= mem {
+			if s.holdsOne(int(t.rises[uint8(i)]), per, mem) {
 				return true
 			}
 		}
