@@ -1,10 +1,6 @@
 package nodes
 
-import (
-	"slices"
-
-	"github.com/schedsweep/schedsweep/sim"
-)
+import "github.com/schedsweep/schedsweep/sim"
 
 // The running list's keys as a binary min-heap (runList.keys), each job's
 // index kept by Seq (runList.pos) so that an end takes its key out from
@@ -15,10 +11,8 @@ import (
 
 // push adds k to the heap.
 func (r *runList) push(k runKey) {
-	s := int(k.seq())
-	if s >= len(r.pos) {
-		r.pos = slices.Grow(r.pos, max(s+1, 2*len(r.pos))-len(r.pos))
-		r.pos = r.pos[:cap(r.pos)]
+	if s := int(k.seq()); s >= len(r.pos) {
+		r.pos = growBySeq(r.pos, s)
 	}
 	r.keys = append(r.keys, k)
 	r.up(len(r.keys)-1, k)

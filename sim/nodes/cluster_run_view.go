@@ -12,8 +12,7 @@ import "github.com/schedsweep/schedsweep/sim"
 // (1,364 M → 1,957 M, callgrind inside sim.(*engine).run).
 
 // startRun puts o's job in the running list, at its start o.Start (the
-// loop sets it before Apply, sim.Model); the list's table of jobs has
-// room for it (Apply grows it with c.where).
+// loop sets it before Apply, sim.Model).
 func (c *Cluster) startRun(o *sim.Outcome) {
 	c.runs.insert(o.Start+o.Estimate, int32(o.Seq), o)
 }

@@ -59,7 +59,7 @@ type runList struct {
 	at    []nextKey // a walk's heap of the keys next in line (runIter)
 	al    []sim.Allocation
 	lo, n int
-	out   []*sim.Outcome // each started job's, by Seq: the caller makes room for it
+	out   []*sim.Outcome // each started job's, by Seq
 }
 
 // minRunRoom is the smallest buffer runList allocates.
@@ -104,6 +104,9 @@ func (r *runList) allocAt(end sim.Time, seq int32) int {
 
 // insert puts o's job, which ends at end by its estimate, in its place.
 func (r *runList) insert(end sim.Time, seq int32, o *sim.Outcome) {
+	if int(seq) >= len(r.out) {
+		r.out = growBySeq(r.out, int(seq))
+	}
 	r.out[seq] = o
 	k, ok := keyOf(end, seq)
 	if r.al != nil || !ok {

@@ -28,8 +28,7 @@ func TestRunList(t *testing.T) {
 			plain []sim.Allocation
 			outs  []*sim.Outcome
 		)
-		c.runs.out = make([]*sim.Outcome, 4000) // as Apply grows it
-		bias := seed % 3                        // 0: ends anywhere; 1: near the front; 2: near the back
+		bias := seed % 3 // 0: ends anywhere; 1: near the front; 2: near the back
 		ask := []int{0, 5000, rng.IntN(4000)}[seed/3%3]
 		for step := range 4000 {
 			grow := len(plain) == 0 || rng.IntN(100) < 50+int(step/700%2)*10-int(step/1900%2)*15

@@ -1,8 +1,6 @@
 package nodes
 
 import (
-	"slices"
-
 	"github.com/schedsweep/schedsweep/sim"
 )
 
@@ -129,11 +127,8 @@ func (l *look) classID(j *sim.Job, r req) int32 {
 			ms.ids[r] = id
 		}
 	}
-	if n := j.Seq + 1; n > len(ms.of) { // of only grows: past its length it is zero
-		if n > cap(ms.of) { // at least doubled, as Cluster.Apply grows where
-			ms.of = slices.Grow(ms.of, max(n, 2*cap(ms.of))-len(ms.of))
-		}
-		ms.of = ms.of[:n]
+	if j.Seq >= len(ms.of) {
+		ms.of = growBySeq(ms.of, j.Seq)
 	}
 	ms.of[j.Seq] = classed{job: j, cls: id}
 	return id
