@@ -179,10 +179,10 @@ func (r *runList) removeAlloc(end sim.Time, seq int32) bool {
 // both sides, and a gap at its index i: in place when the buffer holds
 // twice the list, else in a buffer twice as large. It returns the buffer
 // and the list's new start.
-func spread[T any](buf []T, from, n, i int) ([]T, int) {
+func spread(buf []sim.Allocation, from, n, i int) ([]sim.Allocation, int) {
 	list := buf[from : from+n]
 	if len(buf) < 2*(n+1) {
-		buf = make([]T, max(minRunRoom, 4*(n+1)))
+		buf = make([]sim.Allocation, max(minRunRoom, 4*(n+1)))
 	}
 	to := (len(buf) - (n + 1)) / 2
 	// In place, the pieces move in the order that overwrites nothing
@@ -203,7 +203,7 @@ func spread[T any](buf []T, from, n, i int) ([]T, int) {
 const slideShort = 8
 
 // slideLeft moves s[1:] one place to the left, over s[0].
-func slideLeft[T any](s []T) {
+func slideLeft(s []sim.Allocation) {
 	if len(s) > slideShort {
 		copy(s, s[1:])
 		return
@@ -214,7 +214,7 @@ func slideLeft[T any](s []T) {
 }
 
 // slideRight moves s[:len(s)-1] one place to the right, over the last.
-func slideRight[T any](s []T) {
+func slideRight(s []sim.Allocation) {
 	if len(s) > slideShort {
 		copy(s[1:], s)
 		return
