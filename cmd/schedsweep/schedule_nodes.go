@@ -60,7 +60,7 @@ func writeScheduleSWF(w io.Writer, h *workloads.Header, res *sim.Result, p resul
 		b = appendField19(append(b, ' '), p.Where(o.Seq))
 		if pp != nil {
 			name := pp.PartitionOf(&o.Job)
-			if strings.ContainsFunc(name, unicode.IsSpace) || name == "" {
+			if strings.ContainsFunc(name, unicode.IsSpace) {
 				return fmt.Errorf("job %d: partition %q cannot be an SWF field", o.ID, name)
 			}
 			b = append(append(b, ' '), name...)

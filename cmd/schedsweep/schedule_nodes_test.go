@@ -28,13 +28,24 @@ func nodeSchedule(t *testing.T) (*sim.Result, *nodes.Cluster) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runNodeSchedule(t, c, nil), c
+}
+
+// runNodeSchedule runs nodeSchedule's jobs on c, job 2 asking for where
+// (nil: anywhere).
+func runNodeSchedule(t *testing.T, c *nodes.Cluster, where *sim.Where) *sim.Result {
+	t.Helper()
 	shape := func(r sim.Record, n, per int32) sim.Record {
 		r.Shape = sim.Shape{Nodes: n, PerNode: per}
 		return r
 	}
+	two := simtest.J(2, 0, 20, 20, 6)
+	if where != nil {
+		two.Shape = sim.Shape{Where: where}
+	}
 	recs := []sim.Record{
 		shape(simtest.J(1, 0, 10, 10, 8), 2, 4),
-		simtest.J(2, 0, 20, 20, 6),
+		two,
 		shape(simtest.J(3, 1, 5, 5, 4), 1, 4),
 		simtest.J(4, 1, 10, 10, 5),
 		shape(simtest.J(5, 2, 10, 10, 9), 1, 9),
@@ -44,7 +55,7 @@ func nodeSchedule(t *testing.T) (*sim.Result, *nodes.Cluster) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, c
+	return res
 }
 
 // TestScheduleOnNodes checks simulate's --schedule and --swf files of a
@@ -113,27 +124,8 @@ func TestAppendCSVField(t *testing.T) {
 // and --swf files must be the goldens with each job's partition added, a
 // partition column and field 20.
 func TestScheduleOnPartitions(t *testing.T) {
-	c, err := nodes.NewConfig(nodes.Config{
-		Groups:     []nodes.Group{{Name: "a", Count: 2, Cores: 4}, {Name: "b", Count: 1, Cores: 8}},
-		Partitions: []nodes.Partition{{Name: "all"}, {Name: "big", Groups: []string{"b"}}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	shape := func(r sim.Record, n, per int32) sim.Record {
-		r.Shape = sim.Shape{Nodes: n, PerNode: per}
-		return r
-	}
-	big := simtest.J(2, 0, 20, 20, 6)
-	big.Shape = sim.Shape{Where: &sim.Where{Partition: "big"}}
-	recs := []sim.Record{
-		shape(simtest.J(1, 0, 10, 10, 8), 2, 4), big, shape(simtest.J(3, 1, 5, 5, 4), 1, 4),
-		simtest.J(4, 1, 10, 10, 5), shape(simtest.J(5, 2, 10, 10, 9), 1, 9), simtest.J(6, 3, 5, 5, 3),
-	}
-	res, err := sim.Run(c, policies.NewFCFS(), sim.NewSliceSource(recs), sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := partitionedCluster(t, "big")
+	res := runNodeSchedule(t, c, &sim.Where{Partition: "big"})
 	h := &workloads.Header{}
 	if err := h.Set("MaxProcs", "16"); err != nil {
 		t.Fatal(err)
@@ -171,5 +163,36 @@ func TestScheduleOnPartitions(t *testing.T) {
 		if d := cmp.Diff(want.String(), got.String()); d != "" {
 			t.Errorf("%s on partitions (-want +got):\n%s", tc.golden, d)
 		}
+	}
+}
+
+// partitionedCluster returns nodeSchedule's nodes with two partitions:
+// all (every node, the default) and big (node group b).
+func partitionedCluster(t *testing.T, big string) *nodes.Cluster {
+	t.Helper()
+	c, err := nodes.NewConfig(nodes.Config{
+		Groups:     []nodes.Group{{Name: "a", Count: 2, Cores: 4}, {Name: "b", Count: 1, Cores: 8}},
+		Partitions: []nodes.Partition{{Name: "all"}, {Name: big, Groups: []string{"b"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestScheduleSWFBlankPartition checks that a partition whose name holds
+// a blank, which the CSV can quote, stops the SWF with an error naming
+// the job and the partition rather than writing a line of one field too
+// many.
+func TestScheduleSWFBlankPartition(t *testing.T) {
+	c := partitionedCluster(t, "big one")
+	res := runNodeSchedule(t, c, &sim.Where{Partition: "big one"})
+	var b bytes.Buffer
+	if err := writeScheduleCSV(&b, res, c); err != nil || !strings.Contains(b.String(), ",b1,big one\n") {
+		t.Errorf("CSV: %v, %q; want job 2's row to end b1,big one", err, b.String())
+	}
+	err := writeScheduleSWF(&b, &workloads.Header{}, res, c)
+	if err == nil || !strings.Contains(err.Error(), `job 2: partition "big one"`) {
+		t.Errorf("SWF with partition %q: error %v; want one naming job 2 and the partition", "big one", err)
 	}
 }
