@@ -83,6 +83,11 @@ func BenchmarkNodesEASY(b *testing.B) {
 // over METACENTRUM-2009-2 on its 14 clusters' nodes and on the pool of the
 // same processors (issue 16's target: slurm on nodes within 3× of EASY).
 //
+// Fourth session of 27 Nov 2026 (the same counting): EASY 455.1 M on
+// nodes after its fourth round, slurm 1,346.1 M, 2.96×: close to the bar,
+// since most of that round (the classes' revival, the heap of running
+// keys) is EASY's alone.
+//
 // Third session of 27 Nov 2026 (the same counting): EASY 489.9 M on
 // nodes after its own round (sim/README.md), slurm 1,363.6 M, 2.78×.
 // Slurm gained less from that round (1,767.8 M → 1,603.0 M, 3.27×)
