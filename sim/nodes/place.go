@@ -25,13 +25,6 @@ func reqOf(j *sim.Job) req {
 		mem: s.MemPerNode, gpus: int64(s.GPUsPerNode), excl: s.Exclusive, where: s.Where}
 }
 
-// same reports whether r and q are the same request: r == q, field by
-// field, which the compiler inlines where it calls a function for ==.
-func (r *req) same(q *req) bool {
-	return r.tasks == q.tasks && r.nodes == q.nodes && r.per == q.per && r.mem == q.mem && r.gpus == q.gpus &&
-		r.excl == q.excl && r.where == q.where
-}
-
 // state is the nodes' free resources.
 type state struct {
 	cap, cores, mem, gpus []int64
